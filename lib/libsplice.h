@@ -1,0 +1,135 @@
+/*
+ * libsplice — move bytes between any two file descriptors with the
+ * kernel's zero-copy primitives (splice(2), tee(2), vmsplice(2)),
+ * falling back to read(2)/write(2) where the kernel refuses them.
+ *
+ * Conventions: functions return a count or a negative errno value and
+ * leave errno alone; the library never prints and never exits.
+ */
+#ifndef LIBSPLICE_H
+#define LIBSPLICE_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* "Start at the current file position" for sp_move()'s offset. */
+#define SP_OFFSET_CURRENT ((int64_t)-1)
+/* "Copy until end of input" for sp_move()'s length. */
+#define SP_LENGTH_EOF UINT64_MAX
+
+/* Default size asked for with F_SETPIPE_SZ, and of the read/write buffer. */
+#define SP_DEFAULT_PIPE_SIZE (1024 * 1024)
+#define SP_DEFAULT_BUFFER_SIZE (128 * 1024)
+
+/* How bytes are moved. */
+enum sp_method {
+	SP_METHOD_AUTO = 0, /* splice where the kernel allows, else read/write */
+	SP_METHOD_SPLICE,   /* splice only: a refusal is an error (-EINVAL) */
+	SP_METHOD_RW,       /* read/write only */
+};
+
+/* Which side of a transfer an error came from. */
+enum sp_side {
+	SP_SIDE_NONE = 0,
+	SP_SIDE_INPUT,
+	SP_SIDE_OUTPUT,
+};
+
+/*
+ * Running totals of a mover; all counters only grow.  New fields are only
+ * ever added at the end.
+ */
+struct sp_stats {
+	uint64_t bytes;          /* bytes delivered to outputs */
+	uint64_t bytes_spliced;  /* ... of which never entered user memory */
+	uint64_t bytes_copied;   /* ... of which were copied through user memory */
+	uint64_t syscalls;       /* every system call the library issued */
+	uint64_t splice_calls;
+	uint64_t tee_calls;
+	uint64_t vmsplice_calls;
+	uint64_t read_calls;
+	uint64_t write_calls;
+	uint64_t poll_calls;
+	uint64_t fallbacks;      /* transfers that fell back to read/write */
+	uint64_t elapsed_ns;     /* wall-clock time spent moving data */
+};
+
+/*
+ * Called after each chunk is delivered.  Return 0 to go on; anything else
+ * stops the transfer, which then returns -ECANCELED.
+ */
+typedef int (*sp_progress_fn)(const struct sp_stats *stats, void *arg);
+
+struct sp_options {
+	enum sp_method method;
+	unsigned int splice_flags;  /* any of SPLICE_F_MOVE, SPLICE_F_MORE, SPLICE_F_NONBLOCK */
+	size_t pipe_size;           /* wanted pipe size; 0 means SP_DEFAULT_PIPE_SIZE */
+	size_t buffer_size;         /* read/write buffer; 0 means SP_DEFAULT_BUFFER_SIZE */
+	sp_progress_fn progress;    /* optional */
+	void *progress_arg;
+	/* Optional: when *cancel becomes nonzero (a signal handler sets it),
+	 * the transfer stops at the next interruption or chunk with -ECANCELED. */
+	const volatile sig_atomic_t *cancel;
+};
+
+struct sp_mover;
+
+/*
+ * Create a mover.  opts may be NULL for the defaults; it is copied.
+ * Returns 0, -EINVAL for bad options or -ENOMEM.
+ */
+int sp_mover_new(struct sp_mover **mover, const struct sp_options *opts);
+
+/* Free a mover and its private pipe and buffer.  NULL is allowed. */
+void sp_mover_free(struct sp_mover *mover);
+
+/*
+ * Move up to length bytes (SP_LENGTH_EOF: until end of input) from in_fd to
+ * out_fd.  offset is where to start reading in_fd: SP_OFFSET_CURRENT uses and
+ * advances the file position; any other value reads from that offset (the
+ * file position is left alone) or, on an fd that cannot seek, skips that
+ * many bytes first.
+ *
+ * Picks the cheapest path: one splice when either fd is a pipe, otherwise
+ * splice through a private pipe; falls back to read/write when the kernel
+ * refuses to splice one of the fds, before any byte has moved.
+ *
+ * Returns the number of bytes written to out_fd (fewer than length only at
+ * end of input), or a negative errno value; then sp_error_side() tells
+ * which fd failed and sp_last_bytes() how much had already been written.
+ */
+int64_t sp_move(struct sp_mover *mover, int in_fd, int out_fd,
+		int64_t offset, uint64_t length);
+
+/* The side that made the last failed call fail (SP_SIDE_NONE after success). */
+enum sp_side sp_error_side(const struct sp_mover *mover);
+
+/* Bytes written to the output by the last call, successful or not. */
+uint64_t sp_last_bytes(const struct sp_mover *mover);
+
+/* The mover's running totals. */
+const struct sp_stats *sp_get_stats(const struct sp_mover *mover);
+
+/* Size of the mover's private pipe once created (0 before). */
+size_t sp_pipe_size(const struct sp_mover *mover);
+
+/*
+ * Grow the pipe fd to at least want bytes, within /proc/sys/fs/pipe-max-size.
+ * Refusals (EPERM, EBUSY) are not errors.  Returns the resulting size, or
+ * a negative errno value when fd is not a pipe.
+ */
+long sp_pipe_grow(int fd, size_t want);
+
+/* The library's version string, such as "0.1.0". */
+const char *sp_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBSPLICE_H */

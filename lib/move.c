@@ -1,0 +1,422 @@
+/* sp_move(): one transfer from an fd to an fd, by the cheapest path. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* The state of one sp_move() call. */
+struct xfer {
+	struct sp_mover *m;
+	int in, out;
+	bool in_pipe, out_pipe;
+	loff_t pos;         /* next input offset, for positional input */
+	loff_t *posp;       /* &pos for positional input, NULL for the file position */
+	uint64_t left;      /* bytes still wanted */
+	uint64_t done;      /* bytes delivered to out */
+	size_t chunk;       /* bytes asked for per call */
+	unsigned int flags; /* splice flags */
+};
+
+static size_t min_size(uint64_t a, size_t b)
+{
+	return a < b ? (size_t)a : b;
+}
+
+/* Record which side failed; returns -err for the caller to pass up. */
+static int fail(struct xfer *x, enum sp_side side, int err)
+{
+	x->m->err_side = side;
+	return -err;
+}
+
+/* Whether the kernel's refusal err means "this fd cannot splice", which we
+ * may still route around by reading and writing -- if nothing has moved. */
+static bool may_fall_back(const struct xfer *x, int err)
+{
+	return (err == EINVAL || err == ENOSYS) && x->done == 0 &&
+	       x->m->opts.method == SP_METHOD_AUTO;
+}
+
+/* Wait until fd is ready for events; a failure is blamed on side, except
+ * the caller's own request to stop.  Returns 0 or a negative errno. */
+static int wait_for(struct xfer *x, int fd, short events, enum sp_side side)
+{
+	int rc = sp_wait_fd(x->m, fd, events);
+	if (rc)
+		return fail(x, rc == -ECANCELED ? SP_SIDE_NONE : side, -rc);
+	return 0;
+}
+
+/* After EINTR: go on unless the caller asked to stop.  Returns 0 or -ECANCELED. */
+static int after_eintr(struct xfer *x)
+{
+	return sp_cancelled(x->m) ? fail(x, SP_SIDE_NONE, ECANCELED) : 0;
+}
+
+/* Account for n bytes delivered to out. */
+static void delivered(struct xfer *x, size_t n, bool spliced)
+{
+	x->done += n;
+	x->m->stats.bytes += n;
+	if (spliced)
+		x->m->stats.bytes_spliced += n;
+	else
+		x->m->stats.bytes_copied += n;
+}
+
+/* Which fd an error from a splice between two caller fds most likely came
+ * from: a pipe does not fail reads or writes by itself, so blame the other
+ * end; a bad fd is blamed on the one opened the wrong way. */
+static enum sp_side direct_error_side(const struct xfer *x, int err)
+{
+	switch (err) {
+	case EPIPE: case ENOSPC: case EDQUOT: case EFBIG:
+		return SP_SIDE_OUTPUT;
+	case EBADF: {
+		int fl = fcntl(x->in, F_GETFL);
+		return fl < 0 || (fl & O_ACCMODE) == O_WRONLY ? SP_SIDE_INPUT : SP_SIDE_OUTPUT;
+	}
+	default:
+		return x->in_pipe && !x->out_pipe ? SP_SIDE_OUTPUT : SP_SIDE_INPUT;
+	}
+}
+
+/* Write all n bytes of buf to out.  Returns 0 or a negative errno (output side). */
+static int write_all(struct xfer *x, const char *buf, size_t n)
+{
+	struct sp_mover *m = x->m;
+	while (n) {
+		SP_COUNT(m, write_calls);
+		ssize_t w = write(x->out, buf, n);
+		if (w < 0) {
+			int err = errno, rc;
+			if (err == EINTR)
+				rc = after_eintr(x);
+			else if (err == EAGAIN)
+				rc = wait_for(x, x->out, POLLOUT, SP_SIDE_OUTPUT);
+			else
+				rc = fail(x, SP_SIDE_OUTPUT, err);
+			if (rc)
+				return rc;
+			continue;
+		}
+		delivered(x, (size_t)w, false);
+		buf += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Read up to want bytes into the mover's buffer.  Returns the count (0 at
+ * end of input) or a negative errno (input side). */
+static ssize_t read_some(struct xfer *x, size_t want)
+{
+	struct sp_mover *m = x->m;
+	for (;;) {
+		SP_COUNT(m, read_calls);
+		ssize_t n = x->posp ? pread(x->in, m->buf, want, *x->posp)
+				    : read(x->in, m->buf, want);
+		if (n >= 0) {
+			if (x->posp)
+				*x->posp += n;
+			return n;
+		}
+		int err = errno, rc;
+		if (err == EINTR)
+			rc = after_eintr(x);
+		else if (err == EAGAIN)
+			rc = wait_for(x, x->in, POLLIN, SP_SIDE_INPUT);
+		else
+			rc = fail(x, SP_SIDE_INPUT, err);
+		if (rc)
+			return rc;
+	}
+}
+
+/* The read/write path.  Returns 0 or a negative errno. */
+static int move_rw(struct xfer *x)
+{
+	struct sp_mover *m = x->m;
+	int rc = sp_buffer(m);
+	if (rc)
+		return fail(x, SP_SIDE_NONE, -rc);
+	while (x->left) {
+		ssize_t n = read_some(x, min_size(x->left, m->opts.buffer_size));
+		if (n <= 0)
+			return (int)n;
+		x->left -= (uint64_t)n;
+		rc = write_all(x, m->buf, (size_t)n);
+		if (!rc)
+			rc = sp_report_progress(m);
+		if (rc)
+			return m->err_side ? rc : fail(x, SP_SIDE_NONE, -rc);
+	}
+	return 0;
+}
+
+/* Switch to read/write for the rest of a transfer the kernel would not splice. */
+static int fall_back(struct xfer *x)
+{
+	x->m->stats.fallbacks++;
+	return move_rw(x);
+}
+
+/* Skip n bytes of an input that cannot seek by reading and dropping them.
+ * Returns 0 (also at an early end of input) or a negative errno. */
+static int skip_input(struct xfer *x, uint64_t n)
+{
+	int rc = sp_buffer(x->m);
+	if (rc)
+		return fail(x, SP_SIDE_NONE, -rc);
+	while (n) {
+		ssize_t got = read_some(x, min_size(n, x->m->opts.buffer_size));
+		if (got <= 0)
+			return (int)got;
+		n -= (uint64_t)got;
+	}
+	return 0;
+}
+
+/* One splice at a time straight from in to out (one of them is a pipe). */
+static int move_direct(struct xfer *x)
+{
+	struct sp_mover *m = x->m;
+	while (x->left) {
+		SP_COUNT(m, splice_calls);
+		ssize_t n = splice(x->in, x->posp, x->out, NULL,
+				   min_size(x->left, x->chunk), x->flags);
+		if (n < 0) {
+			int err = errno, rc;
+			if (err == EINTR) {
+				rc = after_eintr(x);
+			} else if (err == EAGAIN) {
+				rc = wait_for(x, x->in, POLLIN, SP_SIDE_INPUT);
+				if (!rc)
+					rc = wait_for(x, x->out, POLLOUT, SP_SIDE_OUTPUT);
+			} else if (may_fall_back(x, err)) {
+				return fall_back(x);
+			} else {
+				return fail(x, direct_error_side(x, err), err);
+			}
+			if (rc)
+				return rc;
+			continue;
+		}
+		if (n == 0)
+			break;
+		x->left -= (uint64_t)n;
+		delivered(x, (size_t)n, true);
+		int rc = sp_report_progress(m);
+		if (rc)
+			return fail(x, SP_SIDE_NONE, -rc);
+	}
+	return 0;
+}
+
+/* Copy the n bytes sitting in the private pipe to out with read/write:
+ * out refused splice before anything reached it. */
+static int copy_out_of_pipe(struct xfer *x, size_t n)
+{
+	struct sp_mover *m = x->m;
+	int rc = sp_buffer(m);
+	while (!rc && n) {
+		SP_COUNT(m, read_calls);
+		ssize_t got = read(m->pipe_fds[0], m->buf, min_size(n, m->opts.buffer_size));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return fail(x, SP_SIDE_NONE, got < 0 ? errno : EIO);
+		n -= (size_t)got;
+		rc = write_all(x, m->buf, (size_t)got);
+	}
+	return rc;
+}
+
+/* Move exactly the n bytes just spliced into the private pipe on to out.
+ * Sets *refused when out turned out not to take splices at all (then the
+ * bytes went by read/write).  Returns 0 or a negative errno; on error the
+ * pipe is discarded so that nothing in it leaks into a later transfer. */
+static int drain_pipe(struct xfer *x, size_t n, bool *refused)
+{
+	struct sp_mover *m = x->m;
+	int rc = 0;
+	while (n) {
+		SP_COUNT(m, splice_calls);
+		ssize_t k = splice(m->pipe_fds[0], NULL, x->out, NULL, n, x->flags);
+		if (k > 0) {
+			n -= (size_t)k;
+			delivered(x, (size_t)k, true);
+			continue;
+		}
+		int err = k < 0 ? errno : EIO;
+		if (err == EINTR) {
+			rc = after_eintr(x);
+		} else if (err == EAGAIN) {
+			rc = wait_for(x, x->out, POLLOUT, SP_SIDE_OUTPUT);
+		} else if (may_fall_back(x, err)) {
+			*refused = true;
+			rc = copy_out_of_pipe(x, n);
+			n = 0;
+		} else {
+			rc = fail(x, SP_SIDE_OUTPUT, err);
+		}
+		if (rc)
+			break;
+	}
+	if (rc)
+		sp_private_pipe_discard(m);
+	return rc;
+}
+
+/* Neither fd is a pipe: splice in -> private pipe -> out, chunk by chunk. */
+static int move_via_pipe(struct xfer *x)
+{
+	struct sp_mover *m = x->m;
+	int rc = sp_private_pipe(m);
+	if (rc) {
+		if (m->opts.method == SP_METHOD_AUTO) {
+			m->pipe_unavailable = true;
+			return fall_back(x);
+		}
+		return fail(x, SP_SIDE_NONE, -rc);
+	}
+	while (x->left) {
+		SP_COUNT(m, splice_calls);
+		ssize_t n = splice(x->in, x->posp, m->pipe_fds[1], NULL,
+				   min_size(x->left, m->pipe_size), x->flags);
+		if (n < 0) {
+			int err = errno;
+			if (err == EINTR)
+				rc = after_eintr(x);
+			else if (err == EAGAIN)
+				rc = wait_for(x, x->in, POLLIN, SP_SIDE_INPUT);
+			else if (may_fall_back(x, err))
+				return fall_back(x);
+			else
+				return fail(x, SP_SIDE_INPUT, err);
+			if (rc)
+				return rc;
+			continue;
+		}
+		if (n == 0)
+			break;
+		x->left -= (uint64_t)n;
+		bool refused = false;
+		rc = drain_pipe(x, (size_t)n, &refused);
+		if (rc)
+			return rc;
+		if (refused)
+			return fall_back(x);
+		rc = sp_report_progress(m);
+		if (rc)
+			return fail(x, SP_SIDE_NONE, -rc);
+	}
+	return 0;
+}
+
+/* Look at out, reusing what the mover remembers when it is the same file.
+ * Returns 0 or a negative errno (output side). */
+static int examine_output(struct xfer *x)
+{
+	struct sp_mover *m = x->m;
+	struct sp_output_memo *memo = &m->out_memo;
+	struct stat st;
+	SP_COUNT_OTHER(m);
+	if (fstat(x->out, &st) < 0)
+		return fail(x, SP_SIDE_OUTPUT, errno);
+	x->out_pipe = S_ISFIFO(st.st_mode);
+	if (memo->valid && memo->fd == x->out && memo->dev == st.st_dev &&
+	    memo->ino == st.st_ino)
+		return 0;
+	*memo = (struct sp_output_memo){ .valid = true, .fd = x->out,
+					 .dev = st.st_dev, .ino = st.st_ino };
+	if (x->out_pipe) {
+		m->stats.syscalls += 2;
+		memo->pipe_size = sp_pipe_grow(x->out, m->opts.pipe_size);
+	} else {
+		SP_COUNT_OTHER(m);
+		int fl = fcntl(x->out, F_GETFL);
+		memo->append = fl >= 0 && (fl & O_APPEND);
+	}
+	return 0;
+}
+
+/* Look at in and apply the starting offset.  Returns 0 or a negative errno. */
+static int examine_input(struct xfer *x, int64_t offset)
+{
+	struct stat st;
+	SP_COUNT_OTHER(x->m);
+	if (fstat(x->in, &st) < 0)
+		return fail(x, SP_SIDE_INPUT, errno);
+	if (S_ISDIR(st.st_mode))
+		return fail(x, SP_SIDE_INPUT, EISDIR);
+	x->in_pipe = S_ISFIFO(st.st_mode);
+	if (offset == SP_OFFSET_CURRENT)
+		return 0;
+	if (offset < 0)
+		return fail(x, SP_SIDE_NONE, EINVAL);
+	if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)) {
+		x->pos = offset;
+		x->posp = &x->pos;
+		return 0;
+	}
+	return skip_input(x, (uint64_t)offset);
+}
+
+/* Pick the path for a transfer and run it. */
+static int run(struct xfer *x)
+{
+	struct sp_mover *m = x->m;
+	if (m->opts.method == SP_METHOD_RW)
+		return move_rw(x);
+	if (x->in_pipe || x->out_pipe) {
+		long size = x->out_pipe ? m->out_memo.pipe_size : 0;
+		if (x->in_pipe) {
+			m->stats.syscalls += 2;
+			long in_size = sp_pipe_grow(x->in, m->opts.pipe_size);
+			if (in_size > size)
+				size = in_size;
+		}
+		x->chunk = size > 0 ? (size_t)size : m->opts.pipe_size;
+		return move_direct(x);
+	}
+	if (m->out_memo.append) {
+		/* splice(2) refuses every output opened with O_APPEND. */
+		if (m->opts.method == SP_METHOD_SPLICE)
+			return fail(x, SP_SIDE_OUTPUT, EINVAL);
+		return fall_back(x);
+	}
+	if (m->pipe_unavailable && m->opts.method == SP_METHOD_AUTO)
+		return fall_back(x);
+	return move_via_pipe(x);
+}
+
+int64_t sp_move(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
+		uint64_t length)
+{
+	if (!m)
+		return -EINVAL;
+	int saved_errno = errno;
+	uint64_t start = sp_now_ns();
+	struct xfer x = { .m = m, .in = in_fd, .out = out_fd, .left = length,
+			  .flags = m->opts.splice_flags };
+	m->err_side = SP_SIDE_NONE;
+
+	int rc = 0;
+	if (length)
+		rc = examine_input(&x, offset);
+	if (!rc && length)
+		rc = examine_output(&x);
+	if (!rc && x.left)
+		rc = run(&x);
+
+	m->last_bytes = x.done;
+	m->stats.elapsed_ns += sp_now_ns() - start;
+	errno = saved_errno;
+	return rc ? rc : (int64_t)x.done;
+}

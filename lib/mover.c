@@ -1,0 +1,122 @@
+/* Creating and freeing movers; their options, counters and helpers. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define SP_KNOWN_SPLICE_FLAGS (SPLICE_F_MOVE | SPLICE_F_NONBLOCK | SPLICE_F_MORE)
+
+int sp_mover_new(struct sp_mover **mover, const struct sp_options *opts)
+{
+	static const struct sp_options defaults;
+	if (!mover)
+		return -EINVAL;
+	if (!opts)
+		opts = &defaults;
+	if (opts->method > SP_METHOD_RW ||
+	    (opts->splice_flags & ~(unsigned int)SP_KNOWN_SPLICE_FLAGS) ||
+	    opts->pipe_size > INT32_MAX || opts->buffer_size > INT32_MAX)
+		return -EINVAL;
+
+	struct sp_mover *m = calloc(1, sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	m->opts = *opts;
+	if (!m->opts.pipe_size)
+		m->opts.pipe_size = SP_DEFAULT_PIPE_SIZE;
+	if (!m->opts.buffer_size)
+		m->opts.buffer_size = SP_DEFAULT_BUFFER_SIZE;
+	m->pipe_fds[0] = m->pipe_fds[1] = -1;
+	*mover = m;
+	return 0;
+}
+
+void sp_mover_free(struct sp_mover *m)
+{
+	if (!m)
+		return;
+	int saved = errno;
+	sp_private_pipe_discard(m);
+	free(m->buf);
+	free(m);
+	errno = saved;
+}
+
+enum sp_side sp_error_side(const struct sp_mover *m)
+{
+	return m->err_side;
+}
+
+uint64_t sp_last_bytes(const struct sp_mover *m)
+{
+	return m->last_bytes;
+}
+
+const struct sp_stats *sp_get_stats(const struct sp_mover *m)
+{
+	return &m->stats;
+}
+
+size_t sp_pipe_size(const struct sp_mover *m)
+{
+	return m->pipe_size;
+}
+
+const char *sp_version(void)
+{
+	return PACKAGE_VERSION;
+}
+
+bool sp_cancelled(const struct sp_mover *m)
+{
+	return m->opts.cancel && *m->opts.cancel;
+}
+
+int sp_wait_fd(struct sp_mover *m, int fd, short events)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+	for (;;) {
+		if (sp_cancelled(m))
+			return -ECANCELED;
+		SP_COUNT(m, poll_calls);
+		int n = poll(&p, 1, -1);
+		if (n > 0)
+			return 0; /* ready, hung up or in error: the next call says which */
+		if (n < 0 && errno != EINTR)
+			return -errno;
+	}
+}
+
+int sp_buffer(struct sp_mover *m)
+{
+	if (m->buf)
+		return 0;
+	void *p;
+	if (posix_memalign(&p, (size_t)sysconf(_SC_PAGESIZE), m->opts.buffer_size))
+		return -ENOMEM;
+	m->buf = p;
+	return 0;
+}
+
+int sp_report_progress(struct sp_mover *m)
+{
+	if (sp_cancelled(m))
+		return -ECANCELED;
+	if (m->opts.progress && m->opts.progress(&m->stats, m->opts.progress_arg))
+		return -ECANCELED;
+	return 0;
+}
+
+uint64_t sp_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}

@@ -1,0 +1,77 @@
+/* Pipe sizing and the mover's private pipe. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* The system's limit for unprivileged F_SETPIPE_SZ, or 0 when unknown. */
+static long pipe_max_size(void)
+{
+	static long cached = -1;
+	if (cached < 0) {
+		FILE *f = fopen("/proc/sys/fs/pipe-max-size", "re");
+		long v = 0;
+		if (f) {
+			if (fscanf(f, "%ld", &v) != 1)
+				v = 0;
+			fclose(f);
+		}
+		cached = v;
+	}
+	return cached;
+}
+
+long sp_pipe_grow(int fd, size_t want)
+{
+	long cur = fcntl(fd, F_GETPIPE_SZ);
+	if (cur < 0)
+		return -errno;
+	if (want <= (size_t)cur)
+		return cur;
+	long max = pipe_max_size();
+	/* Root may go past pipe-max-size; everyone else would get EPERM. */
+	if (max > 0 && want > (size_t)max && geteuid() != 0)
+		want = (size_t)max;
+	if (want <= (size_t)cur)
+		return cur;
+	long got = fcntl(fd, F_SETPIPE_SZ, (int)want);
+	/* EPERM (over a limit) and EBUSY (shrinking below the contents) are
+	 * refusals: keep the size the pipe has. */
+	return got < 0 ? cur : got;
+}
+
+int sp_private_pipe(struct sp_mover *m)
+{
+	if (m->pipe_fds[0] >= 0)
+		return 0;
+	int fds[2];
+	SP_COUNT_OTHER(m);
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -errno;
+	SP_COUNT_OTHER(m);
+	long size = sp_pipe_grow(fds[1], m->opts.pipe_size);
+	if (size < 0) {
+		int err = (int)size;
+		close(fds[0]);
+		close(fds[1]);
+		return err;
+	}
+	m->pipe_fds[0] = fds[0];
+	m->pipe_fds[1] = fds[1];
+	m->pipe_size = (size_t)size;
+	return 0;
+}
+
+void sp_private_pipe_discard(struct sp_mover *m)
+{
+	if (m->pipe_fds[0] < 0)
+		return;
+	close(m->pipe_fds[0]);
+	close(m->pipe_fds[1]);
+	m->pipe_fds[0] = m->pipe_fds[1] = -1;
+	m->pipe_size = 0;
+}

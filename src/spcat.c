@@ -1,0 +1,190 @@
+/* spcat: concatenate files to standard output through splice(2). */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* What stdout is, to refuse copying a file onto itself as cat does. */
+struct output_id {
+	bool regular;
+	dev_t dev;
+	ino_t ino;
+};
+
+struct spcat_options {
+	int64_t offset;
+	uint64_t length;
+	bool stats;
+};
+
+/* Whether in (already fstat'ed as st) is the output file itself and would
+ * be read from a position before its end: copying it would never finish. */
+static bool input_is_output(int fd, const struct stat *st, const struct output_id *out)
+{
+	return out->regular && st->st_dev == out->dev && st->st_ino == out->ino &&
+	       lseek(fd, 0, SEEK_CUR) < st->st_size;
+}
+
+/* Copy one operand to stdout.  Returns 0, 1 after a reported input error,
+ * or -1 after a reported output error (which ends the run, as with cat). */
+static int cat_one(struct sp_mover *mover, const char *name,
+		   const struct spcat_options *o, const struct output_id *out)
+{
+	bool is_stdin = !strcmp(name, "-");
+	int fd = is_stdin ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		cli_error(errno, "%s", cli_quote(name));
+		return 1;
+	}
+	int status = 0;
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		cli_error(errno, "%s", cli_quote(name));
+		status = 1;
+	} else if (input_is_output(fd, &st, out)) {
+		cli_error(0, "%s: input file is output file", cli_quote(name));
+		status = 1;
+	} else {
+		int64_t n = sp_move(mover, fd, STDOUT_FILENO, o->offset, o->length);
+		if (n < 0 && sp_error_side(mover) == SP_SIDE_OUTPUT) {
+			cli_error((int)-n, "write error");
+			status = -1;
+		} else if (n < 0) {
+			cli_error((int)-n, "%s", cli_quote(name));
+			status = 1;
+		}
+	}
+	if (!is_stdin && close(fd) < 0 && status == 0) {
+		cli_error(errno, "%s", cli_quote(name));
+		status = 1;
+	}
+	return status;
+}
+
+/* Option codes for what popt hands back to main(). */
+enum {
+	OPT_VERSION = 1,
+	OPT_TEXT,     /* one of cat's text-formatting options: refused */
+};
+
+int main(int argc, char **argv)
+{
+	cli_init("spcat");
+	struct spcat_options o = { .offset = SP_OFFSET_CURRENT, .length = SP_LENGTH_EOF };
+	struct sp_options mo = { .method = SP_METHOD_AUTO };
+	char *offset_arg = NULL, *length_arg = NULL, *pipe_size_arg = NULL;
+	int no_splice = 0, stats = 0, ignored = 0;
+
+	const struct poptOption table[] = {
+		{ "offset", '\0', POPT_ARG_STRING, &offset_arg, 0,
+		  "start each FILE at byte N (suffixes K, M, G, ... and KB, MB, ...)", "N" },
+		{ "length", '\0', POPT_ARG_STRING, &length_arg, 0,
+		  "copy at most N bytes of each FILE", "N" },
+		{ "pipe-size", '\0', POPT_ARG_STRING, &pipe_size_arg, 0,
+		  "size pipes to N bytes (default 1M, within fs.pipe-max-size)", "N" },
+		{ "no-splice", '\0', POPT_ARG_NONE, &no_splice, 0,
+		  "copy with read(2)/write(2) only", NULL },
+		{ "stats", '\0', POPT_ARG_NONE, &stats, 0,
+		  "print bytes, zero-copy share, syscalls and throughput on stderr", NULL },
+		{ NULL, 'u', POPT_ARG_NONE, &ignored, 0, "(ignored)", NULL },
+		{ NULL, 'A', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
+		{ NULL, 'b', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
+		{ NULL, 'e', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
+		{ NULL, 'E', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
+		{ NULL, 'n', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
+		{ NULL, 's', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
+		{ NULL, 't', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
+		{ NULL, 'T', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
+		{ NULL, 'v', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
+		{ "version", '\0', POPT_ARG_NONE, NULL, OPT_VERSION,
+		  "output version information and exit", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+
+	poptContext ctx = poptGetContext(NULL, argc, (const char **)argv, table, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION]... [FILE]...\n"
+			       "Concatenate FILE(s) to standard output through splice(2).\n"
+			       "With no FILE, or when FILE is -, read standard input.");
+	int rc;
+	while ((rc = poptGetNextOpt(ctx)) > 0) {
+		if (rc == OPT_VERSION) {
+			cli_print_version();
+			poptFreeContext(ctx);
+			return cli_close_stdout();
+		}
+		/* OPT_TEXT: spcat moves bytes unchanged. */
+		int status = cli_usage_message("%s: spcat copies bytes unchanged; use cat(1) "
+					       "for its text options", poptBadOption(ctx, 0));
+		poptFreeContext(ctx);
+		return status;
+	}
+	if (rc < -1) {
+		int status = cli_usage_error(ctx, rc);
+		poptFreeContext(ctx);
+		return status;
+	}
+
+	uint64_t v;
+	bool ok = true;
+	if (offset_arg && (ok = cli_size_option("offset", offset_arg, &v))) {
+		if (v > INT64_MAX)
+			ok = cli_size_option("offset", "", &v);
+		o.offset = (int64_t)v;
+	}
+	if (ok && length_arg)
+		ok = cli_size_option("length", length_arg, &o.length);
+	if (ok && pipe_size_arg && (ok = cli_size_option("pipe size", pipe_size_arg, &v))) {
+		if (v == 0 || v > INT32_MAX)
+			ok = cli_usage_message("invalid pipe size: '%s'", pipe_size_arg) == 0;
+		mo.pipe_size = (size_t)v;
+	}
+	if (!ok) {
+		poptFreeContext(ctx);
+		return CLI_EXIT_USAGE;
+	}
+	if (no_splice)
+		mo.method = SP_METHOD_RW;
+	o.stats = stats;
+
+	struct sp_mover *mover;
+	rc = sp_mover_new(&mover, &mo);
+	if (rc < 0) {
+		cli_error(-rc, "cannot set up");
+		poptFreeContext(ctx);
+		return 1;
+	}
+
+	struct output_id out = { false, 0, 0 };
+	struct stat st;
+	if (fstat(STDOUT_FILENO, &st) == 0)
+		out = (struct output_id){ S_ISREG(st.st_mode), st.st_dev, st.st_ino };
+
+	const char **operands = poptGetArgs(ctx);
+	static const char *only_stdin[] = { "-", NULL };
+	if (!operands)
+		operands = only_stdin;
+
+	int status = 0;
+	for (; *operands; operands++) {
+		int r = cat_one(mover, *operands, &o, &out);
+		if (r < 0) {
+			status = 1;
+			break;
+		}
+		status |= r;
+	}
+	if (o.stats)
+		cli_print_stats(sp_get_stats(mover));
+	sp_mover_free(mover);
+	poptFreeContext(ctx);
+	return status | cli_close_stdout();
+}

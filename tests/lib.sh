@@ -1,0 +1,92 @@
+# Shared helpers for the shell tests; sourced by every tests/*/*.sh.
+# The harness sets top_srcdir and top_builddir (see tests/local.am).
+set -u
+: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_srcdir:=$top_builddir}"
+: "${STRACE:=$(command -v strace || true)}"
+
+SPCAT="$top_builddir/src/spcat"
+SPTEE="$top_builddir/src/sptee"
+SPMOVE="$top_builddir/src/spmove"
+ACCTPIN="$top_builddir/src/acctpin"
+
+# The name of this test, for messages.
+T_NAME=$(basename "$0" .sh)
+T_FAILS=0
+T_COUNT=0
+
+# A private scratch directory, removed on exit.
+T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/splice-utils-test.XXXXXX") || exit 99
+T_CLEANUPS=""
+t_cleanup() {
+	eval "$T_CLEANUPS"
+	rm -rf "$T_DIR"
+}
+trap t_cleanup EXIT
+trap 'exit 130' INT TERM HUP
+cd "$T_DIR" || exit 99
+
+# at_exit CMD: run CMD (a string) when the test ends, before the scratch dir goes.
+at_exit() { T_CLEANUPS="$1; $T_CLEANUPS"; }
+
+# skip REASON: the whole test cannot run here (exit 77).
+skip() { echo "SKIP: $T_NAME: $*"; exit 77; }
+
+# require_root: privileged tests skip when not root.
+require_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
+
+# require_strace: fault injection needs strace with -e inject.
+require_strace() {
+	[ -n "$STRACE" ] && "$STRACE" -qq -o /dev/null -e trace=none true 2>/dev/null ||
+		skip "strace is not usable here"
+}
+
+# ok COND-DESCRIPTION CMD...: run CMD, count a pass or a failure.
+ok() {
+	local what=$1; shift
+	T_COUNT=$((T_COUNT + 1))
+	if "$@"; then
+		echo "ok $T_COUNT - $what"
+	else
+		echo "not ok $T_COUNT - $what"
+		T_FAILS=$((T_FAILS + 1))
+	fi
+}
+
+# check_eq DESCRIPTION EXPECTED ACTUAL
+check_eq() {
+	T_COUNT=$((T_COUNT + 1))
+	if [ "$2" = "$3" ]; then
+		echo "ok $T_COUNT - $1"
+	else
+		echo "not ok $T_COUNT - $1: expected [$2], got [$3]"
+		T_FAILS=$((T_FAILS + 1))
+	fi
+}
+
+# same_files DESCRIPTION A B: A and B are byte-identical.
+same_files() { ok "$1" cmp -s "$2" "$3"; }
+
+# run_cmd OUT ERR CMD...: run CMD with stdout to OUT and stderr to ERR; sets RC.
+run_cmd() {
+	local out=$1 err=$2; shift 2
+	"$@" >"$out" 2>"$err"
+	RC=$?
+}
+
+# inject SPEC CMD...: run CMD under strace with fault injection SPEC
+# (for example "splice:error=EINVAL:when=1"), following children.
+inject() {
+	local spec=$1; shift
+	"$STRACE" -qq -f -o /dev/null -e trace="${spec%%:*}" -e inject="$spec" "$@"
+}
+
+# make_random FILE BYTES: BYTES of random data.
+make_random() { head -c "$2" /dev/urandom >"$1"; }
+
+# done_testing: exit 0 when every check passed, 1 otherwise.
+done_testing() {
+	echo "# $T_NAME: $((T_COUNT - T_FAILS)) of $T_COUNT checks passed"
+	[ "$T_FAILS" -eq 0 ] && [ "$T_COUNT" -gt 0 ]
+	exit $?
+}
