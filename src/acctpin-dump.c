@@ -1,0 +1,128 @@
+/* acctpin dump: print accounting files as GNU acct's dump-acct does, or as JSON. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+#include <linux/acct.h>
+
+#include "acctpin.h"
+#include "cli.h"
+
+/* Name of the terminal an old 16-bit dev_t (major << 8 | minor) stands
+ * for, as dump-acct prints it: "__" for none.  Returns a static buffer. */
+static const char *tty_name(unsigned tty)
+{
+	static char buf[24];
+	unsigned major = tty >> 8, minor = tty & 0xff;
+	if (tty == 0)
+		return "__";
+	if (major >= 136 && major <= 143)
+		snprintf(buf, sizeof buf, "pts/%u", (major - 136) * 256 + minor);
+	else if (major == 4 && minor < 64)
+		snprintf(buf, sizeof buf, "tty%u", minor);
+	else if (major == 4)
+		snprintf(buf, sizeof buf, "ttyS%u", minor - 64);
+	else if (major == 5 && minor == 1)
+		snprintf(buf, sizeof buf, "console");
+	else
+		snprintf(buf, sizeof buf, "%u:%u", major, minor);
+	return buf;
+}
+
+/* One record in dump-acct's layout. */
+static void print_text(const struct ap_record *r)
+{
+	char when[32];
+	time_t t = r->btime;
+	struct tm tm;
+	if (!localtime_r(&t, &tm) || !strftime(when, sizeof when, "%a %b %e %H:%M:%S %Y", &tm))
+		snprintf(when, sizeof when, "%" PRIu32, r->btime);
+	printf("%-16s|v%u|%9.2f|%9.2f|%9.2f|%6" PRIu32 "|%6" PRIu32 "|%9.2f|%9.2f|%8" PRIu32
+	       "|%8" PRIu32 "|%c%c%c%c%c|%8" PRIu32 "|%-8s|%s\n",
+	       r->comm, r->version, (double)r->utime, (double)r->stime, (double)r->etime,
+	       r->uid, r->gid, (double)r->mem, (double)r->io, r->pid, r->ppid,
+	       r->flags & ASU ? 'S' : ' ', r->flags & AFORK ? 'F' : ' ',
+	       r->flags & ACOMPAT ? 'C' : ' ', r->flags & ACORE ? 'D' : ' ',
+	       r->flags & AXSIG ? 'X' : ' ', r->exitcode >> 8, tty_name(r->tty), when);
+}
+
+/* One record as a JSON object on one line. */
+static void print_json(const struct ap_record *r)
+{
+	fputs("{\"comm\":", stdout);
+	ap_json_string(stdout, r->comm);
+	printf(",\"version\":%u,\"flags\":%u,\"tty\":%u,\"exitcode\":%" PRIu32 ",\"uid\":%" PRIu32
+	       ",\"gid\":%" PRIu32 ",\"pid\":%" PRIu32 ",\"ppid\":%" PRIu32 ",\"btime\":%" PRIu32
+	       ",\"etime\":%.2f,\"utime\":%" PRIu64 ",\"stime\":%" PRIu64 ",\"mem\":%" PRIu64
+	       ",\"io\":%" PRIu64 ",\"rw\":%" PRIu64 ",\"minflt\":%" PRIu64 ",\"majflt\":%" PRIu64
+	       ",\"swaps\":%" PRIu64 "}\n",
+	       r->version, r->flags, r->tty, r->exitcode, r->uid, r->gid, r->pid, r->ppid,
+	       r->btime, (double)r->etime, r->utime, r->stime, r->mem, r->io, r->rw, r->minflt,
+	       r->majflt, r->swaps);
+}
+
+/* Print every record of one file.  Returns 0, or 1 after reporting an
+ * unreadable, empty, truncated or corrupt file (records before the damage
+ * are printed). */
+static int dump_one(const char *name, bool json)
+{
+	bool is_stdin = !strcmp(name, "-");
+	FILE *f = is_stdin ? stdin : fopen(name, "rbe");
+	if (!f) {
+		cli_error(errno, "%s", cli_quote(name));
+		return 1;
+	}
+	uint64_t offset = 0;
+	struct ap_record rec;
+	char msg[200];
+	int rc;
+	while ((rc = ap_record_read(f, &offset, &rec, msg, sizeof msg)) > 0) {
+		if (json)
+			print_json(&rec);
+		else
+			print_text(&rec);
+	}
+	if (!is_stdin)
+		fclose(f);
+	if (rc < 0) {
+		cli_error(0, "%s: %s", cli_quote(name), msg);
+		return 1;
+	}
+	if (offset == 0) {
+		cli_error(0, "%s: empty file: no record at byte offset 0", cli_quote(name));
+		return 1;
+	}
+	return 0;
+}
+
+int ap_dump_main(int argc, const char **argv)
+{
+	int json = 0;
+	const struct poptOption table[] = {
+		{ "json", '\0', POPT_ARG_NONE, &json, 0, "print one JSON object per record", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext("acctpin dump", argc, argv, table, 0);
+	poptSetOtherOptionHelp(ctx, "[--json] FILE...\n"
+			       "Print the acct_v3 records of accounting FILEs (- for standard input)\n"
+			       "in the layout of dump-acct(8), or as JSON.");
+	int rc = poptGetNextOpt(ctx);
+	if (rc < -1) {
+		int status = cli_usage_error(ctx, rc);
+		poptFreeContext(ctx);
+		return status;
+	}
+	const char **files = poptGetArgs(ctx);
+	if (!files) {
+		poptFreeContext(ctx);
+		return cli_usage_message("dump: missing FILE operand");
+	}
+	int status = 0;
+	for (; *files; files++)
+		status |= dump_one(*files, json);
+	poptFreeContext(ctx);
+	return status | cli_close_stdout();
+}

@@ -1,0 +1,280 @@
+/* acctpin: scratch filesystems.  Everything lives on a private tmpfs
+ * mounted on the temporary directory inside the sandbox's own mount
+ * namespace, so the host's mount table never shows it; ext4 images are
+ * attached to auto-clearing loop devices and unlinked at once, so a crash
+ * leaves nothing behind. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/loop.h>
+
+#include "acctpin.h"
+#include "cli.h"
+
+int ap_path(char out[PATH_MAX], const char *dir, const char *name)
+{
+	if (snprintf(out, PATH_MAX, "%s/%s", dir, name) < PATH_MAX)
+		return 0;
+	cli_error(ENAMETOOLONG, "%s/%s", cli_quote(dir), cli_quote(name));
+	return -1;
+}
+
+int ap_make_dir(const char *dir, const char *name, char out[PATH_MAX])
+{
+	if (ap_path(out, dir, name) < 0)
+		return -1;
+	if (mkdir(out, 0700) < 0) {
+		cli_error(errno, "cannot make directory %s", cli_quote(out));
+		return -1;
+	}
+	return 0;
+}
+
+int ap_bind(const char *from, const char *dir, const char *name, char out[PATH_MAX])
+{
+	if (ap_make_dir(dir, name, out) < 0)
+		return -1;
+	if (mount(from, out, NULL, MS_BIND, NULL) < 0 ||
+	    mount(NULL, out, NULL, MS_PRIVATE, NULL) < 0) {
+		cli_error(errno, "cannot bind-mount %s on %s", cli_quote(from), cli_quote(out));
+		return -1;
+	}
+	return 0;
+}
+
+int ap_acct_file_new(const char *dir, const char *name, char out[PATH_MAX])
+{
+	if (ap_path(out, dir, name) < 0)
+		return -1;
+	int fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		cli_error(errno, "cannot create accounting file %s", cli_quote(out));
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+int ap_acct(const char *path)
+{
+	return acct(path) < 0 ? -errno : 0;
+}
+
+/* Remove dir and everything in it, two levels deep at most, without
+ * following symbolic links (only for directories acctpin made). */
+static void remove_tree(int parent, const char *name, int depth)
+{
+	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		unlinkat(parent, name, 0);
+		return;
+	}
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (e->d_type == DT_DIR && depth > 0)
+			remove_tree(dirfd(d), e->d_name, depth - 1);
+		else
+			unlinkat(dirfd(d), e->d_name, 0);
+	}
+	closedir(d);
+	unlinkat(parent, name, AT_REMOVEDIR);
+}
+
+void ap_remove_our_dir(const char *dir)
+{
+	remove_tree(AT_FDCWD, dir, 2);
+}
+
+int ap_workspace_open(struct ap_workspace *ws)
+{
+	ws->private_ns = unshare(CLONE_NEWNS) == 0 &&
+			 mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0;
+	if (!ws->private_ns)
+		fprintf(stderr, "%s: note: no private mount namespace (%s); mounts are visible\n",
+			cli_program, strerror(errno));
+	snprintf(ws->root, sizeof ws->root, "%s", ap_shared->tempdir);
+	char opts[64];
+	snprintf(opts, sizeof opts, "mode=0700,size=%" PRIu64, 3 * ws->size + (1 << 20));
+	if (mount("acctpin", ws->root, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0 ||
+	    mount(NULL, ws->root, NULL, MS_PRIVATE, NULL) < 0) {
+		cli_error(errno, "cannot mount a tmpfs on %s", cli_quote(ws->root));
+		return -1;
+	}
+	if (ws->kind == AP_FS_EXISTING) {
+		snprintf(ap_shared->subdir, sizeof ap_shared->subdir, "%s/acctpin.XXXXXX",
+			 ws->existing);
+		if (!mkdtemp(ap_shared->subdir)) {
+			cli_error(errno, "cannot make a directory in %s", cli_quote(ws->existing));
+			ap_shared->subdir[0] = '\0';
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void ap_workspace_close(struct ap_workspace *ws)
+{
+	ap_acct(NULL);
+	if (ws->root[0] && umount2(ws->root, MNT_DETACH) < 0 && errno != EINVAL)
+		cli_error(errno, "cannot unmount %s", cli_quote(ws->root));
+	if (ap_shared->subdir[0]) {
+		ap_remove_our_dir(ap_shared->subdir);
+		ap_shared->subdir[0] = '\0';
+	}
+}
+
+/* Attach backing_fd to a free loop device that detaches itself when its
+ * last user closes it.  Returns an fd of the device (name in dev) or -1
+ * after a message. */
+static int loop_attach(int backing_fd, char dev[32])
+{
+	int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	if (ctl < 0) {
+		cli_error(errno, "/dev/loop-control");
+		return -1;
+	}
+	int fd = -1;
+	for (int tries = 0; tries < 32 && fd < 0; tries++) {
+		int n = ioctl(ctl, LOOP_CTL_GET_FREE);
+		if (n < 0)
+			break;
+		snprintf(dev, 32, "/dev/loop%d", n);
+		fd = open(dev, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			break;
+		struct loop_config cfg = { .fd = (__u32)backing_fd };
+		cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR;
+		int rc = ioctl(fd, LOOP_CONFIGURE, &cfg);
+		if (rc < 0 && (errno == EINVAL || errno == ENOTTY)) {
+			/* Before Linux 5.8: set the file, then the flag. */
+			rc = ioctl(fd, LOOP_SET_FD, backing_fd);
+			if (rc == 0 && (rc = ioctl(fd, LOOP_SET_STATUS64, &cfg.info)) < 0)
+				ioctl(fd, LOOP_CLR_FD, 0);
+		}
+		if (rc < 0) {
+			int err = errno;
+			close(fd);
+			fd = -1;
+			if (err != EBUSY) {
+				errno = err;
+				break;
+			}
+		}
+	}
+	if (fd < 0)
+		cli_error(errno, "cannot set up a loop device");
+	close(ctl);
+	return fd;
+}
+
+/* Run mkfs.ext4 on dev.  Returns 0 or -1 after a message. */
+static int make_ext4(const char *dev)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		if (null >= 0)
+			dup2(null, STDOUT_FILENO);
+		execlp("mkfs.ext4", "mkfs.ext4", "-q", "-F", "-m", "0", "-E", "nodiscard", dev,
+		       (char *)NULL);
+		fprintf(stderr, "%s: mkfs.ext4: %s\n", cli_program, strerror(errno));
+		_exit(127);
+	}
+	int status;
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0) {
+		cli_error(0, "mkfs.ext4 %s failed", dev);
+		return -1;
+	}
+	return 0;
+}
+
+/* Make an ext4 filesystem on a loop device over an image in dir and mount
+ * it on mnt.  Returns 0 or -1 after a message. */
+static int mount_ext4(const char *dir, uint64_t size, const char *mnt)
+{
+	char image[PATH_MAX], dev[32];
+	if (ap_path(image, dir, "image") < 0)
+		return -1;
+	int img = open(image, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (img < 0) {
+		cli_error(errno, "%s", cli_quote(image));
+		return -1;
+	}
+	int loop = ftruncate(img, (off_t)size) < 0 ? -1 : loop_attach(img, dev);
+	unlink(image);
+	close(img);
+	int rc = -1;
+	if (loop >= 0 && make_ext4(dev) == 0) {
+		rc = mount(dev, mnt, "ext4", MS_NOSUID | MS_NODEV, NULL);
+		if (rc < 0)
+			cli_error(errno, "cannot mount %s on %s", dev, cli_quote(mnt));
+	}
+	if (loop >= 0)
+		close(loop);
+	return rc;
+}
+
+int ap_scratch_new(struct ap_workspace *ws, const char *name, struct ap_scratch *s)
+{
+	char label[64];
+	snprintf(label, sizeof label, "%02u-%s", ++ws->serial, name);
+	memset(s, 0, sizeof *s);
+	if (ap_make_dir(ws->root, label, s->dir) < 0)
+		return -1;
+	/* The scenario's directory is a mount of its own, so that releasing it
+	 * takes every mount below it along. */
+	if (mount(s->dir, s->dir, NULL, MS_BIND, NULL) < 0 ||
+	    mount(NULL, s->dir, NULL, MS_PRIVATE, NULL) < 0) {
+		cli_error(errno, "cannot bind-mount %s", cli_quote(s->dir));
+		s->dir[0] = '\0';
+		return -1;
+	}
+	if (ws->kind == AP_FS_EXISTING) {
+		char ours[PATH_MAX];
+		if (ap_make_dir(ap_shared->subdir, label, ours) < 0)
+			return -1;
+		return ap_bind(ours, s->dir, "fs", s->mnt) < 0 ||
+		       ap_bind(s->mnt, s->dir, "keep", s->keep) < 0 ? -1 : 0;
+	}
+	if (ap_make_dir(s->dir, "fs", s->mnt) < 0)
+		return -1;
+	int rc;
+	if (ws->kind == AP_FS_EXT4) {
+		rc = mount_ext4(s->dir, ws->size, s->mnt);
+	} else {
+		char opts[64];
+		snprintf(opts, sizeof opts, "mode=0700,size=%" PRIu64, ws->size);
+		rc = mount("acctpin-scratch", s->mnt, "tmpfs", MS_NOSUID | MS_NODEV, opts);
+		if (rc < 0)
+			cli_error(errno, "cannot mount a tmpfs on %s", cli_quote(s->mnt));
+	}
+	if (rc == 0)
+		rc = mount(NULL, s->mnt, NULL, MS_PRIVATE, NULL);
+	return rc < 0 ? -1 : ap_bind(s->mnt, s->dir, "keep", s->keep);
+}
+
+void ap_scratch_release(struct ap_scratch *s)
+{
+	if (!s->dir[0])
+		return;
+	if (umount2(s->dir, MNT_DETACH) < 0)
+		cli_error(errno, "cannot unmount %s", cli_quote(s->dir));
+	s->dir[0] = '\0';
+}

@@ -1,0 +1,224 @@
+/* acctpin: what BSD process accounting does when its filesystem goes away.
+ * The command line: acctpin run | race | dump. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "acctpin.h"
+#include "cli.h"
+
+/* Seconds without progress before the watchdog calls it a hang. */
+enum { HANG_SECONDS = 30 };
+
+static const char overview[] =
+	"Usage: acctpin run [--scenario NAME]... [--fs tmpfs|ext4|existing] [--dir DIR]\n"
+	"                   [--expect linux|bsd] [--size N] [--json]\n"
+	"  or:  acctpin race [--threads N] [--seconds S] [--iterations N] [--fs ...] [--dir DIR]\n"
+	"                    [--json]\n"
+	"  or:  acctpin dump [--json] FILE...\n"
+	"Show what BSD process accounting does when the filesystem holding its file is\n"
+	"unmounted (run), hammer the races (race), decode accounting files (dump).\n"
+	"Try 'acctpin COMMAND --help' for a command's options.\n";
+
+/* Options both run and race take: where the scratch filesystems come from. */
+struct fs_args {
+	char *fs, *dir, *size;
+};
+
+/* Fill ws from the --fs/--dir/--size arguments.  Returns true, or false
+ * after a usage message. */
+static bool parse_fs(const struct fs_args *a, struct ap_workspace *ws)
+{
+	ws->kind = AP_FS_TMPFS;
+	ws->size = 16 << 20;
+	if (a->fs && !strcmp(a->fs, "ext4"))
+		ws->kind = AP_FS_EXT4;
+	else if ((a->fs && !strcmp(a->fs, "existing")) || (!a->fs && a->dir))
+		ws->kind = AP_FS_EXISTING;
+	else if (a->fs && strcmp(a->fs, "tmpfs"))
+		return cli_usage_message("invalid --fs: '%s' (tmpfs, ext4 or existing)", a->fs) == 0;
+	if (ws->kind == AP_FS_EXISTING) {
+		struct stat st;
+		if (!a->dir)
+			return cli_usage_message("--fs existing needs --dir DIR") == 0;
+		if (stat(a->dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			cli_error(errno ? errno : ENOTDIR, "%s", cli_quote(a->dir));
+			return false;
+		}
+		ws->existing = a->dir;
+	} else if (a->dir) {
+		return cli_usage_message("--dir goes with --fs existing") == 0;
+	}
+	if (a->size && !cli_size_option("size", a->size, &ws->size))
+		return false;
+	if (ws->size < (4 << 20) || ws->size > (1ULL << 30))
+		return cli_usage_message("invalid size: '%s' (4M to 1G)", a->size) == 0;
+	return true;
+}
+
+/* Refuse politely (exit 77) without the privileges run and race need. */
+static int need_privileges(const char *command)
+{
+	if (ap_have_privileges())
+		return 0;
+	cli_error(0, "%s needs CAP_SYS_PACCT and CAP_SYS_ADMIN (run it as root); skipping",
+		  command);
+	return AP_EXIT_SKIP;
+}
+
+/* Parse the options of ctx, collecting --scenario names as bits of
+ * *scenarios.  Returns 0 to go on, or an exit status after a message. */
+static int parse(poptContext ctx, const char *help, unsigned long *scenarios)
+{
+	poptSetOtherOptionHelp(ctx, help);
+	int rc;
+	while ((rc = poptGetNextOpt(ctx)) > 0) {
+		const char *name = poptGetOptArg(ctx);
+		size_t i = 0;
+		while (ap_scenario_names[i] && strcmp(ap_scenario_names[i], name))
+			i++;
+		if (!ap_scenario_names[i]) {
+			cli_usage_message("unknown scenario: '%s' (plain, lazy, bind, remount-ro, "
+					  "exiting, nearly-full, switch)", name);
+			free((void *)name);
+			return CLI_EXIT_USAGE;
+		}
+		*scenarios |= 1ul << i;
+		free((void *)name);
+	}
+	if (rc < -1)
+		return cli_usage_error(ctx, rc);
+	if (poptPeekArg(ctx))
+		return cli_usage_message("unexpected operand: '%s'", poptPeekArg(ctx));
+	return 0;
+}
+
+/* acctpin run. */
+static int run_main(int argc, const char **argv)
+{
+	static struct ap_run_options o;
+	struct fs_args fa = { NULL, NULL, NULL };
+	char *expect = NULL;
+	int json = 0;
+	const struct poptOption table[] = {
+		{ "scenario", 's', POPT_ARG_STRING, NULL, 1,
+		  "play only this scenario (repeatable): plain, lazy, bind, remount-ro, exiting, "
+		  "nearly-full, switch", "NAME" },
+		{ "fs", '\0', POPT_ARG_STRING, &fa.fs, 0,
+		  "scratch filesystem: tmpfs (default), ext4 (loop device), existing (--dir)", "TYPE" },
+		{ "dir", '\0', POPT_ARG_STRING, &fa.dir, 0,
+		  "use the filesystem mounted at DIR (bind mounts of a new directory in it)", "DIR" },
+		{ "size", '\0', POPT_ARG_STRING, &fa.size, 0,
+		  "size of each scratch filesystem (default 16M)", "N" },
+		{ "expect", '\0', POPT_ARG_STRING, &expect, 0,
+		  "judge by what linux (default) or bsd promises", "linux|bsd" },
+		{ "json", '\0', POPT_ARG_NONE, &json, 0, "print one JSON document", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext("acctpin run", argc, argv, table, 0);
+	int status = parse(ctx, "[OPTION]...\nPlay the scenarios: accounting on a scratch "
+			   "filesystem, then an unmount.", &o.scenarios);
+	if (!status && !parse_fs(&fa, &o.ws))
+		status = CLI_EXIT_USAGE;
+	if (!status && expect && strcmp(expect, "linux") && strcmp(expect, "bsd"))
+		status = cli_usage_message("invalid --expect: '%s' (linux or bsd)", expect);
+	if (!status)
+		status = need_privileges("run");
+	if (!status) {
+		o.expect = expect && !strcmp(expect, "bsd") ? AP_EXPECT_BSD : AP_EXPECT_LINUX;
+		o.json = json;
+		if (!o.scenarios)
+			o.scenarios = ~0ul;
+		status = ap_sandbox_run(ap_run_body, &o, HANG_SECONDS);
+	}
+	poptFreeContext(ctx);
+	return status | cli_close_stdout();
+}
+
+/* Parse a count option between 1 and max.  Returns true, or false after a message. */
+static bool count_option(const char *what, const char *text, unsigned long max,
+			 unsigned long *value)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = text ? strtoul(text, &end, 10) : 0;
+	if (!text || !*text || *end || errno || v < 1 || v > max || *text == '-')
+		return cli_usage_message("invalid %s: '%s' (1 to %lu)", what, text ? text : "",
+					 max) == 0;
+	*value = v;
+	return true;
+}
+
+/* acctpin race. */
+static int race_main(int argc, const char **argv)
+{
+	static struct ap_race_options o;
+	struct fs_args fa = { NULL, NULL, NULL };
+	char *threads = NULL, *seconds = NULL, *iterations = NULL;
+	int json = 0;
+	const struct poptOption table[] = {
+		{ "threads", 't', POPT_ARG_STRING, &threads, 0,
+		  "marker threads forking processes (default 2)", "N" },
+		{ "seconds", '\0', POPT_ARG_STRING, &seconds, 0, "run this long (default 10)", "S" },
+		{ "iterations", 'n', POPT_ARG_STRING, &iterations, 0,
+		  "stop after N mount cycles", "N" },
+		{ "fs", '\0', POPT_ARG_STRING, &fa.fs, 0,
+		  "scratch filesystem: tmpfs (default), ext4, existing (--dir)", "TYPE" },
+		{ "dir", '\0', POPT_ARG_STRING, &fa.dir, 0,
+		  "use the filesystem mounted at DIR", "DIR" },
+		{ "size", '\0', POPT_ARG_STRING, &fa.size, 0,
+		  "size of the scratch filesystem (default 16M)", "N" },
+		{ "json", '\0', POPT_ARG_NONE, &json, 0, "print the counts as JSON", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext ctx = poptGetContext("acctpin race", argc, argv, table, 0);
+	unsigned long none = 0, n_threads = 2, n_seconds = 10, n_iter = 0;
+	int status = parse(ctx, "[OPTION]...\nRace acct(2) on and off, unmounts and remounts, "
+			   "and exiting processes.", &none);
+	if (!status && !parse_fs(&fa, &o.ws))
+		status = CLI_EXIT_USAGE;
+	if (!status && ((threads && !count_option("thread count", threads, 64, &n_threads)) ||
+			(seconds && !count_option("seconds", seconds, 86400, &n_seconds)) ||
+			(iterations && !count_option("iterations", iterations, 1ul << 30, &n_iter))))
+		status = CLI_EXIT_USAGE;
+	if (!status)
+		status = need_privileges("race");
+	if (!status) {
+		o.threads = (unsigned)n_threads;
+		o.seconds = (unsigned)n_seconds;
+		o.iterations = n_iter;
+		o.json = json;
+		status = ap_sandbox_run(ap_race_body, &o, HANG_SECONDS);
+	}
+	poptFreeContext(ctx);
+	return status | cli_close_stdout();
+}
+
+int main(int argc, char **argv)
+{
+	cli_init("acctpin");
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+	const char **args = (const char **)argv + 1;
+	if (cmd && !strcmp(cmd, "run"))
+		return run_main(argc - 1, args);
+	if (cmd && !strcmp(cmd, "race"))
+		return race_main(argc - 1, args);
+	if (cmd && !strcmp(cmd, "dump"))
+		return ap_dump_main(argc - 1, args);
+	if (cmd && (!strcmp(cmd, "--help") || !strcmp(cmd, "-?") || !strcmp(cmd, "-h"))) {
+		fputs(overview, stdout);
+		return cli_close_stdout();
+	}
+	if (cmd && !strcmp(cmd, "--version")) {
+		cli_print_version();
+		return cli_close_stdout();
+	}
+	if (!cmd)
+		return cli_usage_message("missing command (run, race or dump)");
+	return cli_usage_message("unknown command: '%s' (run, race or dump)", cmd);
+}
