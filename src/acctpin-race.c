@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,7 @@
 #include "acctpin.h"
 #include "cli.h"
 
-enum { MAX_RECORDS = 1 << 20, EBUSY_RETRIES = 1000 };
+enum { MAX_RECORDS = 1 << 20, EBUSY_RETRIES = 2000 };
 
 /* The ways a cycle takes the mount away. */
 enum cut { CUT_UMOUNT, CUT_LAZY, CUT_REMOUNT, CUT_KINDS };
@@ -176,6 +177,17 @@ static void *toggle_thread(void *arg)
 	return NULL;
 }
 
+/* Count an EBUSY and give whoever holds the mount a moment: the first
+ * retries come at once, later ones after a millisecond. */
+static void busy_wait(struct race *r, int attempt)
+{
+	r->ebusy++;
+	if (attempt < 100)
+		sched_yield();
+	else
+		ap_sleep_ms(1);
+}
+
 /* Take the cycle's mount away as cut says, retrying while it is busy.
  * Returns 0 or -1 after a message. */
 static int take_away(struct race *r, enum cut cut)
@@ -187,15 +199,16 @@ static int take_away(struct race *r, enum cut cut)
 	if (cut == CUT_REMOUNT) {
 		for (int i = 0; (rc = mount(NULL, r->base.mnt, NULL, MS_REMOUNT | MS_RDONLY, NULL)) < 0 &&
 				errno == EBUSY && i < EBUSY_RETRIES; i++)
-			r->ebusy++;
+			busy_wait(r, i);
 		if (rc < 0)
 			cli_error(errno, "cannot remount %s read-only", cli_quote(r->base.mnt));
 	}
 	for (int i = 0; (rc = umount2(r->cycle_mnt, cut == CUT_LAZY ? MNT_DETACH : 0)) < 0 &&
 			errno == EBUSY && i < EBUSY_RETRIES; i++)
-		r->ebusy++;
+		busy_wait(r, i);
 	if (rc < 0)
-		cli_error(errno, "cannot unmount %s", cli_quote(r->cycle_mnt));
+		cli_error(errno, "cannot unmount %s after %d tries", cli_quote(r->cycle_mnt),
+			  EBUSY_RETRIES);
 	change_end(r);
 	prctl(PR_SET_NAME, "acctpin");
 	return rc;

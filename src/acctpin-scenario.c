@@ -137,7 +137,7 @@ static void check_records(struct scen *sc, const struct ap_records *r, const cha
 static void check_markers(struct scen *sc, const struct ap_records *r, int file,
 			  const char *check, size_t first, size_t last)
 {
-	size_t wanted = 0, found = 0, unwanted = 0;
+	size_t wanted = 0, found = 0, unwanted = 0, absent = 0;
 	const char *bad = NULL;
 	for (size_t k = first; k < last && k < sc->nm; k++) {
 		if (sc->file_of[k] != file || sc->want[k] == WANT_EITHER)
@@ -148,15 +148,16 @@ static void check_markers(struct scen *sc, const struct ap_records *r, int file,
 			found += here;
 			if (!here && !bad)
 				bad = sc->m[k].name;
-		} else if (here) {
+		} else {
 			unwanted++;
-			if (!bad)
+			absent += !here;
+			if (here && !bad)
 				bad = sc->m[k].name;
 		}
 	}
 	ap_check(sc->rep, sc->name, check, !bad,
-		 "%zu of %zu markers recorded as expected, %zu recorded unexpectedly%s%s",
-		 found, wanted, unwanted, bad ? "; first wrong: " : "", bad ? bad : "");
+		 "%zu of %zu markers recorded, %zu of %zu left out, as expected%s%s",
+		 found, wanted, absent, unwanted, bad ? "; first wrong: " : "", bad ? bad : "");
 }
 
 /* The name of an errno value for the report ("0" for none). */
