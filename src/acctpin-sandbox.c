@@ -169,6 +169,9 @@ int ap_sandbox_run(int (*body)(void *), void *arg, unsigned hang_seconds)
 			  cli_quote(tmp && *tmp ? tmp : "/tmp"));
 		return 1;
 	}
+	/* A handler (not an ignored disposition, which would discard the
+	 * signal) so that sigtimedwait sees the stop signals. */
+	catch_stop_signals();
 	sigset_t wanted, old_mask;
 	sigemptyset(&wanted);
 	sigaddset(&wanted, SIGCHLD);

@@ -1,0 +1,33 @@
+#!/bin/sh
+# acctpin run on ext4 over a loop device: every scenario, and no loop
+# device, mount or temporary file left behind.
+. "$top_srcdir/tests/lib.sh"
+require_root
+command -v mkfs.ext4 >/dev/null 2>&1 || skip "mkfs.ext4 (e2fsprogs) is not installed"
+[ -e /dev/loop-control ] || skip "no /dev/loop-control"
+mkdir tmp
+TMPDIR=$T_DIR/tmp
+export TMPDIR
+loops_before=$(losetup -a | grep -c acctpin)
+mounts_before=$(grep -c acctpin /proc/mounts)
+
+run_cmd out err "$ACCTPIN" run --fs ext4
+check_eq "exit status" 0 "$RC"
+check_eq "no message" "" "$(cat err)"
+check_eq "no failed check" 0 "$(grep -c '^not ok' out)"
+check_eq "42 checks passed" 42 "$(grep -c '^ok' out)"
+ok "ext4 named in the header" grep -q '^# acctpin run: Linux .*, ext4, expecting Linux semantics' out
+for s in plain lazy bind remount-ro exiting nearly-full switch; do
+	ok "$s: every column ok" grep -Eq "^# $s +ok +ok +ok +ok +ok +(ok|-) *\$" out
+done
+# The loop devices clear themselves when their last user goes; give the
+# kernel a moment to finish that.
+n=0
+while [ "$(losetup -a | grep -c acctpin)" != "$loops_before" ] && [ $n -lt 50 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+check_eq "no loop device left" "$loops_before" "$(losetup -a | grep -c acctpin)"
+check_eq "no mount left" "$mounts_before" "$(grep -c acctpin /proc/mounts)"
+check_eq "temporary directory removed" "" "$(ls tmp)"
+done_testing

@@ -1,0 +1,64 @@
+#!/bin/sh
+# acctpin run stopped by SIGINT or SIGTERM in the middle of the nearly-full
+# scenario: it cleans up (accounting off, sysctl restored, no mount, loop
+# device or temporary file left) and dies of the signal.
+. "$top_srcdir/tests/lib.sh"
+require_root
+mkdir tmp mnt
+TMPDIR=$T_DIR/tmp
+export TMPDIR
+sysctl_before=$(cat /proc/sys/kernel/acct)
+mount -t tmpfs -o size=32m acctpin-test "$T_DIR/mnt" || skip "cannot mount a tmpfs"
+at_exit "umount '$T_DIR/mnt'"
+
+# wait_for PATTERN FILE: until FILE has a line matching PATTERN (10 s at most).
+wait_for() {
+	n=0
+	while ! grep -q "$1" "$2" 2>/dev/null && [ $n -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+
+# SIGINT, on the caller's filesystem, keeping a hard link to the file.
+"$ACCTPIN" run --scenario nearly-full --dir "$T_DIR/mnt" >out 2>err &
+pid=$!
+wait_for '^# nearly-full: 1\.' out
+file=$(find mnt -name pacct | head -n 1)
+ok "the accounting file is there mid-run" test -n "$file"
+ln "$file" mnt/kept
+kill -INT $pid
+wait $pid
+check_eq "SIGINT: died of it" 130 "$?"
+ok "SIGINT: says it cleaned up" grep -q '^# interrupted by signal 2; cleaned up$' out
+check_eq "SIGINT: sysctl restored" "$sysctl_before" "$(cat /proc/sys/kernel/acct)"
+check_eq "SIGINT: its directory removed from DIR" "kept" "$(ls -A mnt)"
+size=$(stat -c %s mnt/kept)
+sh -c 'exit 3'
+"$ACCTPIN" --version >/dev/null
+check_eq "SIGINT: accounting off (no record appended)" "$size" "$(stat -c %s mnt/kept)"
+run_cmd dump derr "$ACCTPIN" dump mnt/kept
+check_eq "SIGINT: the file holds whole records only" 0 "$RC"
+check_eq "SIGINT: temporary directory removed" "" "$(ls tmp)"
+
+# SIGTERM, on ext4 over a loop device.
+if command -v mkfs.ext4 >/dev/null 2>&1 && [ -e /dev/loop-control ]; then
+	loops_before=$(losetup -a | grep -c acctpin)
+	"$ACCTPIN" run --scenario nearly-full --fs ext4 >out 2>err &
+	pid=$!
+	wait_for '^# nearly-full: 1\.' out
+	ok "SIGTERM: a loop device is in use mid-run" test "$(losetup -a | grep -c acctpin)" -gt "$loops_before"
+	kill -TERM $pid
+	wait $pid
+	check_eq "SIGTERM: died of it" 143 "$?"
+	check_eq "SIGTERM: sysctl restored" "$sysctl_before" "$(cat /proc/sys/kernel/acct)"
+	n=0
+	while [ "$(losetup -a | grep -c acctpin)" != "$loops_before" ] && [ $n -lt 50 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	check_eq "SIGTERM: no loop device left" "$loops_before" "$(losetup -a | grep -c acctpin)"
+	check_eq "SIGTERM: no mount left" 0 "$(grep -c acctpin /proc/mounts)"
+	check_eq "SIGTERM: temporary directory removed" "" "$(ls tmp)"
+fi
+done_testing

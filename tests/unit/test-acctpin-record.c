@@ -1,0 +1,233 @@
+/* Unit tests for acctpin's acct_v3 decoder (src/acctpin-record.c). */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/acct.h>
+
+#include "acctpin.h"
+
+/* A valid record as the kernel writes it for a forked child that called _exit(3). */
+static void sample(struct acct_v3 *a)
+{
+	memset(a, 0, sizeof *a);
+	a->ac_flag = AFORK;
+	a->ac_version = 3 | ACCT_BYTEORDER;
+	a->ac_tty = 136 << 8 | 2;
+	a->ac_exitcode = 3 << 8;
+	a->ac_uid = 1000;
+	a->ac_gid = 100;
+	a->ac_pid = 4242;
+	a->ac_ppid = 1;
+	a->ac_btime = 1764732000;
+	a->ac_etime = 250.0f;
+	a->ac_utime = 100;
+	a->ac_stime = (1 << 13) | 5;   /* 5 * 8 */
+	a->ac_mem = (2 << 13) | 2476;  /* 2476 * 64 */
+	a->ac_minflt = (7u << 13) | 0x1fff;
+	strcpy(a->ac_comm, "apm-plain-1");
+}
+
+START_TEST(comp_t_expands)
+{
+	ck_assert_uint_eq(ap_comp_decode(0), 0);
+	ck_assert_uint_eq(ap_comp_decode(1), 1);
+	ck_assert_uint_eq(ap_comp_decode(0x1fff), 8191);
+	ck_assert_uint_eq(ap_comp_decode(1 << 13 | 1), 8);
+	ck_assert_uint_eq(ap_comp_decode(2 << 13 | 3), 192);
+	ck_assert_uint_eq(ap_comp_decode(0xffff), (uint64_t)8191 << 21);
+}
+END_TEST
+
+START_TEST(decodes_every_field)
+{
+	struct acct_v3 a;
+	struct ap_record r;
+	char why[120];
+	sample(&a);
+	ck_assert_int_eq(ap_record_decode((const unsigned char *)&a, &r, why, sizeof why), 0);
+	ck_assert_uint_eq(r.flags, AFORK);
+	ck_assert_uint_eq(r.version, 3);
+	ck_assert_uint_eq(r.tty, 136 << 8 | 2);
+	ck_assert_uint_eq(r.exitcode, 768);
+	ck_assert_uint_eq(r.uid, 1000);
+	ck_assert_uint_eq(r.gid, 100);
+	ck_assert_uint_eq(r.pid, 4242);
+	ck_assert_uint_eq(r.ppid, 1);
+	ck_assert_uint_eq(r.btime, 1764732000);
+	ck_assert(r.etime == 250.0f);
+	ck_assert_uint_eq(r.utime, 100);
+	ck_assert_uint_eq(r.stime, 40);
+	ck_assert_uint_eq(r.mem, 2476 * 64);
+	ck_assert_uint_eq(r.minflt, (uint64_t)8191 << 21);
+	ck_assert_str_eq(r.comm, "apm-plain-1");
+}
+END_TEST
+
+START_TEST(full_length_name)
+{
+	struct acct_v3 a;
+	struct ap_record r;
+	char why[120];
+	sample(&a);
+	memset(a.ac_comm, 0, sizeof a.ac_comm);
+	memcpy(a.ac_comm, "abcdefghijklmno", 15);
+	ck_assert_int_eq(ap_record_decode((const unsigned char *)&a, &r, why, sizeof why), 0);
+	ck_assert_str_eq(r.comm, "abcdefghijklmno");
+}
+END_TEST
+
+START_TEST(refuses_bad_records)
+{
+	struct acct_v3 a;
+	struct ap_record r;
+	char why[120];
+	sample(&a);
+	a.ac_version = 2;
+	ck_assert_int_eq(ap_record_decode((const unsigned char *)&a, &r, why, sizeof why), -1);
+	ck_assert_str_eq(why, "record of version 2; only version 3 (acct_v3) is supported");
+
+	sample(&a);
+	a.ac_version = (char)(3 | (ACCT_BYTEORDER ^ 0x80));
+	ck_assert_int_eq(ap_record_decode((const unsigned char *)&a, &r, why, sizeof why), -1);
+	ck_assert_ptr_nonnull(strstr(why, "other byte order"));
+
+	sample(&a);
+	a.ac_flag = (char)0x40;
+	ck_assert_int_eq(ap_record_decode((const unsigned char *)&a, &r, why, sizeof why), -1);
+	ck_assert_str_eq(why, "unknown flag bits 0x40");
+
+	sample(&a);
+	memset(a.ac_comm, 'x', sizeof a.ac_comm);
+	ck_assert_int_eq(ap_record_decode((const unsigned char *)&a, &r, why, sizeof why), -1);
+	ck_assert_str_eq(why, "command name is not a NUL-padded string");
+
+	sample(&a);
+	a.ac_comm[14] = 'z';   /* garbage after the terminating NUL */
+	ck_assert_int_eq(ap_record_decode((const unsigned char *)&a, &r, why, sizeof why), -1);
+
+	sample(&a);
+	memset(a.ac_comm, 0, sizeof a.ac_comm);   /* no name at all */
+	ck_assert_int_eq(ap_record_decode((const unsigned char *)&a, &r, why, sizeof why), -1);
+}
+END_TEST
+
+/* A FILE holding n sample records followed by extra bytes of a record. */
+static FILE *file_of(size_t n, size_t extra)
+{
+	FILE *f = tmpfile();
+	ck_assert_ptr_nonnull(f);
+	struct acct_v3 a;
+	sample(&a);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_uint_eq(fwrite(&a, sizeof a, 1, f), 1);
+	ck_assert_uint_eq(fwrite(&a, 1, extra, f), extra);
+	rewind(f);
+	return f;
+}
+
+START_TEST(reads_until_truncation)
+{
+	FILE *f = file_of(2, 10);
+	uint64_t offset = 0;
+	struct ap_record r;
+	char msg[200];
+	ck_assert_int_eq(ap_record_read(f, &offset, &r, msg, sizeof msg), 1);
+	ck_assert_int_eq(ap_record_read(f, &offset, &r, msg, sizeof msg), 1);
+	ck_assert_uint_eq(offset, 128);
+	ck_assert_int_eq(ap_record_read(f, &offset, &r, msg, sizeof msg), -1);
+	ck_assert_str_eq(msg, "truncated record at byte offset 128 (10 of 64 bytes)");
+	fclose(f);
+}
+END_TEST
+
+START_TEST(clean_end_and_empty)
+{
+	FILE *f = file_of(1, 0);
+	uint64_t offset = 0;
+	struct ap_record r;
+	char msg[200];
+	ck_assert_int_eq(ap_record_read(f, &offset, &r, msg, sizeof msg), 1);
+	ck_assert_int_eq(ap_record_read(f, &offset, &r, msg, sizeof msg), 0);
+	fclose(f);
+	f = file_of(0, 0);
+	offset = 0;
+	ck_assert_int_eq(ap_record_read(f, &offset, &r, msg, sizeof msg), 0);
+	ck_assert_uint_eq(offset, 0);
+	fclose(f);
+}
+END_TEST
+
+START_TEST(bad_record_names_offset)
+{
+	FILE *f = tmpfile();
+	struct acct_v3 a;
+	sample(&a);
+	fwrite(&a, sizeof a, 1, f);
+	a.ac_version = 1;
+	fwrite(&a, sizeof a, 1, f);
+	rewind(f);
+	uint64_t offset = 0;
+	struct ap_record r;
+	char msg[200];
+	ck_assert_int_eq(ap_record_read(f, &offset, &r, msg, sizeof msg), 1);
+	ck_assert_int_eq(ap_record_read(f, &offset, &r, msg, sizeof msg), -1);
+	ck_assert_str_eq(msg, "bad record at byte offset 64: record of version 1; only version 3 "
+			      "(acct_v3) is supported");
+	fclose(f);
+}
+END_TEST
+
+START_TEST(loads_and_finds)
+{
+	char path[] = "/tmp/test-acctpin-record.XXXXXX";
+	int fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	struct acct_v3 a;
+	sample(&a);
+	for (int i = 0; i < 3; i++) {
+		a.ac_pid = 100 + (unsigned)i;
+		ck_assert_int_eq(write(fd, &a, sizeof a), sizeof a);
+	}
+	ck_assert_int_eq(write(fd, &a, 5), 5);
+	close(fd);
+	struct ap_records recs;
+	ck_assert_int_eq(ap_records_load(path, 64, 100, &recs), 0);
+	ck_assert_uint_eq(recs.n, 2);
+	ck_assert(recs.damaged);
+	ck_assert_str_eq(recs.error, "truncated record at byte offset 192 (5 of 64 bytes)");
+	ck_assert_int_eq(ap_records_find(&recs, 102, "apm-plain-1"), 1);
+	ck_assert_int_eq(ap_records_find(&recs, 100, "apm-plain-1"), -1);
+	ck_assert_int_eq(ap_records_find(&recs, 101, "other"), -1);
+	ap_records_free(&recs);
+	ck_assert_int_eq(ap_records_load(path, 0, 2, &recs), 0);
+	ck_assert(recs.damaged);
+	ck_assert_uint_eq(recs.n, 2);
+	ap_records_free(&recs);
+	unlink(path);
+	ck_assert_int_eq(ap_records_load(path, 0, 2, &recs), -ENOENT);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("acctpin-record");
+	TCase *tc = tcase_create("decode");
+	tcase_add_test(tc, comp_t_expands);
+	tcase_add_test(tc, decodes_every_field);
+	tcase_add_test(tc, full_length_name);
+	tcase_add_test(tc, refuses_bad_records);
+	tcase_add_test(tc, reads_until_truncation);
+	tcase_add_test(tc, clean_end_and_empty);
+	tcase_add_test(tc, bad_record_names_offset);
+	tcase_add_test(tc, loads_and_finds);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
