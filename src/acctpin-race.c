@@ -23,7 +23,7 @@
 #include "acctpin.h"
 #include "cli.h"
 
-enum { MAX_RECORDS = 1 << 20, EBUSY_RETRIES = 2000 };
+enum { MAX_RECORDS = 1 << 20, EBUSY_RETRIES = 200 };
 
 /* The ways a cycle takes the mount away. */
 enum cut { CUT_UMOUNT, CUT_LAZY, CUT_REMOUNT, CUT_KINDS };
@@ -55,9 +55,11 @@ struct race {
 	struct race_marker *mk;
 	size_t nmk, capmk;
 	bool failed;                /* a thread could not fork or reap */
+	pid_t toggler_tid;
+	char busy_wchan[64];        /* where the toggler waited when an unmount stayed busy */
 
 	/* Counts. */
-	unsigned long cycles, cuts[CUT_KINDS], ebusy, toggles_on, toggles_off, toggle_enoent;
+	unsigned long cycles, cuts[CUT_KINDS], ebusy, busy_gave_up, toggles_on, toggles_off, toggle_enoent;
 	unsigned long forks, must, records, pin_records, lost, torn, stray, after_off;
 };
 
@@ -158,6 +160,7 @@ static void *toggle_thread(void *arg)
 {
 	struct race *r = arg;
 	prctl(PR_SET_NAME, "apr-toggle");
+	r->toggler_tid = gettid();
 	while (wait_if_paused(r)) {
 		change_begin(r);
 		atomic_store(&r->on, false);
@@ -188,9 +191,26 @@ static void busy_wait(struct race *r, int attempt)
 		ap_sleep_ms(1);
 }
 
+/* Remember, the first time the unmount stays busy, where in the kernel the
+ * toggler thread waits (its wchan), for the report. */
+static void note_busy(struct race *r)
+{
+	if (r->busy_gave_up++ || r->toggler_tid <= 0)
+		return;
+	char path[64];
+	snprintf(path, sizeof path, "/proc/self/task/%d/wchan", (int)r->toggler_tid);
+	FILE *f = fopen(path, "re");
+	if (f) {
+		if (!fgets(r->busy_wchan, sizeof r->busy_wchan, f))
+			r->busy_wchan[0] = '\0';
+		fclose(f);
+	}
+}
+
 /* Take the cycle's mount away as cut says, retrying while it is busy.
- * Returns 0 or -1 after a message. */
-static int take_away(struct race *r, enum cut cut)
+ * Returns 0, 1 when it stayed busy (the caller retries with the threads
+ * parked), or -1 after a message. */
+static int take_away(struct race *r, enum cut cut, bool last_try)
 {
 	prctl(PR_SET_NAME, cut_threads[cut]);
 	change_begin(r);
@@ -200,18 +220,23 @@ static int take_away(struct race *r, enum cut cut)
 		for (int i = 0; (rc = mount(NULL, r->base.mnt, NULL, MS_REMOUNT | MS_RDONLY, NULL)) < 0 &&
 				errno == EBUSY && i < EBUSY_RETRIES; i++)
 			busy_wait(r, i);
-		if (rc < 0)
-			cli_error(errno, "cannot remount %s read-only", cli_quote(r->base.mnt));
 	}
-	for (int i = 0; (rc = umount2(r->cycle_mnt, cut == CUT_LAZY ? MNT_DETACH : 0)) < 0 &&
-			errno == EBUSY && i < EBUSY_RETRIES; i++)
-		busy_wait(r, i);
-	if (rc < 0)
-		cli_error(errno, "cannot unmount %s after %d tries", cli_quote(r->cycle_mnt),
-			  EBUSY_RETRIES);
+	if (rc == 0)
+		for (int i = 0; (rc = umount2(r->cycle_mnt, cut == CUT_LAZY ? MNT_DETACH : 0)) < 0 &&
+				errno == EBUSY && i < EBUSY_RETRIES; i++)
+			busy_wait(r, i);
+	int err = errno;
 	change_end(r);
 	prctl(PR_SET_NAME, "acctpin");
-	return rc;
+	if (rc == 0)
+		return 0;
+	if (err == EBUSY && !last_try) {
+		note_busy(r);
+		return 1;
+	}
+	cli_error(err, "cannot %s %s", cut == CUT_REMOUNT ? "remount read-only or unmount" :
+		  "unmount", cli_quote(r->cycle_mnt));
+	return -1;
 }
 
 /* Whether rec is a record the kernel wrote for one of our threads when a
@@ -299,9 +324,13 @@ static int cycle(struct race *r, unsigned long n)
 	ap_progress("race: cycle %lu: storm", n);
 	ap_sleep_ms(2 + (unsigned)(n * 7919 % 19));
 	ap_progress("race: cycle %lu: %s", n, cut_names[cut]);
-	rc = take_away(r, cut);
+	rc = take_away(r, cut, false);
 	ap_progress("race: cycle %lu: waiting for the threads to park", n);
 	pause_workers(r);
+	if (rc == 1)
+		rc = take_away(r, cut, true);
+	if (rc < 0)
+		return -1;
 	struct ap_marker probe;
 	if (ap_marker_start(&probe, "apr-probe", 7, NULL) < 0 || ap_marker_reap(&probe) < 0) {
 		cli_error(errno, "cannot run the probe");
@@ -329,12 +358,12 @@ static void print_counts(const struct race *r, bool ok, bool json)
 	if (json) {
 		printf("{\"command\":\"race\",\"kernel\":\"%s\",\"fs\":\"%s\",\"threads\":%u,"
 		       "\"seconds\":%u,\"cycles\":%lu,\"umount\":%lu,\"lazy\":%lu,\"remount_ro\":%lu,"
-		       "\"ebusy\":%lu,\"acct_on\":%lu,\"acct_on_enoent\":%lu,\"acct_off\":%lu,"
+		       "\"ebusy\":%lu,\"busy_gave_up\":%lu,\"busy_wchan\":\"%s\",\"acct_on\":%lu,\"acct_on_enoent\":%lu,\"acct_off\":%lu,"
 		       "\"markers\":%lu,\"must_record\":%lu,\"records\":%lu,\"pin_records\":%lu,"
 		       "\"lost\":%lu,\"torn\":%lu,\"stray\":%lu,\"after_off\":%lu,\"ok\":%s}\n",
 		       u.release, fs_names[o->ws.kind], o->threads, o->seconds, r->cycles,
 		       r->cuts[CUT_UMOUNT], r->cuts[CUT_LAZY], r->cuts[CUT_REMOUNT], r->ebusy,
-		       r->toggles_on, r->toggle_enoent, r->toggles_off, r->forks, r->must, r->records,
+		       r->busy_gave_up, r->busy_wchan, r->toggles_on, r->toggle_enoent, r->toggles_off, r->forks, r->must, r->records,
 		       r->pin_records, r->lost, r->torn, r->stray, r->after_off, ok ? "true" : "false");
 		return;
 	}
@@ -342,7 +371,9 @@ static void print_counts(const struct race *r, bool ok, bool json)
 	       u.release, fs_names[o->ws.kind], o->threads, o->seconds);
 	printf("cycles:             %lu (umount %lu, lazy %lu, remount-ro %lu)\n", r->cycles,
 	       r->cuts[CUT_UMOUNT], r->cuts[CUT_LAZY], r->cuts[CUT_REMOUNT]);
-	printf("EBUSY:              %lu (retried)\n", r->ebusy);
+	printf("EBUSY:              %lu (retried; %lu unmounts still busy after %d tries%s%s)\n",
+	       r->ebusy, r->busy_gave_up, EBUSY_RETRIES, r->busy_wchan[0] ? ", toggler in " : "",
+	       r->busy_wchan);
 	printf("acct on/off:        %lu on (%lu ENOENT after the unmount), %lu off\n",
 	       r->toggles_on, r->toggle_enoent, r->toggles_off);
 	printf("markers:            %lu forked, %lu had to be recorded\n", r->forks, r->must);

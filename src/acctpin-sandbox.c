@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 
 volatile sig_atomic_t ap_interrupted;
 struct ap_shared *ap_shared;
+int ap_sysctl_fd = -1;
 
 /* The signals that stop a run cleanly. */
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
@@ -72,16 +74,6 @@ static void catch_stop_signals(void)
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof stop_signals / sizeof *stop_signals; i++)
 		sigaction(stop_signals[i], &sa, NULL);
-}
-
-/* Write text to /proc/sys/kernel/acct.  Returns 0 or -errno. */
-static int restore_sysctl(const char *text)
-{
-	FILE *f = fopen("/proc/sys/kernel/acct", "we");
-	if (!f)
-		return -errno;
-	fputs(text, f);
-	return fclose(f) ? -errno : 0;
 }
 
 /* The sandbox process: become a clean child, run the body, exit. */
@@ -143,8 +135,14 @@ static int watch(pid_t child, unsigned hang_seconds, const sigset_t *wanted, boo
  * sysctl, files in our directory inside --dir, the temporary directory. */
 static void outer_cleanup(void)
 {
-	if (ap_shared->sysctl_changed && restore_sysctl(ap_shared->sysctl_saved) == 0)
-		ap_shared->sysctl_changed = 0;
+	if (ap_sysctl_fd >= 0) {
+		size_t len = strlen(ap_shared->sysctl_saved);
+		if (ap_shared->sysctl_changed &&
+		    pwrite(ap_sysctl_fd, ap_shared->sysctl_saved, len, 0) != (ssize_t)len)
+			cli_error(errno, "cannot restore %s to %s", AP_SYSCTL, ap_shared->sysctl_saved);
+		close(ap_sysctl_fd);   /* releases the sandbox's lock, if it died holding it */
+		ap_sysctl_fd = -1;
+	}
 	if (ap_shared->subdir[0])
 		ap_remove_our_dir(ap_shared->subdir);
 	if (rmdir(ap_shared->tempdir) < 0 && errno == EBUSY) {
@@ -179,6 +177,7 @@ int ap_sandbox_run(int (*body)(void *), void *arg, unsigned hang_seconds)
 		sigaddset(&wanted, stop_signals[i]);
 	sigprocmask(SIG_BLOCK, &wanted, &old_mask);
 
+	ap_sysctl_fd = open(AP_SYSCTL, O_RDWR | O_CLOEXEC);
 	bool own_pidns = unshare(CLONE_NEWPID) == 0;
 	if (!own_pidns)
 		fprintf(stderr, "%s: note: no PID namespace (%s): accounting is switched for the "

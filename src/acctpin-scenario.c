@@ -353,6 +353,7 @@ static bool fill_and_mark(struct scen *sc, int fd, double percent, size_t n, enu
 	if (!sc->o->json)
 		printf("# %s: %.2f%% free (%llu of %llu blocks)\n", sc->name, ap_space_percent(&sp),
 		       (unsigned long long)sp.avail, (unsigned long long)sp.blocks);
+	fflush(stdout);
 	return ap_sleep_ms(PERIOD_WAIT_MS) && markers(sc, n, w, 1, NULL) >= 0;
 }
 

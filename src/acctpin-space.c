@@ -13,7 +13,6 @@
 #include "acctpin.h"
 #include "cli.h"
 
-#define SYSCTL "/proc/sys/kernel/acct"
 
 /* Read the three numbers of the sysctl.  Returns 0 or -errno. */
 static int read_sysctl(int fd, int v[3])
@@ -28,14 +27,18 @@ static int read_sysctl(int fd, int v[3])
 
 int ap_thresholds_shorten(struct ap_thresholds *t, int period)
 {
-	t->fd = open(SYSCTL, O_RDWR | O_CLOEXEC);
+	t->fd = ap_sysctl_fd;
 	if (t->fd < 0)
-		return -errno;
+		return -EACCES;
 	int v[3], rc;
-	/* Another acctpin may be in the middle of its own change: wait for it. */
-	if (flock(t->fd, LOCK_EX) < 0 || (rc = read_sysctl(t->fd, v)) < 0) {
+	/* Another acctpin may be in the middle of its own change: wait for it.
+	 * The lock belongs to the open file the outer process shares with us,
+	 * so it lasts until that process has restored the values should we die. */
+	if (flock(t->fd, LOCK_EX) < 0)
 		rc = -errno;
-		close(t->fd);
+	else
+		rc = read_sysctl(t->fd, v);
+	if (rc < 0) {
 		t->fd = -1;
 		return rc;
 	}
@@ -64,8 +67,8 @@ int ap_thresholds_restore(struct ap_thresholds *t)
 	if (rc == 0)
 		ap_shared->sysctl_changed = 0;
 	else
-		cli_error(-rc, "cannot restore %s to %s", SYSCTL, ap_shared->sysctl_saved);
-	close(t->fd);   /* drops the lock */
+		cli_error(-rc, "cannot restore %s to %s", AP_SYSCTL, ap_shared->sysctl_saved);
+	flock(t->fd, LOCK_UN);
 	t->fd = -1;
 	return rc;
 }

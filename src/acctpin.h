@@ -90,6 +90,11 @@ struct ap_shared {
 /* The shared state, once ap_sandbox_run has set it up. */
 extern struct ap_shared *ap_shared;
 
+/* The accounting sysctl, and the fd the outer process opened on it (read
+ * and write) for the sandbox to lock and change; -1 when it cannot. */
+#define AP_SYSCTL "/proc/sys/kernel/acct"
+extern int ap_sysctl_fd;
+
 /* Note what the sandbox is doing now (for a hang report). */
 void ap_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -177,7 +182,7 @@ struct ap_thresholds {
 	int fd;
 };
 
-/* Lock /proc/sys/kernel/acct against other acctpin runs, remember its
+/* Lock /proc/sys/kernel/acct (ap_sysctl_fd) against other acctpin runs, remember its
  * values (also in ap_shared, so the outer process can restore them) and
  * set the check period to period seconds.  Returns 0 or -errno. */
 int ap_thresholds_shorten(struct ap_thresholds *t, int period);

@@ -6,7 +6,7 @@ require_root
 mkdir tmp mnt
 TMPDIR=$T_DIR/tmp
 export TMPDIR
-mount -t tmpfs -o size=32m acctpin-test "$T_DIR/mnt" || skip "cannot mount a tmpfs"
+mount -t tmpfs -o size=32m aptest "$T_DIR/mnt" || skip "cannot mount a tmpfs"
 at_exit "umount '$T_DIR/mnt'"
 echo precious >mnt/mine
 
@@ -21,6 +21,7 @@ check_eq "only the caller's file left in DIR" "mine" "$(ls -A mnt)"
 check_eq "the caller's file untouched" "precious" "$(cat mnt/mine)"
 
 run_cmd out err "$ACCTPIN" race --dir "$T_DIR/mnt" --seconds 2
+cat out err
 check_eq "race: exit status" 0 "$RC"
 ok "race: result ok" grep -q '^result: *ok$' out
 ok "race: no remount of the caller's filesystem" grep -q 'remount-ro 0)$' out

@@ -9,7 +9,7 @@ mkdir tmp
 TMPDIR=$T_DIR/tmp
 export TMPDIR
 loops_before=$(losetup -a | grep -c acctpin)
-mounts_before=$(grep -c acctpin /proc/mounts)
+mounts_before=$(grep -c "$T_DIR/tmp/acctpin" /proc/mounts)
 
 run_cmd out err "$ACCTPIN" run --fs ext4
 check_eq "exit status" 0 "$RC"
@@ -28,6 +28,6 @@ while [ "$(losetup -a | grep -c acctpin)" != "$loops_before" ] && [ $n -lt 50 ];
 	n=$((n + 1))
 done
 check_eq "no loop device left" "$loops_before" "$(losetup -a | grep -c acctpin)"
-check_eq "no mount left" "$mounts_before" "$(grep -c acctpin /proc/mounts)"
+check_eq "no mount left" "$mounts_before" "$(grep -c "$T_DIR/tmp/acctpin" /proc/mounts)"
 check_eq "temporary directory removed" "" "$(ls tmp)"
 done_testing

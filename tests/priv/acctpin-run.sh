@@ -7,7 +7,10 @@ require_root
 mkdir tmp
 TMPDIR=$T_DIR/tmp
 export TMPDIR
-sysctl_before=$(cat /proc/sys/kernel/acct)
+# Read the sysctl under acctpin's lock, never in the middle of another
+# (parallel) run's change.
+acct_sysctl() { flock -s /proc/sys/kernel/acct cat /proc/sys/kernel/acct; }
+sysctl_before=$(acct_sysctl)
 
 run_cmd out err "$ACCTPIN" run
 check_eq "exit status" 0 "$RC"
@@ -25,7 +28,7 @@ ok "nearly-full: paused" grep -q '^ok [0-9]* - nearly-full: paused: 0 of 0 marke
 ok "nearly-full: resumed" grep -q '^ok [0-9]* - nearly-full: resumed: 2 of 2 markers recorded' out
 ok "switch: the last record of the first file is the switch's" \
 	grep -q '^ok [0-9]* - switch: last-record: last record: acctpin-switch' out
-check_eq "sysctl restored" "$sysctl_before" "$(cat /proc/sys/kernel/acct)"
+check_eq "sysctl restored" "$sysctl_before" "$(acct_sysctl)"
 check_eq "temporary directory removed" "" "$(ls tmp)"
 
 run_cmd json err "$ACCTPIN" run --json --scenario plain --scenario switch

@@ -7,8 +7,11 @@ require_root
 mkdir tmp mnt
 TMPDIR=$T_DIR/tmp
 export TMPDIR
-sysctl_before=$(cat /proc/sys/kernel/acct)
-mount -t tmpfs -o size=32m acctpin-test "$T_DIR/mnt" || skip "cannot mount a tmpfs"
+# Read the sysctl under acctpin's lock, never in the middle of another
+# (parallel) run's change.
+acct_sysctl() { flock -s /proc/sys/kernel/acct cat /proc/sys/kernel/acct; }
+sysctl_before=$(acct_sysctl)
+mount -t tmpfs -o size=32m aptest "$T_DIR/mnt" || skip "cannot mount a tmpfs"
 at_exit "umount '$T_DIR/mnt'"
 
 # wait_for PATTERN FILE: until FILE has a line matching PATTERN (10 s at most).
@@ -31,7 +34,7 @@ kill -INT $pid
 wait $pid
 check_eq "SIGINT: died of it" 130 "$?"
 ok "SIGINT: says it cleaned up" grep -q '^# interrupted by signal 2; cleaned up$' out
-check_eq "SIGINT: sysctl restored" "$sysctl_before" "$(cat /proc/sys/kernel/acct)"
+check_eq "SIGINT: sysctl restored" "$sysctl_before" "$(acct_sysctl)"
 check_eq "SIGINT: its directory removed from DIR" "kept" "$(ls -A mnt)"
 size=$(stat -c %s mnt/kept)
 sh -c 'exit 3'
@@ -51,14 +54,14 @@ if command -v mkfs.ext4 >/dev/null 2>&1 && [ -e /dev/loop-control ]; then
 	kill -TERM $pid
 	wait $pid
 	check_eq "SIGTERM: died of it" 143 "$?"
-	check_eq "SIGTERM: sysctl restored" "$sysctl_before" "$(cat /proc/sys/kernel/acct)"
+	check_eq "SIGTERM: sysctl restored" "$sysctl_before" "$(acct_sysctl)"
 	n=0
 	while [ "$(losetup -a | grep -c acctpin)" != "$loops_before" ] && [ $n -lt 50 ]; do
 		sleep 0.1
 		n=$((n + 1))
 	done
 	check_eq "SIGTERM: no loop device left" "$loops_before" "$(losetup -a | grep -c acctpin)"
-	check_eq "SIGTERM: no mount left" 0 "$(grep -c acctpin /proc/mounts)"
+	check_eq "SIGTERM: no mount left" 0 "$(grep -c "$T_DIR/tmp/acctpin" /proc/mounts)"
 	check_eq "SIGTERM: temporary directory removed" "" "$(ls tmp)"
 fi
 done_testing
