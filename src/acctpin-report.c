@@ -44,8 +44,10 @@ static struct ap_check *add(struct ap_report *r, const char *scenario, const cha
 	return c;
 }
 
-bool ap_check(struct ap_report *r, const char *scenario, const char *name, bool ok,
-	      const char *fmt, ...)
+/* Record a check (skipped: a skipped scenario) with its formatted detail
+ * and, without --json, print its TAP line.  Returns ok. */
+static bool record(struct ap_report *r, const char *scenario, const char *name, bool ok,
+		   bool skipped, const char *fmt, va_list ap)
 {
 	struct ap_check *c = add(r, scenario, name);
 	if (!ok)
@@ -53,32 +55,35 @@ bool ap_check(struct ap_report *r, const char *scenario, const char *name, bool 
 	if (!c)
 		return ok;
 	c->ok = ok;
+	c->skipped = skipped;
+	vsnprintf(c->detail, sizeof c->detail, fmt, ap);
+	if (r->json)
+		return ok;
+	if (skipped)
+		printf("ok %zu - %s # SKIP %s\n", r->n, scenario, c->detail);
+	else
+		printf("%s %zu - %s: %s: %s\n", ok ? "ok" : "not ok", r->n, scenario, name,
+		       c->detail);
+	fflush(stdout);
+	return ok;
+}
+
+bool ap_check(struct ap_report *r, const char *scenario, const char *name, bool ok,
+	      const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(c->detail, sizeof c->detail, fmt, ap);
+	record(r, scenario, name, ok, false, fmt, ap);
 	va_end(ap);
-	if (!r->json) {
-		printf("%s %zu - %s: %s: %s\n", ok ? "ok" : "not ok", r->n, scenario, name, c->detail);
-		fflush(stdout);
-	}
 	return ok;
 }
 
 void ap_skip(struct ap_report *r, const char *scenario, const char *fmt, ...)
 {
-	struct ap_check *c = add(r, scenario, "scenario");
-	if (!c)
-		return;
-	c->ok = true;
-	c->skipped = true;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(c->detail, sizeof c->detail, fmt, ap);
+	record(r, scenario, "scenario", true, true, fmt, ap);
 	va_end(ap);
-	if (!r->json) {
-		printf("ok %zu - %s # SKIP %s\n", r->n, scenario, c->detail);
-		fflush(stdout);
-	}
 }
 
 /* The cell of the summary table for one scenario and one column. */

@@ -27,6 +27,16 @@ static const char overview[] =
 struct fs_args {
 	char *fs, *dir, *size;
 };
+static struct fs_args fa;
+static const struct poptOption fs_table[] = {
+	{ "fs", '\0', POPT_ARG_STRING, &fa.fs, 0,
+	  "scratch filesystem: tmpfs (default), ext4 (loop device), existing (--dir)", "TYPE" },
+	{ "dir", '\0', POPT_ARG_STRING, &fa.dir, 0,
+	  "use the filesystem mounted at DIR (bind mounts of a new directory in it)", "DIR" },
+	{ "size", '\0', POPT_ARG_STRING, &fa.size, 0,
+	  "size of each scratch filesystem (default 16M)", "N" },
+	POPT_TABLEEND
+};
 
 /* Fill ws from the --fs/--dir/--size arguments.  Returns true, or false
  * after a usage message. */
@@ -100,19 +110,14 @@ static int parse(poptContext ctx, const char *help, unsigned long *scenarios)
 static int run_main(int argc, const char **argv)
 {
 	static struct ap_run_options o;
-	struct fs_args fa = { NULL, NULL, NULL };
 	char *expect = NULL;
 	int json = 0;
 	const struct poptOption table[] = {
 		{ "scenario", 's', POPT_ARG_STRING, NULL, 1,
 		  "play only this scenario (repeatable): plain, lazy, bind, remount-ro, exiting, "
 		  "nearly-full, switch", "NAME" },
-		{ "fs", '\0', POPT_ARG_STRING, &fa.fs, 0,
-		  "scratch filesystem: tmpfs (default), ext4 (loop device), existing (--dir)", "TYPE" },
-		{ "dir", '\0', POPT_ARG_STRING, &fa.dir, 0,
-		  "use the filesystem mounted at DIR (bind mounts of a new directory in it)", "DIR" },
-		{ "size", '\0', POPT_ARG_STRING, &fa.size, 0,
-		  "size of each scratch filesystem (default 16M)", "N" },
+		{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, (void *)fs_table, 0,
+		  "Scratch filesystem:", NULL },
 		{ "expect", '\0', POPT_ARG_STRING, &expect, 0,
 		  "judge by what linux (default) or bsd promises", "linux|bsd" },
 		{ "json", '\0', POPT_ARG_NONE, &json, 0, "print one JSON document", NULL },
@@ -157,7 +162,6 @@ static bool count_option(const char *what, const char *text, unsigned long max,
 static int race_main(int argc, const char **argv)
 {
 	static struct ap_race_options o;
-	struct fs_args fa = { NULL, NULL, NULL };
 	char *threads = NULL, *seconds = NULL, *iterations = NULL;
 	int json = 0;
 	const struct poptOption table[] = {
@@ -166,12 +170,8 @@ static int race_main(int argc, const char **argv)
 		{ "seconds", '\0', POPT_ARG_STRING, &seconds, 0, "run this long (default 10)", "S" },
 		{ "iterations", 'n', POPT_ARG_STRING, &iterations, 0,
 		  "stop after N mount cycles", "N" },
-		{ "fs", '\0', POPT_ARG_STRING, &fa.fs, 0,
-		  "scratch filesystem: tmpfs (default), ext4, existing (--dir)", "TYPE" },
-		{ "dir", '\0', POPT_ARG_STRING, &fa.dir, 0,
-		  "use the filesystem mounted at DIR", "DIR" },
-		{ "size", '\0', POPT_ARG_STRING, &fa.size, 0,
-		  "size of the scratch filesystem (default 16M)", "N" },
+		{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, (void *)fs_table, 0,
+		  "Scratch filesystem:", NULL },
 		{ "json", '\0', POPT_ARG_NONE, &json, 0, "print the counts as JSON", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND
@@ -203,7 +203,13 @@ int main(int argc, char **argv)
 {
 	cli_init("acctpin");
 	const char *cmd = argc > 1 ? argv[1] : NULL;
+	/* The command's own argument vector, named "acctpin COMMAND" for --help. */
 	const char **args = (const char **)argv + 1;
+	char name[32];
+	if (cmd) {
+		snprintf(name, sizeof name, "acctpin %.20s", cmd);
+		args[0] = name;
+	}
 	if (cmd && !strcmp(cmd, "run"))
 		return run_main(argc - 1, args);
 	if (cmd && !strcmp(cmd, "race"))
