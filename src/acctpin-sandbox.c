@@ -178,13 +178,16 @@ int ap_sandbox_run(int (*body)(void *), void *arg, unsigned hang_seconds)
 	sigprocmask(SIG_BLOCK, &wanted, &old_mask);
 
 	ap_sysctl_fd = open(AP_SYSCTL, O_RDWR | O_CLOEXEC);
-	bool own_pidns = unshare(CLONE_NEWPID) == 0;
-	if (!own_pidns)
-		fprintf(stderr, "%s: note: no PID namespace (%s): accounting is switched for the "
-			"whole system\n", cli_program, strerror(errno));
 	fflush(stdout);
 	fflush(stderr);
-	pid_t child = fork();
+	/* clone() rather than unshare(): this process stays able to fork
+	 * after the namespace's init has gone. */
+	pid_t child = (pid_t)syscall(SYS_clone, CLONE_NEWPID | SIGCHLD, NULL, NULL, NULL, NULL);
+	if (child < 0 && (errno == EINVAL || errno == EPERM || errno == ENOSPC)) {
+		fprintf(stderr, "%s: note: no PID namespace (%s): accounting is switched for the "
+			"whole system\n", cli_program, strerror(errno));
+		child = fork();
+	}
 	if (child == 0)
 		sandbox_child(body, arg, &old_mask);
 	int status = 1;

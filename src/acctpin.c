@@ -38,6 +38,14 @@ static const struct poptOption fs_table[] = {
 	POPT_TABLEEND
 };
 
+/* Free the strings popt allocated for fs_table. */
+static void free_fs_args(void)
+{
+	free(fa.fs);
+	free(fa.dir);
+	free(fa.size);
+}
+
 /* Fill ws from the --fs/--dir/--size arguments.  Returns true, or false
  * after a usage message. */
 static bool parse_fs(const struct fs_args *a, struct ap_workspace *ws)
@@ -140,6 +148,8 @@ static int run_main(int argc, const char **argv)
 			o.scenarios = ~0ul;
 		status = ap_sandbox_run(ap_run_body, &o, HANG_SECONDS);
 	}
+	free(expect);
+	free_fs_args();
 	poptFreeContext(ctx);
 	return status | cli_close_stdout();
 }
@@ -195,6 +205,10 @@ static int race_main(int argc, const char **argv)
 		o.json = json;
 		status = ap_sandbox_run(ap_race_body, &o, HANG_SECONDS);
 	}
+	free(threads);
+	free(seconds);
+	free(iterations);
+	free_fs_args();
 	poptFreeContext(ctx);
 	return status | cli_close_stdout();
 }
