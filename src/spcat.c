@@ -140,6 +140,10 @@ int main(int argc, char **argv)
 	if (offset_arg)
 		o.offset = (int64_t)offset;
 	mo.pipe_size = (size_t)pipe_size;
+	/* popt hands string arguments over as malloc'ed copies. */
+	free(offset_arg);
+	free(length_arg);
+	free(pipe_size_arg);
 	if (!ok) {
 		poptFreeContext(ctx);
 		return CLI_EXIT_USAGE;
