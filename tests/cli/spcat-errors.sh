@@ -21,11 +21,16 @@ same_as_cat "odd file name" "no such 'file'" b
 
 # Unreadable file: root reads everything, so drop to nobody.
 chmod 600 b
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
-	chmod 755 "$T_DIR"
-	chmod 644 a
-	setpriv --reuid=nobody --regid=nogroup --clear-groups "$SPCAT" a b >sp.out 2>sp.err; sp_rc=$?
-	setpriv --reuid=nobody --regid=nogroup --clear-groups cat a b >cat.out 2>cat.err; cat_rc=$?
+as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+chmod 755 "$T_DIR"
+chmod 644 a
+if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
+	echo "# not root: the unreadable-file check is left out"
+elif ! as_nobody "$SPCAT" --version >/dev/null 2>&1; then
+	echo "# the build tree is not reachable for nobody: the unreadable-file check is left out"
+else
+	as_nobody "$SPCAT" a b >sp.out 2>sp.err; sp_rc=$?
+	as_nobody cat a b >cat.out 2>cat.err; cat_rc=$?
 	sed 's/^cat:/spcat:/' cat.err >cat.err.renamed
 	same_files "unreadable file: same output" sp.out cat.out
 	same_files "unreadable file: same message" sp.err cat.err.renamed
