@@ -1,6 +1,7 @@
 /* Helpers shared by the splice-utils command-line tools. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -90,8 +91,10 @@ int cli_parse_size(const char *text, uint64_t *value)
 		return -ERANGE;
 	uint64_t scale = 1;
 	if (*end) {
-		const char *u = strchr(units, end[0] & ~0x20);
-		if (!u || !end[0])
+		/* The unit letter, in either case; strchr() would also find the
+		 * string's own terminator, which is no unit. */
+		const char *u = strchr(units, toupper((unsigned char)end[0]));
+		if (!u || !*u)
 			return -EINVAL;
 		unsigned base = 1024;
 		const char *rest = end + 1;
