@@ -7,6 +7,10 @@
 
 #include "libsplice.h"
 
+/* Everything declared from here on is internal to the library: hidden from
+ * its users even though some names start with sp_. */
+#pragma GCC visibility push(hidden)
+
 /* What the mover remembers about the last output fd it wrote to, so that a
  * run of transfers into one output (spcat with many files) asks the kernel
  * about it only once. */
@@ -57,5 +61,7 @@ int sp_report_progress(struct sp_mover *m);
 
 /* Monotonic clock in nanoseconds. */
 uint64_t sp_now_ns(void);
+
+#pragma GCC visibility pop
 
 #endif

@@ -58,6 +58,27 @@ static int after_eintr(struct xfer *x)
 	return sp_cancelled(x->m) ? fail(x, SP_SIDE_NONE, ECANCELED) : 0;
 }
 
+/* After a call on fd failed with err: go on after EINTR (unless the caller
+ * asked to stop), wait until fd is ready for events after EAGAIN, and fail
+ * the transfer on side for anything else.  Returns 0 to try again or a
+ * negative errno. */
+static int retry_after(struct xfer *x, int err, int fd, short events, enum sp_side side)
+{
+	if (err == EINTR)
+		return after_eintr(x);
+	if (err == EAGAIN)
+		return wait_for(x, fd, events, side);
+	return fail(x, side, err);
+}
+
+/* After each chunk: tell the caller's progress callback.  Returns 0, or
+ * -ECANCELED when the caller asked to stop. */
+static int chunk_done(struct xfer *x)
+{
+	int rc = sp_report_progress(x->m);
+	return rc ? fail(x, SP_SIDE_NONE, -rc) : 0;
+}
+
 /* Account for n bytes delivered to out. */
 static void delivered(struct xfer *x, size_t n, bool spliced)
 {
@@ -94,13 +115,7 @@ static int write_all(struct xfer *x, const char *buf, size_t n)
 		SP_COUNT(m, write_calls);
 		ssize_t w = write(x->out, buf, n);
 		if (w < 0) {
-			int err = errno, rc;
-			if (err == EINTR)
-				rc = after_eintr(x);
-			else if (err == EAGAIN)
-				rc = wait_for(x, x->out, POLLOUT, SP_SIDE_OUTPUT);
-			else
-				rc = fail(x, SP_SIDE_OUTPUT, err);
+			int rc = retry_after(x, errno, x->out, POLLOUT, SP_SIDE_OUTPUT);
 			if (rc)
 				return rc;
 			continue;
@@ -126,13 +141,7 @@ static ssize_t read_some(struct xfer *x, size_t want)
 				*x->posp += n;
 			return n;
 		}
-		int err = errno, rc;
-		if (err == EINTR)
-			rc = after_eintr(x);
-		else if (err == EAGAIN)
-			rc = wait_for(x, x->in, POLLIN, SP_SIDE_INPUT);
-		else
-			rc = fail(x, SP_SIDE_INPUT, err);
+		int rc = retry_after(x, errno, x->in, POLLIN, SP_SIDE_INPUT);
 		if (rc)
 			return rc;
 	}
@@ -152,9 +161,9 @@ static int move_rw(struct xfer *x)
 		x->left -= (uint64_t)n;
 		rc = write_all(x, m->buf, (size_t)n);
 		if (!rc)
-			rc = sp_report_progress(m);
+			rc = chunk_done(x);
 		if (rc)
-			return m->err_side ? rc : fail(x, SP_SIDE_NONE, -rc);
+			return rc;
 	}
 	return 0;
 }
@@ -192,17 +201,14 @@ static int move_direct(struct xfer *x)
 				   min_size(x->left, x->chunk), x->flags);
 		if (n < 0) {
 			int err = errno, rc;
-			if (err == EINTR) {
-				rc = after_eintr(x);
-			} else if (err == EAGAIN) {
-				rc = wait_for(x, x->in, POLLIN, SP_SIDE_INPUT);
-				if (!rc)
-					rc = wait_for(x, x->out, POLLOUT, SP_SIDE_OUTPUT);
-			} else if (may_fall_back(x, err)) {
+			if (may_fall_back(x, err))
 				return fall_back(x);
-			} else {
-				return fail(x, direct_error_side(x, err), err);
-			}
+			if (err == EAGAIN) /* either end may be the one not ready */
+				rc = wait_for(x, x->in, POLLIN, SP_SIDE_INPUT);
+			else
+				rc = 0;
+			if (!rc)
+				rc = retry_after(x, err, x->out, POLLOUT, direct_error_side(x, err));
 			if (rc)
 				return rc;
 			continue;
@@ -211,9 +217,9 @@ static int move_direct(struct xfer *x)
 			break;
 		x->left -= (uint64_t)n;
 		delivered(x, (size_t)n, true);
-		int rc = sp_report_progress(m);
+		int rc = chunk_done(x);
 		if (rc)
-			return fail(x, SP_SIDE_NONE, -rc);
+			return rc;
 	}
 	return 0;
 }
@@ -254,16 +260,12 @@ static int drain_pipe(struct xfer *x, size_t n, bool *refused)
 			continue;
 		}
 		int err = k < 0 ? errno : EIO;
-		if (err == EINTR) {
-			rc = after_eintr(x);
-		} else if (err == EAGAIN) {
-			rc = wait_for(x, x->out, POLLOUT, SP_SIDE_OUTPUT);
-		} else if (may_fall_back(x, err)) {
+		if (may_fall_back(x, err)) {
 			*refused = true;
 			rc = copy_out_of_pipe(x, n);
 			n = 0;
 		} else {
-			rc = fail(x, SP_SIDE_OUTPUT, err);
+			rc = retry_after(x, err, x->out, POLLOUT, SP_SIDE_OUTPUT);
 		}
 		if (rc)
 			break;
@@ -290,15 +292,10 @@ static int move_via_pipe(struct xfer *x)
 		ssize_t n = splice(x->in, x->posp, m->pipe_fds[1], NULL,
 				   min_size(x->left, m->pipe_size), x->flags);
 		if (n < 0) {
-			int err = errno;
-			if (err == EINTR)
-				rc = after_eintr(x);
-			else if (err == EAGAIN)
-				rc = wait_for(x, x->in, POLLIN, SP_SIDE_INPUT);
-			else if (may_fall_back(x, err))
+			if (may_fall_back(x, errno))
 				return fall_back(x);
-			else
-				return fail(x, SP_SIDE_INPUT, err);
+			/* The private pipe is empty: only the input can hold us up. */
+			rc = retry_after(x, errno, x->in, POLLIN, SP_SIDE_INPUT);
 			if (rc)
 				return rc;
 			continue;
@@ -312,9 +309,9 @@ static int move_via_pipe(struct xfer *x)
 			return rc;
 		if (refused)
 			return fall_back(x);
-		rc = sp_report_progress(m);
+		rc = chunk_done(x);
 		if (rc)
-			return fail(x, SP_SIDE_NONE, -rc);
+			return rc;
 	}
 	return 0;
 }

@@ -1,20 +1,25 @@
 /* Helpers shared by the splice-utils command-line tools. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
 const char *cli_program = PACKAGE;
 
+static void close_stdout_at_exit(void);
+
 void cli_init(const char *name)
 {
 	cli_program = name;
+	atexit(close_stdout_at_exit);
 }
 
 void cli_error(int errnum, const char *fmt, ...)
@@ -50,7 +55,14 @@ const char *cli_quote(const char *name)
 	static unsigned next;
 	if (harmless(name))
 		return name;
-	char *out = slots[next++ % SLOTS], *p = out, *end = out + SLOT_SIZE - 6;
+	char *out = slots[next++ % SLOTS];
+	/* Like coreutils: "..." when that needs no escapes, else '...' with
+	 * each ' written as '\''. */
+	if (strchr(name, '\'') && !strpbrk(name, "\"$`\\")) {
+		snprintf(out, SLOT_SIZE, "\"%s\"", name);
+		return out;
+	}
+	char *p = out, *end = out + SLOT_SIZE - 6;
 	*p++ = '\'';
 	for (; *name && p < end; name++) {
 		if (*name == '\'') {
@@ -79,8 +91,10 @@ int cli_parse_size(const char *text, uint64_t *value)
 		return -ERANGE;
 	uint64_t scale = 1;
 	if (*end) {
-		const char *u = strchr(units, end[0] & ~0x20);
-		if (!u || !end[0])
+		/* The unit letter, in either case; strchr() would also find the
+		 * string's own terminator, which is no unit. */
+		const char *u = strchr(units, toupper((unsigned char)end[0]));
+		if (!u || !*u)
 			return -EINVAL;
 		unsigned base = 1024;
 		const char *rest = end + 1;
@@ -97,13 +111,15 @@ int cli_parse_size(const char *text, uint64_t *value)
 	return 0;
 }
 
-bool cli_size_option(const char *what, const char *text, uint64_t *value)
+bool cli_size_option(const char *what, const char *text, uint64_t *value, uint64_t max)
 {
 	int rc = cli_parse_size(text, value);
+	if (rc == 0 && *value > max)
+		rc = -ERANGE;
 	if (rc == 0)
 		return true;
-	cli_error(0, "invalid %s: '%s'%s", what, text,
-		  rc == -ERANGE ? ": Value too large for defined data type" : "");
+	cli_usage_message("invalid %s: '%s'%s", what, text,
+			  rc == -ERANGE ? " (too large)" : "");
 	return false;
 }
 
@@ -143,18 +159,30 @@ int cli_usage_message(const char *fmt, ...)
 
 int cli_close_stdout(void)
 {
+	static bool closed;
+	if (closed)
+		return 0;
+	closed = true;
 	bool failed = ferror(stdout);
 	int err = 0;
 	if (fclose(stdout) != 0) {
 		failed = true;
 		err = errno;
 	}
-	/* A closed stdout (EBADF) that we never wrote to is not an error. */
+	/* A closed stdout (EBADF) that nothing was written to is not an error. */
 	if (failed && err != EBADF) {
 		cli_error(err, "write error");
 		return 1;
 	}
 	return 0;
+}
+
+/* At exit (also after popt's --help, which exits by itself): a failed
+ * flush of stdout turns the exit status into 1. */
+static void close_stdout_at_exit(void)
+{
+	if (cli_close_stdout())
+		_exit(1);
 }
 
 void cli_print_stats(const struct sp_stats *s)

@@ -14,7 +14,8 @@
 /* The running program's name, for messages ("spcat"). */
 extern const char *cli_program;
 
-/* Remember the program's name; call first thing in main(). */
+/* Remember the program's name and arrange for stdout to be flushed and
+ * checked at exit; call first thing in main(). */
 void cli_init(const char *name);
 
 /* Print "PROG: MESSAGE" (and ": strerror(errnum)" when errnum is not 0)
@@ -34,9 +35,9 @@ const char *cli_quote(const char *name);
  */
 int cli_parse_size(const char *text, uint64_t *value);
 
-/* Parse a popt string option as a size, or report "PROG: invalid WHAT: 'TEXT'"
- * and return false. */
-bool cli_size_option(const char *what, const char *text, uint64_t *value);
+/* Parse an option's text as a size of at most max; or report
+ * "PROG: invalid WHAT: 'TEXT'" with the hint to --help, and return false. */
+bool cli_size_option(const char *what, const char *text, uint64_t *value, uint64_t max);
 
 /* Print the --version text on stdout. */
 void cli_print_version(void);
@@ -48,8 +49,9 @@ int cli_usage_error(poptContext ctx, int rc);
 /* Print "PROG: MESSAGE" and the hint to --help; returns CLI_EXIT_USAGE. */
 int cli_usage_message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Flush and close stdout; on failure print "PROG: write error: reason".
- * Returns 0 or 1 (an exit status to combine with the tool's own). */
+/* Flush and close stdout (once; cli_init() also does it at exit); on
+ * failure print "PROG: write error: reason".  Returns 0 or 1 (an exit
+ * status to combine with the tool's own). */
 int cli_close_stdout(void);
 
 /* Print the one-line --stats summary of a mover's totals on stderr. */

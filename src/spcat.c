@@ -133,20 +133,17 @@ int main(int argc, char **argv)
 		return status;
 	}
 
-	uint64_t v;
-	bool ok = true;
-	if (offset_arg && (ok = cli_size_option("offset", offset_arg, &v))) {
-		if (v > INT64_MAX)
-			ok = cli_size_option("offset", "", &v);
-		o.offset = (int64_t)v;
-	}
-	if (ok && length_arg)
-		ok = cli_size_option("length", length_arg, &o.length);
-	if (ok && pipe_size_arg && (ok = cli_size_option("pipe size", pipe_size_arg, &v))) {
-		if (v == 0 || v > INT32_MAX)
-			ok = cli_usage_message("invalid pipe size: '%s'", pipe_size_arg) == 0;
-		mo.pipe_size = (size_t)v;
-	}
+	uint64_t offset = 0, pipe_size = 0;
+	bool ok = (!offset_arg || cli_size_option("offset", offset_arg, &offset, INT64_MAX)) &&
+		  (!length_arg || cli_size_option("length", length_arg, &o.length, UINT64_MAX)) &&
+		  (!pipe_size_arg || cli_size_option("pipe size", pipe_size_arg, &pipe_size, INT32_MAX));
+	if (offset_arg)
+		o.offset = (int64_t)offset;
+	mo.pipe_size = (size_t)pipe_size;
+	/* popt hands string arguments over as malloc'ed copies. */
+	free(offset_arg);
+	free(length_arg);
+	free(pipe_size_arg);
 	if (!ok) {
 		poptFreeContext(ctx);
 		return CLI_EXIT_USAGE;
@@ -163,10 +160,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	struct output_id out = { false, 0, 0 };
 	struct stat st;
-	if (fstat(STDOUT_FILENO, &st) == 0)
-		out = (struct output_id){ S_ISREG(st.st_mode), st.st_dev, st.st_ino };
+	if (fstat(STDOUT_FILENO, &st) < 0) {
+		cli_error(errno, "standard output");
+		sp_mover_free(mover);
+		poptFreeContext(ctx);
+		return 1;
+	}
+	struct output_id out = { S_ISREG(st.st_mode), st.st_dev, st.st_ino };
 
 	const char **operands = poptGetArgs(ctx);
 	static const char *only_stdin[] = { "-", NULL };

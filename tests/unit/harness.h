@@ -1,0 +1,42 @@
+/* Shared helpers for the Check unit tests of libsplice. */
+#ifndef SPLICE_UTILS_TEST_HARNESS_H
+#define SPLICE_UTILS_TEST_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A scratch directory, made by harness_setup() and removed by harness_teardown(). */
+extern char harness_dir[];
+
+/* Check fixtures: make and remove the scratch directory. */
+void harness_setup(void);
+void harness_teardown(void);
+
+/* Fill buf with n bytes of a reproducible pseudo-random pattern for seed. */
+void fill_pattern(void *buf, size_t n, unsigned seed);
+
+/* Create (or replace) the scratch file name with n pattern bytes; returns
+ * its path (a static buffer per call slot) and the data in *data (malloc'ed). */
+const char *make_file(const char *name, size_t n, unsigned seed, char **data);
+
+/* The path of a file in the scratch directory (a rotating static buffer). */
+const char *scratch_path(const char *name);
+
+/* Open a scratch file with flags (O_CREAT implied, mode 0600); aborts the test on failure. */
+int open_scratch(const char *name, int flags);
+
+/* Read a whole file; returns malloc'ed data and its size in *n. */
+char *slurp(const char *path, size_t *n);
+
+/* A thread draining a pipe's read end into memory until end of file. */
+struct drain;
+struct drain *drain_start(int fd);
+/* Wait for the drain; returns what it read (malloc'ed) and its size in *n. */
+char *drain_finish(struct drain *d, size_t *n);
+
+/* A thread writing n bytes to fd then closing it. */
+struct feed;
+struct feed *feed_start(int fd, const void *data, size_t n);
+void feed_finish(struct feed *f);
+
+#endif

@@ -1,0 +1,271 @@
+/* Unit tests for sp_move() under injected system call failures. */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "faults.h"
+#include "harness.h"
+#include "libsplice.h"
+
+#define MiB (1024 * 1024)
+#define CHUNK 65536
+
+/* The outcome of one injected transfer. */
+struct outcome {
+	int64_t ret;
+	enum sp_side side;
+	struct sp_stats stats;
+	uint64_t last;
+};
+
+enum endpoint { TO_FILE, TO_PIPE, FROM_PIPE };
+
+/* Move n pattern bytes file->file (or file->pipe, pipe->file) with a
+ * 64 KiB pipe and method, after fault_reset() and the caller's injections
+ * (made by arm()).  On success the output is checked byte for byte. */
+static struct outcome run(enum endpoint how, size_t n, enum sp_method method,
+			  void (*arm)(void))
+{
+	char *data;
+	const char *src = make_file("src", n, 21, &data);
+	struct sp_options o = { .method = method, .pipe_size = CHUNK, .buffer_size = CHUNK };
+	struct sp_mover *m;
+	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
+	int in = open(src, O_RDONLY | O_CLOEXEC), out = -1, p[2] = { -1, -1 };
+	struct drain *d = NULL;
+	struct feed *f = NULL;
+	ck_assert_int_ge(in, 0);
+	if (how == TO_PIPE) {
+		ck_assert_int_eq(pipe(p), 0);
+		d = drain_start(p[0]);
+		out = p[1];
+	} else {
+		out = open_scratch("dst", O_WRONLY | O_TRUNC);
+	}
+	if (how == FROM_PIPE) {
+		close(in);
+		ck_assert_int_eq(pipe(p), 0);
+		f = feed_start(p[1], data, n);
+		in = p[0];
+	}
+	fault_reset();
+	if (arm)
+		arm();
+	struct outcome r;
+	r.ret = sp_move(m, in, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF);
+	r.side = sp_error_side(m);
+	r.stats = *sp_get_stats(m);
+	r.last = sp_last_bytes(m);
+	fault_reset();
+
+	close(out);
+	close(in);
+	size_t got;
+	char *back = d ? drain_finish(d, &got) : slurp(scratch_path("dst"), &got);
+	if (f)
+		feed_finish(f);
+	if (r.ret >= 0) {
+		ck_assert_uint_eq(got, n);
+		ck_assert(memcmp(back, data, n) == 0);
+	}
+	ck_assert_uint_eq(got, r.last);
+	ck_assert(memcmp(back, data, got) == 0); /* what arrived is right, even on error */
+
+	/* The same mover must still work: nothing stale in its private pipe. */
+	if (how == TO_FILE) {
+		char *again;
+		const char *src2 = make_file("src2", 3 * CHUNK + 1, 5, &again);
+		int in2 = open(src2, O_RDONLY | O_CLOEXEC), out2 = open_scratch("dst2", O_WRONLY | O_TRUNC);
+		ck_assert_int_eq(sp_move(m, in2, out2, SP_OFFSET_CURRENT, SP_LENGTH_EOF), 3 * CHUNK + 1);
+		close(in2);
+		close(out2);
+		size_t got2;
+		char *back2 = slurp(scratch_path("dst2"), &got2);
+		ck_assert_uint_eq(got2, 3 * CHUNK + 1);
+		ck_assert(memcmp(back2, again, got2) == 0);
+		free(back2);
+		free(again);
+	}
+	free(back);
+	free(data);
+	sp_mover_free(m);
+	return r;
+}
+
+/* Splice calls through the private pipe alternate: odd = input -> pipe,
+ * even = pipe -> output. */
+static void splice1_einval(void) { fault_inject(FAULT_SPLICE, 1, 1, EINVAL); }
+static void splice1_enosys(void) { fault_inject(FAULT_SPLICE, 1, 1, ENOSYS); }
+static void splice2_einval(void) { fault_inject(FAULT_SPLICE, 2, 1, EINVAL); }
+static void splice3_einval(void) { fault_inject(FAULT_SPLICE, 3, 1, EINVAL); }
+static void splice3_eio(void) { fault_inject(FAULT_SPLICE, 3, 1, EIO); }
+static void splice4_eio(void) { fault_inject(FAULT_SPLICE, 4, 1, EIO); }
+static void splice4_enospc(void) { fault_inject(FAULT_SPLICE, 4, 1, ENOSPC); }
+static void splice2_eio(void) { fault_inject(FAULT_SPLICE, 2, 1, EIO); }
+static void pipe2_emfile(void) { fault_inject(FAULT_PIPE2, 1, 1, EMFILE); }
+static void read2_eio(void) { fault_inject(FAULT_READ, 2, 1, EIO); }
+static void write2_enospc(void) { fault_inject(FAULT_WRITE, 2, 1, ENOSPC); }
+static void splice_short(void) { fault_cap(FAULT_SPLICE, 1000); }
+static void write_short(void) { fault_cap(FAULT_WRITE, 777); }
+static void read_short(void) { fault_cap(FAULT_READ, 333); }
+
+START_TEST(einval_at_first_splice_falls_back)
+{
+	struct outcome r = run(TO_FILE, MiB + 3, SP_METHOD_AUTO, splice1_einval);
+	ck_assert_int_eq(r.ret, MiB + 3);
+	ck_assert_uint_eq(r.stats.fallbacks, 1);
+	ck_assert_uint_eq(r.stats.bytes_copied, MiB + 3);
+	r = run(TO_FILE, 100, SP_METHOD_AUTO, splice1_enosys);
+	ck_assert_int_eq(r.ret, 100);
+	ck_assert_uint_eq(r.stats.fallbacks, 1);
+	r = run(TO_PIPE, MiB + 3, SP_METHOD_AUTO, splice1_einval);
+	ck_assert_int_eq(r.ret, MiB + 3);
+	ck_assert_uint_eq(r.stats.fallbacks, 1);
+	r = run(FROM_PIPE, MiB + 3, SP_METHOD_AUTO, splice1_einval);
+	ck_assert_int_eq(r.ret, MiB + 3);
+	ck_assert_uint_eq(r.stats.fallbacks, 1);
+}
+END_TEST
+
+START_TEST(output_refusal_drains_the_private_pipe)
+{
+	struct outcome r = run(TO_FILE, MiB + 3, SP_METHOD_AUTO, splice2_einval);
+	ck_assert_int_eq(r.ret, MiB + 3);
+	ck_assert_uint_eq(r.stats.fallbacks, 1);
+	ck_assert_uint_eq(r.stats.bytes_copied, MiB + 3);
+	ck_assert_uint_eq(r.stats.splice_calls, 2);
+}
+END_TEST
+
+START_TEST(refusal_after_data_is_an_error)
+{
+	struct outcome r = run(TO_FILE, MiB, SP_METHOD_AUTO, splice3_einval);
+	ck_assert_int_eq(r.ret, -EINVAL);
+	ck_assert_int_eq(r.side, SP_SIDE_INPUT);
+	ck_assert_uint_eq(r.last, CHUNK);
+	ck_assert_uint_eq(r.stats.fallbacks, 0);
+}
+END_TEST
+
+START_TEST(splice_only_does_not_fall_back)
+{
+	struct outcome r = run(TO_FILE, 1000, SP_METHOD_SPLICE, splice1_einval);
+	ck_assert_int_eq(r.ret, -EINVAL);
+	ck_assert_int_eq(r.side, SP_SIDE_INPUT);
+	r = run(TO_FILE, 1000, SP_METHOD_SPLICE, pipe2_emfile);
+	ck_assert_int_eq(r.ret, -EMFILE);
+}
+END_TEST
+
+START_TEST(errors_name_the_right_side)
+{
+	struct outcome r = run(TO_FILE, MiB, SP_METHOD_AUTO, splice3_eio);
+	ck_assert_int_eq(r.ret, -EIO);
+	ck_assert_int_eq(r.side, SP_SIDE_INPUT);
+	ck_assert_uint_eq(r.last, CHUNK);
+	r = run(TO_FILE, MiB, SP_METHOD_AUTO, splice4_eio);
+	ck_assert_int_eq(r.ret, -EIO);
+	ck_assert_int_eq(r.side, SP_SIDE_OUTPUT);
+	ck_assert_uint_eq(r.last, CHUNK);
+	r = run(TO_FILE, MiB, SP_METHOD_AUTO, splice4_enospc);
+	ck_assert_int_eq(r.ret, -ENOSPC);
+	ck_assert_int_eq(r.side, SP_SIDE_OUTPUT);
+	r = run(TO_PIPE, MiB, SP_METHOD_AUTO, splice2_eio);
+	ck_assert_int_eq(r.ret, -EIO);
+	ck_assert_int_eq(r.side, SP_SIDE_INPUT);
+	r = run(FROM_PIPE, MiB, SP_METHOD_AUTO, splice2_eio);
+	ck_assert_int_eq(r.ret, -EIO);
+	ck_assert_int_eq(r.side, SP_SIDE_OUTPUT);
+	r = run(TO_FILE, MiB, SP_METHOD_RW, read2_eio);
+	ck_assert_int_eq(r.ret, -EIO);
+	ck_assert_int_eq(r.side, SP_SIDE_INPUT);
+	r = run(TO_FILE, MiB, SP_METHOD_RW, write2_enospc);
+	ck_assert_int_eq(r.ret, -ENOSPC);
+	ck_assert_int_eq(r.side, SP_SIDE_OUTPUT);
+}
+END_TEST
+
+static unsigned nth_call;
+static int nth_errno;
+static enum fault_call nth_kind;
+static void nth_fault(void) { fault_inject(nth_kind, nth_call, 1, nth_errno); }
+
+START_TEST(eintr_and_eagain_change_nothing)
+{
+	static const int errs[] = { EINTR, EAGAIN };
+	static const enum endpoint ends[] = { TO_FILE, TO_PIPE, FROM_PIPE };
+	for (size_t e = 0; e < 2; e++)
+		for (size_t w = 0; w < 3; w++)
+			for (nth_call = 1; nth_call <= 6; nth_call++) {
+				nth_kind = FAULT_SPLICE;
+				nth_errno = errs[e];
+				struct outcome r = run(ends[w], 3 * CHUNK + 5, SP_METHOD_AUTO, nth_fault);
+				ck_assert_int_eq(r.ret, 3 * CHUNK + 5);
+				ck_assert_uint_eq(r.stats.fallbacks, 0);
+				ck_assert_uint_eq(r.stats.bytes_spliced, 3 * CHUNK + 5);
+				if (errs[e] == EAGAIN && r.stats.splice_calls >= nth_call)
+					ck_assert_uint_ge(r.stats.poll_calls, 1);
+			}
+	static const enum fault_call rw[] = { FAULT_READ, FAULT_WRITE };
+	for (size_t e = 0; e < 2; e++)
+		for (size_t k = 0; k < 2; k++)
+			for (nth_call = 1; nth_call <= 4; nth_call++) {
+				nth_kind = rw[k];
+				nth_errno = errs[e];
+				struct outcome r = run(TO_FILE, 3 * CHUNK + 5, SP_METHOD_RW, nth_fault);
+				ck_assert_int_eq(r.ret, 3 * CHUNK + 5);
+			}
+}
+END_TEST
+
+START_TEST(pipe_creation_failure_falls_back)
+{
+	struct outcome r = run(TO_FILE, MiB + 1, SP_METHOD_AUTO, pipe2_emfile);
+	ck_assert_int_eq(r.ret, MiB + 1);
+	ck_assert_uint_eq(r.stats.fallbacks, 1);
+	ck_assert_uint_eq(r.stats.bytes_copied, MiB + 1);
+}
+END_TEST
+
+START_TEST(short_transfers)
+{
+	struct outcome r = run(TO_FILE, 200001, SP_METHOD_AUTO, splice_short);
+	ck_assert_int_eq(r.ret, 200001);
+	ck_assert_uint_ge(r.stats.splice_calls, 400);
+	r = run(TO_PIPE, 200001, SP_METHOD_AUTO, splice_short);
+	ck_assert_int_eq(r.ret, 200001);
+	r = run(TO_FILE, 200001, SP_METHOD_RW, write_short);
+	ck_assert_int_eq(r.ret, 200001);
+	ck_assert_uint_ge(r.stats.write_calls, 200001 / 777);
+	r = run(TO_FILE, 200001, SP_METHOD_RW, read_short);
+	ck_assert_int_eq(r.ret, 200001);
+	/* The output refuses splice while the private pipe holds short reads. */
+	fault_reset();
+	r = run(TO_FILE, 200001, SP_METHOD_AUTO, splice2_einval);
+	ck_assert_int_eq(r.ret, 200001);
+}
+END_TEST
+
+Suite *faults_suite(void);
+Suite *faults_suite(void)
+{
+	Suite *s = suite_create("sp_move faults");
+	TCase *tc = tcase_create("injected");
+	tcase_add_checked_fixture(tc, harness_setup, harness_teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, einval_at_first_splice_falls_back);
+	tcase_add_test(tc, output_refusal_drains_the_private_pipe);
+	tcase_add_test(tc, refusal_after_data_is_an_error);
+	tcase_add_test(tc, splice_only_does_not_fall_back);
+	tcase_add_test(tc, errors_name_the_right_side);
+	tcase_add_test(tc, eintr_and_eagain_change_nothing);
+	tcase_add_test(tc, pipe_creation_failure_falls_back);
+	tcase_add_test(tc, short_transfers);
+	suite_add_tcase(s, tc);
+	return s;
+}
