@@ -70,7 +70,7 @@ static bool parse_fs(const struct fs_args *a, struct ap_workspace *ws)
 	} else if (a->dir) {
 		return cli_usage_message("--dir goes with --fs existing") == 0;
 	}
-	if (a->size && !cli_size_option("size", a->size, &ws->size))
+	if (a->size && !cli_size_option("size", a->size, &ws->size, 1ULL << 30))
 		return false;
 	if (ws->size < (4 << 20) || ws->size > (1ULL << 30))
 		return cli_usage_message("invalid size: '%s' (4M to 1G)", a->size) == 0;

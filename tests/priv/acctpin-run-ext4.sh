@@ -8,7 +8,7 @@ command -v mkfs.ext4 >/dev/null 2>&1 || skip "mkfs.ext4 (e2fsprogs) is not insta
 mkdir tmp
 TMPDIR=$T_DIR/tmp
 export TMPDIR
-loops_before=$(losetup -a | grep -c acctpin)
+loops_before=$(losetup -a | grep -c "$T_DIR/tmp/acctpin")
 mounts_before=$(grep -c "$T_DIR/tmp/acctpin" /proc/mounts)
 
 run_cmd out err "$ACCTPIN" run --fs ext4
@@ -23,11 +23,11 @@ done
 # The loop devices clear themselves when their last user goes; give the
 # kernel a moment to finish that.
 n=0
-while [ "$(losetup -a | grep -c acctpin)" != "$loops_before" ] && [ $n -lt 50 ]; do
+while [ "$(losetup -a | grep -c "$T_DIR/tmp/acctpin")" != "$loops_before" ] && [ $n -lt 50 ]; do
 	sleep 0.1
 	n=$((n + 1))
 done
-check_eq "no loop device left" "$loops_before" "$(losetup -a | grep -c acctpin)"
+check_eq "no loop device left" "$loops_before" "$(losetup -a | grep -c "$T_DIR/tmp/acctpin")"
 check_eq "no mount left" "$mounts_before" "$(grep -c "$T_DIR/tmp/acctpin" /proc/mounts)"
 check_eq "temporary directory removed" "" "$(ls tmp)"
 done_testing
