@@ -10,22 +10,23 @@
 #include "acctpin.h"
 #include "cli.h"
 
-/* Seconds without progress before the watchdog calls it a hang. */
+/* Seconds without progress before the watchdog calls it a hang, by default. */
 enum { HANG_SECONDS = 30 };
 
 static const char overview[] =
 	"Usage: acctpin run [--scenario NAME]... [--fs tmpfs|ext4|existing] [--dir DIR]\n"
-	"                   [--expect linux|bsd] [--size N] [--json]\n"
+	"                   [--expect linux|bsd] [--size N] [--watchdog S] [--json]\n"
 	"  or:  acctpin race [--threads N] [--seconds S] [--iterations N] [--fs ...] [--dir DIR]\n"
-	"                    [--json]\n"
+	"                    [--size N] [--watchdog S] [--json]\n"
 	"  or:  acctpin dump [--json] FILE...\n"
 	"Show what BSD process accounting does when the filesystem holding its file is\n"
 	"unmounted (run), hammer the races (race), decode accounting files (dump).\n"
 	"Try 'acctpin COMMAND --help' for a command's options.\n";
 
-/* Options both run and race take: where the scratch filesystems come from. */
+/* Options both run and race take: where the scratch filesystems come
+ * from, and the watchdog. */
 struct fs_args {
-	char *fs, *dir, *size;
+	char *fs, *dir, *size, *watchdog;
 };
 static struct fs_args fa;
 static const struct poptOption fs_table[] = {
@@ -35,6 +36,8 @@ static const struct poptOption fs_table[] = {
 	  "use the filesystem mounted at DIR (bind mounts of a new directory in it)", "DIR" },
 	{ "size", '\0', POPT_ARG_STRING, &fa.size, 0,
 	  "size of each scratch filesystem (default 16M)", "N" },
+	{ "watchdog", '\0', POPT_ARG_STRING, &fa.watchdog, 0,
+	  "report a hang after S seconds without progress (default 30)", "S" },
 	POPT_TABLEEND
 };
 
@@ -44,6 +47,7 @@ static void free_fs_args(void)
 	free(fa.fs);
 	free(fa.dir);
 	free(fa.size);
+	free(fa.watchdog);
 }
 
 /* Fill ws from the --fs/--dir/--size arguments.  Returns true, or false
@@ -77,6 +81,20 @@ static bool parse_fs(const struct fs_args *a, struct ap_workspace *ws)
 	return true;
 }
 
+/* Parse a count option between 1 and max.  Returns true, or false after a message. */
+static bool count_option(const char *what, const char *text, unsigned long max,
+			 unsigned long *value)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = text ? strtoul(text, &end, 10) : 0;
+	if (!text || !*text || *end || errno || v < 1 || v > max || *text == '-')
+		return cli_usage_message("invalid %s: '%s' (1 to %lu)", what, text ? text : "",
+					 max) == 0;
+	*value = v;
+	return true;
+}
+
 /* Refuse politely (exit 77) without the privileges run and race need. */
 static int need_privileges(const char *command)
 {
@@ -85,6 +103,17 @@ static int need_privileges(const char *command)
 	cli_error(0, "%s needs CAP_SYS_PACCT and CAP_SYS_ADMIN (run it as root); skipping",
 		  command);
 	return AP_EXIT_SKIP;
+}
+
+/* Run body(arg) in the sandbox with the --watchdog period.  Returns the
+ * exit status. */
+static int sandbox(const char *command, int (*body)(void *), void *arg)
+{
+	unsigned long hang = HANG_SECONDS;
+	if (fa.watchdog && !count_option("watchdog period", fa.watchdog, 3600, &hang))
+		return CLI_EXIT_USAGE;
+	int status = need_privileges(command);
+	return status ? status : ap_sandbox_run(body, arg, (unsigned)hang);
 }
 
 /* Parse the options of ctx, collecting --scenario names as bits of
@@ -139,33 +168,17 @@ static int run_main(int argc, const char **argv)
 		status = CLI_EXIT_USAGE;
 	if (!status && expect && strcmp(expect, "linux") && strcmp(expect, "bsd"))
 		status = cli_usage_message("invalid --expect: '%s' (linux or bsd)", expect);
-	if (!status)
-		status = need_privileges("run");
 	if (!status) {
 		o.expect = expect && !strcmp(expect, "bsd") ? AP_EXPECT_BSD : AP_EXPECT_LINUX;
 		o.json = json;
 		if (!o.scenarios)
 			o.scenarios = ~0ul;
-		status = ap_sandbox_run(ap_run_body, &o, HANG_SECONDS);
+		status = sandbox("run", ap_run_body, &o);
 	}
 	free(expect);
 	free_fs_args();
 	poptFreeContext(ctx);
 	return status | cli_close_stdout();
-}
-
-/* Parse a count option between 1 and max.  Returns true, or false after a message. */
-static bool count_option(const char *what, const char *text, unsigned long max,
-			 unsigned long *value)
-{
-	char *end;
-	errno = 0;
-	unsigned long v = text ? strtoul(text, &end, 10) : 0;
-	if (!text || !*text || *end || errno || v < 1 || v > max || *text == '-')
-		return cli_usage_message("invalid %s: '%s' (1 to %lu)", what, text ? text : "",
-					 max) == 0;
-	*value = v;
-	return true;
 }
 
 /* acctpin race. */
@@ -196,14 +209,12 @@ static int race_main(int argc, const char **argv)
 			(seconds && !count_option("seconds", seconds, 86400, &n_seconds)) ||
 			(iterations && !count_option("iterations", iterations, 1ul << 30, &n_iter))))
 		status = CLI_EXIT_USAGE;
-	if (!status)
-		status = need_privileges("race");
 	if (!status) {
 		o.threads = (unsigned)n_threads;
 		o.seconds = (unsigned)n_seconds;
 		o.iterations = n_iter;
 		o.json = json;
-		status = ap_sandbox_run(ap_race_body, &o, HANG_SECONDS);
+		status = sandbox("race", ap_race_body, &o);
 	}
 	free(threads);
 	free(seconds);
