@@ -2,10 +2,7 @@
 # acctpin race, bounded: nothing lost, torn or written after the unmount,
 # nothing hung.
 . "$top_srcdir/tests/lib.sh"
-require_root
-mkdir tmp
-TMPDIR=$T_DIR/tmp
-export TMPDIR
+. "$top_srcdir/tests/priv/acctpin-lib.sh"
 
 run_cmd out err "$ACCTPIN" race --seconds 5
 check_eq "exit status" 0 "$RC"

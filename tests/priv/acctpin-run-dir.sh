@@ -2,10 +2,8 @@
 # acctpin run and race --dir DIR: on a filesystem the caller mounted, using
 # only bind mounts of a directory of its own there, which it removes.
 . "$top_srcdir/tests/lib.sh"
-require_root
-mkdir tmp mnt
-TMPDIR=$T_DIR/tmp
-export TMPDIR
+. "$top_srcdir/tests/priv/acctpin-lib.sh"
+mkdir mnt
 mount -t tmpfs -o size=32m aptest "$T_DIR/mnt" || skip "cannot mount a tmpfs"
 at_exit "umount '$T_DIR/mnt'"
 echo precious >mnt/mine

@@ -2,12 +2,9 @@
 # acctpin run on ext4 over a loop device: every scenario, and no loop
 # device, mount or temporary file left behind.
 . "$top_srcdir/tests/lib.sh"
-require_root
+. "$top_srcdir/tests/priv/acctpin-lib.sh"
 command -v mkfs.ext4 >/dev/null 2>&1 || skip "mkfs.ext4 (e2fsprogs) is not installed"
 [ -e /dev/loop-control ] || skip "no /dev/loop-control"
-mkdir tmp
-TMPDIR=$T_DIR/tmp
-export TMPDIR
 loops_before=$(losetup -a | grep -c "$T_DIR/tmp/acctpin")
 mounts_before=$(grep -c "$T_DIR/tmp/acctpin" /proc/mounts)
 

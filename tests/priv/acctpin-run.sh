@@ -3,14 +3,7 @@
 # output is TAP and a table (or JSON), --expect bsd reports the differences,
 # and nothing is left behind.
 . "$top_srcdir/tests/lib.sh"
-require_root
-mkdir tmp
-TMPDIR=$T_DIR/tmp
-export TMPDIR
-# Read the sysctl under acctpin's lock, never in the middle of another
-# (parallel) run's change.
-acct_sysctl() { flock -s /proc/sys/kernel/acct cat /proc/sys/kernel/acct; }
-sysctl_before=$(acct_sysctl)
+. "$top_srcdir/tests/priv/acctpin-lib.sh"
 
 run_cmd out err "$ACCTPIN" run
 check_eq "exit status" 0 "$RC"

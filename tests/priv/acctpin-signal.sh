@@ -3,25 +3,11 @@
 # scenario: it cleans up (accounting off, sysctl restored, no mount, loop
 # device or temporary file left) and dies of the signal.
 . "$top_srcdir/tests/lib.sh"
-require_root
-mkdir tmp mnt
-TMPDIR=$T_DIR/tmp
-export TMPDIR
-# Read the sysctl under acctpin's lock, never in the middle of another
-# (parallel) run's change.
-acct_sysctl() { flock -s /proc/sys/kernel/acct cat /proc/sys/kernel/acct; }
-sysctl_before=$(acct_sysctl)
+. "$top_srcdir/tests/priv/acctpin-lib.sh"
+mkdir mnt
 mount -t tmpfs -o size=32m aptest "$T_DIR/mnt" || skip "cannot mount a tmpfs"
 at_exit "umount '$T_DIR/mnt'"
 
-# wait_for PATTERN FILE: until FILE has a line matching PATTERN (10 s at most).
-wait_for() {
-	n=0
-	while ! grep -q "$1" "$2" 2>/dev/null && [ $n -lt 100 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-}
 
 # SIGINT, on the caller's filesystem, keeping a hard link to the file.
 "$ACCTPIN" run --scenario nearly-full --dir "$T_DIR/mnt" >out 2>err &

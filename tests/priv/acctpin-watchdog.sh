@@ -3,20 +3,11 @@
 # SIGSTOP) acctpin reports a hang, kills it, cleans up and exits 1 instead
 # of hanging.
 . "$top_srcdir/tests/lib.sh"
-require_root
-mkdir tmp
-TMPDIR=$T_DIR/tmp
-export TMPDIR
-acct_sysctl() { flock -s /proc/sys/kernel/acct cat /proc/sys/kernel/acct; }
-sysctl_before=$(acct_sysctl)
+. "$top_srcdir/tests/priv/acctpin-lib.sh"
 
 "$ACCTPIN" run --scenario nearly-full --watchdog 2 >out 2>err &
 pid=$!
-n=0
-while ! grep -q '^# nearly-full: [0-9.]*% free' out && [ $n -lt 100 ]; do
-	sleep 0.1
-	n=$((n + 1))
-done
+wait_for '^# nearly-full: [0-9.]*% free' out
 child=$(cat /proc/$pid/task/$pid/children 2>/dev/null)
 ok "the work runs in a child process" test -n "$child"
 kill -STOP $child

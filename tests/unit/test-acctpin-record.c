@@ -129,55 +129,53 @@ static FILE *file_of(size_t n, size_t extra)
 	return f;
 }
 
+/* Read whole records from f, each one must come back (1); return what
+ * the read after them returns, with its message in msg. */
+static int read_after(FILE *f, int whole, uint64_t *offset, char msg[200])
+{
+	struct ap_record r;
+	*offset = 0;
+	for (int i = 0; i < whole; i++)
+		ck_assert_int_eq(ap_record_read(f, offset, &r, msg, 200), 1);
+	ck_assert_uint_eq(*offset, (uint64_t)whole * AP_RECORD_SIZE);
+	int rc = ap_record_read(f, offset, &r, msg, 200);
+	fclose(f);
+	return rc;
+}
+
 START_TEST(reads_until_truncation)
 {
-	FILE *f = file_of(2, 10);
-	uint64_t offset = 0;
-	struct ap_record r;
+	uint64_t offset;
 	char msg[200];
-	ck_assert_int_eq(ap_record_read(f, &offset, &r, msg, sizeof msg), 1);
-	ck_assert_int_eq(ap_record_read(f, &offset, &r, msg, sizeof msg), 1);
-	ck_assert_uint_eq(offset, 128);
-	ck_assert_int_eq(ap_record_read(f, &offset, &r, msg, sizeof msg), -1);
+	ck_assert_int_eq(read_after(file_of(2, 10), 2, &offset, msg), -1);
 	ck_assert_str_eq(msg, "truncated record at byte offset 128 (10 of 64 bytes)");
-	fclose(f);
 }
 END_TEST
 
 START_TEST(clean_end_and_empty)
 {
-	FILE *f = file_of(1, 0);
-	uint64_t offset = 0;
-	struct ap_record r;
+	uint64_t offset;
 	char msg[200];
-	ck_assert_int_eq(ap_record_read(f, &offset, &r, msg, sizeof msg), 1);
-	ck_assert_int_eq(ap_record_read(f, &offset, &r, msg, sizeof msg), 0);
-	fclose(f);
-	f = file_of(0, 0);
-	offset = 0;
-	ck_assert_int_eq(ap_record_read(f, &offset, &r, msg, sizeof msg), 0);
+	ck_assert_int_eq(read_after(file_of(1, 0), 1, &offset, msg), 0);
+	ck_assert_int_eq(read_after(file_of(0, 0), 0, &offset, msg), 0);
 	ck_assert_uint_eq(offset, 0);
-	fclose(f);
 }
 END_TEST
 
 START_TEST(bad_record_names_offset)
 {
-	FILE *f = tmpfile();
+	FILE *f = file_of(1, 0);
 	struct acct_v3 a;
 	sample(&a);
-	fwrite(&a, sizeof a, 1, f);
 	a.ac_version = 1;
+	fseek(f, 0, SEEK_END);
 	fwrite(&a, sizeof a, 1, f);
 	rewind(f);
-	uint64_t offset = 0;
-	struct ap_record r;
+	uint64_t offset;
 	char msg[200];
-	ck_assert_int_eq(ap_record_read(f, &offset, &r, msg, sizeof msg), 1);
-	ck_assert_int_eq(ap_record_read(f, &offset, &r, msg, sizeof msg), -1);
+	ck_assert_int_eq(read_after(f, 1, &offset, msg), -1);
 	ck_assert_str_eq(msg, "bad record at byte offset 64: record of version 1; only version 3 "
 			      "(acct_v3) is supported");
-	fclose(f);
 }
 END_TEST
 
