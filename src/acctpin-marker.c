@@ -60,7 +60,6 @@ int ap_marker_reap(struct ap_marker *m)
 		;
 	if (w < 0)
 		return -errno;
-	m->reaped = true;
 	bool as_planned = m->code >= 0 ? WIFEXITED(status) && WEXITSTATUS(status) == m->code
 				       : WIFSIGNALED(status) && WTERMSIG(status) == -m->code;
 	return as_planned ? 0 : -EPROTO;

@@ -375,6 +375,9 @@ static void play_nearly_full(struct scen *sc)
 			"/proc/sys/kernel/acct: %s", strerror(-rc));
 		return;
 	}
+	if (!sc->o->json)
+		printf("# %s: kernel.acct: suspend at %d%% free, resume at %d%%, check period "
+		       "%d s (1 s for now)\n", sc->name, t.suspend, t.resume, t.period);
 	char filler[PATH_MAX];
 	int fd = ap_path(filler, sc->s.mnt, "filler") < 0 ? -1 : open(filler, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	size_t paused = 0, between = 0, resumed = 0;

@@ -213,7 +213,6 @@ struct ap_marker {
 	pid_t pid;
 	char name[16];
 	int code;           /* >= 0: _exit(code); < 0: killed by signal -code */
-	bool reaped;
 };
 
 /* The raw ac_exitcode and ac_flag that a marker's record must carry. */
