@@ -191,10 +191,21 @@ static int discard(struct fan *f, int fd, size_t n)
 	return 0;
 }
 
+/* Make sure the chunk buffer exists.  Returns 0 or -ENOMEM. */
+static int need_buffer(struct fan *f)
+{
+	if (!f->buf)
+		f->buf = malloc(f->cap);
+	return f->buf ? 0 : -ENOMEM;
+}
+
 /* Read exactly the n bytes the pipe fd holds into the buffer.  Returns 0 or
  * a negative errno. */
 static int read_pipe(struct fan *f, int fd, size_t n)
 {
+	int rc = need_buffer(f);
+	if (rc)
+		return rc;
 	for (size_t got = 0; got < n;) {
 		ssize_t k = call(f, OP_READ, fd, -1, f->buf + got, n - got);
 		if (k <= 0)
@@ -203,14 +214,6 @@ static int read_pipe(struct fan *f, int fd, size_t n)
 	}
 	f->have_buf = true;
 	return 0;
-}
-
-/* Make sure the chunk buffer exists.  Returns 0 or -ENOMEM. */
-static int need_buffer(struct fan *f)
-{
-	if (!f->buf)
-		f->buf = malloc(f->cap);
-	return f->buf ? 0 : -ENOMEM;
 }
 
 /* tee(2) the whole chunk into the empty scratch pipe.  Returns 0, 1 when
@@ -229,16 +232,13 @@ static int tee_to_scratch(struct fan *f)
  * out of the scratch pipe.  Returns 0 or a negative errno. */
 static int fill_buffer(struct fan *f, bool consume)
 {
-	int rc = need_buffer(f);
-	if (!rc && !consume && !f->rw) {
-		rc = tee_to_scratch(f);
-		if (rc == 0)
-			return read_pipe(f, f->scratch[0], f->chunk);
+	if (!consume && !f->rw) {
+		int rc = tee_to_scratch(f);
+		if (rc <= 0)
+			return rc ? rc : read_pipe(f, f->scratch[0], f->chunk);
 	}
-	if (rc < 0)
-		return rc;
 	/* Nothing has left the stage yet: tee(2) and the consumer come first. */
-	rc = read_pipe(f, f->m->pipe_fds[0], f->chunk);
+	int rc = read_pipe(f, f->m->pipe_fds[0], f->chunk);
 	if (!rc)
 		f->consumed = f->chunk;
 	return rc;
