@@ -514,7 +514,8 @@ static int setup(struct fan *f, int in_fd, const int *out_fds)
 			m->stats.fallbacks++;
 		}
 	}
-	f->cap = f->rw ? m->opts.pipe_size : m->pipe_size;
+	/* A chunk must fit in the stage, once there is one. */
+	f->cap = m->pipe_size ? m->pipe_size : m->opts.pipe_size;
 	return 0;
 }
 
