@@ -138,26 +138,45 @@ static bool hold_standard_fds(void)
 	return stdin_closed;
 }
 
-/* Option codes for what popt hands back to main(). */
+/* Option codes for what popt hands back. */
 enum {
 	OPT_VERSION = 1,
 	OPT_P,
 	OPT_OUTPUT_ERROR,
 };
 
-int main(int argc, char **argv)
-{
-	cli_init("sptee");
-	bool stdin_closed = hold_standard_fds();
-	struct sp_options mo = { .method = SP_METHOD_AUTO };
-	struct run run = { .mode = MODE_SIGPIPE };
-	char *mode_arg = NULL, *pipe_size_arg = NULL;
-	int append = 0, ignore_interrupts = 0, no_splice = 0, stats = 0;
+/* What the command line asks for. */
+struct config {
+	enum output_error mode;
+	int append, ignore_interrupts, no_splice, stats;
+	size_t pipe_size;    /* 0: the library's default */
+	poptContext ctx;     /* holds the operands */
+};
 
+/* Parse --pipe-size's argument into *size.  Returns true, or reports and
+ * returns false. */
+static bool pipe_size_option(const char *text, size_t *size)
+{
+	uint64_t v;
+	if (!cli_size_option("pipe size", text, &v))
+		return false;
+	if (v == 0 || v > INT32_MAX) {
+		cli_usage_message("invalid pipe size: '%s'", text);
+		return false;
+	}
+	*size = (size_t)v;
+	return true;
+}
+
+/* Parse the command line into cfg.  Returns -1 to go on (cfg->ctx then
+ * holds the operands), else the exit status to leave with. */
+static int parse_command_line(int argc, char **argv, struct config *cfg)
+{
+	char *mode_arg = NULL, *pipe_size_arg = NULL;
 	const struct poptOption table[] = {
-		{ "append", 'a', POPT_ARG_NONE, &append, 0,
+		{ "append", 'a', POPT_ARG_NONE, &cfg->append, 0,
 		  "append to the given FILEs, do not overwrite", NULL },
-		{ "ignore-interrupts", 'i', POPT_ARG_NONE, &ignore_interrupts, 0,
+		{ "ignore-interrupts", 'i', POPT_ARG_NONE, &cfg->ignore_interrupts, 0,
 		  "ignore interrupt signals", NULL },
 		{ NULL, 'p', POPT_ARG_NONE, NULL, OPT_P,
 		  "diagnose errors writing to non pipes", NULL },
@@ -166,9 +185,9 @@ int main(int argc, char **argv)
 		  "(the default with no MODE), exit, exit-nopipe", "MODE" },
 		{ "pipe-size", '\0', POPT_ARG_STRING, &pipe_size_arg, 0,
 		  "size pipes to N bytes (default 1M, within fs.pipe-max-size)", "N" },
-		{ "no-splice", '\0', POPT_ARG_NONE, &no_splice, 0,
+		{ "no-splice", '\0', POPT_ARG_NONE, &cfg->no_splice, 0,
 		  "copy with read(2)/write(2) only", NULL },
-		{ "stats", '\0', POPT_ARG_NONE, &stats, 0,
+		{ "stats", '\0', POPT_ARG_NONE, &cfg->stats, 0,
 		  "print bytes, zero-copy share, syscalls and throughput on stderr", NULL },
 		{ "version", '\0', POPT_ARG_NONE, NULL, OPT_VERSION,
 		  "output version information and exit", NULL },
@@ -180,76 +199,84 @@ int main(int argc, char **argv)
 		cli_error(ENOMEM, "cannot parse options");
 		return 1;
 	}
-	poptContext ctx = poptGetContext(NULL, argc, (const char **)argv, table, 0);
-	poptSetOtherOptionHelp(ctx, "[OPTION]... [FILE]...\n"
+	cfg->ctx = poptGetContext(NULL, argc, (const char **)argv, table, 0);
+	poptSetOtherOptionHelp(cfg->ctx, "[OPTION]... [FILE]...\n"
 			       "Copy standard input to each FILE, and also to standard output,\n"
 			       "duplicating it in the kernel with tee(2).");
-	int rc;
-	while ((rc = poptGetNextOpt(ctx)) > 0) {
+	int rc, status = -1;
+	while (status < 0 && (rc = poptGetNextOpt(cfg->ctx)) > 0) {
 		if (rc == OPT_VERSION) {
 			cli_print_version();
-			poptFreeContext(ctx);
-			return cli_close_stdout();
-		}
-		if (rc == OPT_P || !mode_arg) {
-			run.mode = MODE_WARN_NOPIPE;
-		} else if (!parse_mode(mode_arg, &run.mode)) {
-			poptFreeContext(ctx);
-			return CLI_EXIT_USAGE;
+			status = cli_close_stdout();
+		} else if (rc == OPT_P || !mode_arg) {
+			cfg->mode = MODE_WARN_NOPIPE;
+		} else if (!parse_mode(mode_arg, &cfg->mode)) {
+			status = CLI_EXIT_USAGE;
 		}
 	}
-	if (rc < -1) {
-		int status = cli_usage_error(ctx, rc);
-		poptFreeContext(ctx);
-		return status;
-	}
-	uint64_t v;
-	if (pipe_size_arg) {
-		if (!cli_size_option("pipe size", pipe_size_arg, &v)) {
-			poptFreeContext(ctx);
-			return CLI_EXIT_USAGE;
-		}
-		if (v == 0 || v > INT32_MAX) {
-			poptFreeContext(ctx);
-			return cli_usage_message("invalid pipe size: '%s'", pipe_size_arg);
-		}
-		mo.pipe_size = (size_t)v;
-	}
-	if (no_splice)
-		mo.method = SP_METHOD_RW;
+	if (status < 0 && rc < -1)
+		status = cli_usage_error(cfg->ctx, rc);
+	if (status < 0 && pipe_size_arg && !pipe_size_option(pipe_size_arg, &cfg->pipe_size))
+		status = CLI_EXIT_USAGE;
+	if (status >= 0)
+		poptFreeContext(cfg->ctx);
+	return status;
+}
 
-	if (ignore_interrupts)
+/* Open the outputs: standard output, then each operand ("-" is a file like
+ * any other, as POSIX says).  Fills fds and names; reports the operands
+ * that cannot be opened and sets r->status.  Returns the number of outputs. */
+static size_t open_outputs(const char **operands, bool append, int *fds,
+			   const char **names, struct run *r)
+{
+	size_t n = 0;
+	fds[n] = STDOUT_FILENO;
+	names[n++] = "standard output";
+	for (; operands && *operands; operands++) {
+		int fd = open(*operands, O_WRONLY | O_CREAT | O_CLOEXEC |
+			      (append ? O_APPEND : O_TRUNC), 0666);
+		if (fd < 0) {
+			cli_error(errno, "%s", cli_quote(*operands));
+			r->status = 1;
+			continue;
+		}
+		fds[n] = fd;
+		names[n++] = *operands;
+	}
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	cli_init("sptee");
+	bool stdin_closed = hold_standard_fds();
+	struct config cfg = { .mode = MODE_SIGPIPE };
+	int status = parse_command_line(argc, argv, &cfg);
+	if (status >= 0)
+		return status;
+	struct run run = { .mode = cfg.mode };
+	struct sp_options mo = { .method = cfg.no_splice ? SP_METHOD_RW : SP_METHOD_AUTO,
+				 .pipe_size = cfg.pipe_size };
+
+	if (cfg.ignore_interrupts)
 		signal(SIGINT, SIG_IGN);
 	if (run.mode != MODE_SIGPIPE)
 		signal(SIGPIPE, SIG_IGN);
 
-	/* Output 0 is standard output; "-" is a file like any other, as POSIX says. */
-	const char **operands = poptGetArgs(ctx);
-	size_t nfiles = 0;
-	while (operands && operands[nfiles])
-		nfiles++;
-	int *fds = calloc(nfiles + 1, sizeof(*fds));
-	const char **names = calloc(nfiles + 1, sizeof(*names));
-	struct sp_fanout_status *st = calloc(nfiles + 1, sizeof(*st));
+	const char **operands = poptGetArgs(cfg.ctx);
+	size_t max = 1;
+	while (operands && operands[max - 1])
+		max++;
+	int *fds = calloc(max, sizeof(*fds));
+	const char **names = calloc(max, sizeof(*names));
+	struct sp_fanout_status *st = calloc(max, sizeof(*st));
 	struct sp_mover *mover = NULL;
+	int rc = -ENOMEM;
 	if (!fds || !names || !st || (rc = sp_mover_new(&mover, &mo)) < 0) {
-		cli_error(fds && names && st ? -rc : ENOMEM, "cannot set up");
+		cli_error(-rc, "cannot set up");
 		return 1;
 	}
-	size_t n = 0;
-	fds[n] = STDOUT_FILENO;
-	names[n++] = "standard output";
-	for (size_t i = 0; i < nfiles; i++) {
-		int fd = open(operands[i], O_WRONLY | O_CREAT | O_CLOEXEC |
-			      (append ? O_APPEND : O_TRUNC), 0666);
-		if (fd < 0) {
-			cli_error(errno, "%s", cli_quote(operands[i]));
-			run.status = 1;
-			continue;
-		}
-		fds[n] = fd;
-		names[n++] = operands[i];
-	}
+	size_t n = open_outputs(operands, cfg.append, fds, names, &run);
 	run.names = names;
 
 	int64_t got = sp_fanout(mover, STDIN_FILENO, fds, n, st, on_output_error, &run);
@@ -259,7 +286,7 @@ int main(int argc, char **argv)
 									: "cannot copy");
 		run.status = 1;
 	}
-	if (stats)
+	if (cfg.stats)
 		cli_print_stats(sp_get_stats(mover));
 	sp_mover_free(mover);
 	if (stopped)
@@ -275,7 +302,7 @@ int main(int argc, char **argv)
 	free(fds);
 	free(names);
 	free(st);
-	poptFreeContext(ctx);
+	poptFreeContext(cfg.ctx);
 	if (stdin_closed || close(STDIN_FILENO) < 0) {
 		cli_error(stdin_closed ? EBADF : errno, "standard input");
 		return 1;
