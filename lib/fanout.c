@@ -493,7 +493,8 @@ static int setup(struct fan *f, int in_fd, const int *out_fds)
 	f->outs = calloc(f->n ? f->n : 1, sizeof(*f->outs));
 	if (!f->outs)
 		return -ENOMEM;
-	memset(f->status, 0, f->n * sizeof(*f->status));
+	if (f->n)
+		memset(f->status, 0, f->n * sizeof(*f->status));
 	for (size_t i = 0; i < f->n; i++)
 		classify(f, i, out_fds[i]);
 	f->live = f->n;

@@ -213,11 +213,15 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		} else if (!parse_mode(mode_arg, &cfg->mode)) {
 			status = CLI_EXIT_USAGE;
 		}
+		/* popt's strings are ours to free. */
+		free(mode_arg);
+		mode_arg = NULL;
 	}
 	if (status < 0 && rc < -1)
 		status = cli_usage_error(cfg->ctx, rc);
 	if (status < 0 && pipe_size_arg && !pipe_size_option(pipe_size_arg, &cfg->pipe_size))
 		status = CLI_EXIT_USAGE;
+	free(pipe_size_arg);
 	if (status >= 0)
 		poptFreeContext(cfg->ctx);
 	return status;
@@ -289,11 +293,10 @@ int main(int argc, char **argv)
 	if (cfg.stats)
 		cli_print_stats(sp_get_stats(mover));
 	sp_mover_free(mover);
-	if (stopped)
-		return 1; /* an exit mode: as GNU tee, leave at once */
 
-	/* Close the files that are still live; standard output is closed last. */
-	for (size_t i = 1; i < n; i++) {
+	/* Close the files that are still live, unless an exit mode stopped the
+	 * copy: then, as GNU tee, leave at once.  Standard output goes last. */
+	for (size_t i = 1; i < n && !stopped; i++) {
 		if (close(fds[i]) < 0 && !st[i].error) {
 			cli_error(errno, "%s", cli_quote(names[i]));
 			run.status = 1;
@@ -303,6 +306,8 @@ int main(int argc, char **argv)
 	free(names);
 	free(st);
 	poptFreeContext(cfg.ctx);
+	if (stopped)
+		return 1;
 	if (stdin_closed || close(STDIN_FILENO) < 0) {
 		cli_error(stdin_closed ? EBADF : errno, "standard input");
 		return 1;

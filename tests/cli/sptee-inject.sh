@@ -58,8 +58,7 @@ check_eq "EINVAL on the input later: exit status 1, read error" \
 # dropped, the others go on.
 for spec in "splice:error=EINVAL:when=2" "splice:error=EIO:when=2"; do
 	rm -f out f1 f2
-	"$top_builddir/libtool" --mode=execute "$STRACE" -qq -f -o /dev/null \
-		-P "$PWD/f1" -e trace=splice -e inject="$spec" "$SPTEE" f1 f2 <in >out 2>err
+	traced "$STRACE" -qq -f -o /dev/null -P "$PWD/f1" -e trace=splice -e inject="$spec" "$SPTEE" f1 f2 <in >out 2>err
 	rc=$?
 	check_eq "$spec on f1 later: exit status 1" 1 "$rc"
 	ok "$spec on f1 later: reported against it" grep -q '^sptee: f1: ' err

@@ -53,11 +53,18 @@ side_by_side() {
 same_as_gnu() { ok "$1" diff -r gnu sp; }
 
 # inject_sptee SPEC ARG...: sptee under strace fault injection SPEC (see
-# inject in tests/lib.sh); libtool runs the real program, so that the calls
-# of its wrapper script are spared.
+# inject in tests/lib.sh), without its wrapper script.
 inject_sptee() {
 	local spec=$1
 	shift
-	"$top_builddir/libtool" --mode=execute "$STRACE" -qq -f -o /dev/null \
-		-e trace="${spec%%:*}" -e inject="$spec" "$SPTEE" "$@"
+	traced "$STRACE" -qq -f -o /dev/null -e trace="${spec%%:*}" -e inject="$spec" \
+		"$SPTEE" "$@"
+}
+
+# traced CMD ARG...: run CMD (strace) with libtool's real programs in place
+# of its wrapper scripts among the ARGs; LeakSanitizer, which cannot work
+# under ptrace, is turned off.
+traced() {
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		"$top_builddir/libtool" --mode=execute "$@"
 }

@@ -57,9 +57,8 @@ done
 # reader on a non-blocking stdout pipe gets everything, and every EAGAIN
 # is followed by a poll, not by a retry.
 require_strace
-nonblocking() {
-	perl -MFcntl -e 'fcntl(STDOUT, F_SETFL, O_NONBLOCK) or die; exec @ARGV or die' -- "$@"
-}
+# perl -e "$nonblocking" CMD ARG...: run CMD with a non-blocking stdout.
+nonblocking='use Fcntl; fcntl(STDOUT, F_SETFL, O_NONBLOCK) or die; exec @ARGV or die'
 slow_reader() {
 	: >out.slow
 	while :; do
@@ -71,8 +70,8 @@ slow_reader() {
 }
 for opts in "" -a; do
 	rm -f out.slow f
-	cat big | nonblocking "$STRACE" -qq -f -o trace -e trace=tee,splice,write,poll \
-		"$SPTEE" $opts f | slow_reader
+	cat big | traced perl -e "$nonblocking" "$STRACE" -qq -f -o trace \
+		-e trace=tee,splice,write,poll "$SPTEE" $opts f | slow_reader
 	same_files "non-blocking stdout${opts:+, $opts}: the reader gets everything" big out.slow
 	same_files "non-blocking stdout${opts:+, $opts}: f gets everything" big f
 	ok "non-blocking stdout${opts:+, $opts}: the output was full at times" grep -q EAGAIN trace
