@@ -92,6 +92,17 @@ check_eq "--ignore-interrupts, as GNU tee" "$(sigint_run "$GNU_TEE" --ignore-int
 	"$(sigint_run "$SPTEE" --ignore-interrupts)"
 check_eq "without -i SIGINT ends it, as GNU tee" "$(sigint_run "$GNU_TEE")" "$(sigint_run "$SPTEE")"
 
+# A terminal as stdout (script(1) provides one): written with write(2),
+# while f is still spliced.
+if command -v script >/dev/null; then
+	rm -f f err
+	script -qec "'$SPTEE' --stats f <in 2>err" /dev/null >/dev/null 2>&1
+	check_eq "a terminal as stdout: exit status" 0 $?
+	same_files "a terminal as stdout: f holds the input" in f
+	ok "a terminal as stdout: it alone fell back to write(2)" \
+		grep -q ' 50.0% zero-copy, .* 1 fallbacks' err
+fi
+
 # --stats, --help, --version.
 "$SPTEE" --stats f <"$IN" >/dev/null 2>err
 check_eq "--stats: exit status" 0 $?
