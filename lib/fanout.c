@@ -21,6 +21,11 @@
  * Moving pages from the input pipe into the stage is one splice(2) of
  * buffer references, no copy.
  *
+ * Outputs are served one after the other, in one thread.  Helper threads
+ * splicing file outputs on other CPUs were tried (commit a9395e5): on a
+ * 2-CPU machine, two tmpfs writers in parallel took as long as in turn, so
+ * they bought nothing measurable and were taken out again.
+ *
  * An output that fails is dropped; the others go on, unless the caller's
  * error callback says to stop.  The stream advances at the pace of the
  * slowest live output; EAGAIN is answered by poll(2).
