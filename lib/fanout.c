@@ -21,10 +21,14 @@
  * Moving pages from the input pipe into the stage is one splice(2) of
  * buffer references, no copy.
  *
- * Outputs are served one after the other, in one thread.  Helper threads
- * splicing file outputs on other CPUs were tried (commit a9395e5): on a
- * 2-CPU machine, two tmpfs writers in parallel took as long as in turn, so
- * they bought nothing measurable and were taken out again.
+ * Writing into files costs the kernel a copy per output; to spread those
+ * copies over the CPUs it may run on, up to one helper thread per CPU (a
+ * drainer) each owns one file output: when the main thread comes to that
+ * output, it tees the chunk into the drainer's own scratch pipe, and the
+ * drainer splices it on while the main thread serves the next outputs.
+ * Every chunk ends when all drainers are done.  An output goes to its
+ * drainer only once it has taken a chunk from the main thread, so that a
+ * refusal or failure at its start is met in order, as GNU tee meets it.
  *
  * An output that fails is dropped; the others go on, unless the caller's
  * error callback says to stop.  The stream advances at the pace of the
@@ -35,6 +39,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -54,6 +60,8 @@ struct fan_out {
 	enum route route;
 	bool live;
 	size_t pos;   /* bytes of the current chunk it has been given */
+	struct drainer *drainer; /* the helper thread that owns it, if any */
+	bool handed;  /* the drainer has the current chunk */
 };
 
 /* The state of one sp_fanout() call. */
@@ -76,6 +84,25 @@ struct fan {
 	size_t consumed;     /* of which taken out of the stage already */
 	bool have_buf;       /* buf holds the current chunk */
 	uint64_t total;      /* bytes of all finished chunks */
+	struct drainer *drainers;
+	size_t ndrainers;
+};
+
+/* A helper thread splicing one output's copy of each chunk out of its own
+ * scratch pipe.  The main thread hands it work and collects the result
+ * under lock; everything else it touches is its own. */
+struct drainer {
+	struct fan view;        /* what call() needs, counting into mover */
+	struct sp_mover mover;  /* a copy of the caller's, for its options */
+	int scratch[2];
+	int fd;                 /* the output */
+	size_t len;             /* bytes in scratch to splice to fd */
+	size_t moved;           /* of which it moved */
+	ssize_t err;            /* 0, or the negative errno it stopped on */
+	bool go, done, quit;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
 };
 
 /* Kinds of call that call() makes. */
@@ -368,6 +395,117 @@ static bool any_write_route(const struct fan *f)
 	return false;
 }
 
+/* A drainer's thread: splice each chunk it is handed out of its scratch
+ * pipe into its output, and say how far it got. */
+static void *drain_loop(void *arg)
+{
+	struct drainer *d = arg;
+	pthread_mutex_lock(&d->lock);
+	for (;;) {
+		while (!d->go && !d->quit)
+			pthread_cond_wait(&d->cond, &d->lock);
+		if (d->quit)
+			break;
+		d->go = false;
+		pthread_mutex_unlock(&d->lock);
+		size_t moved = 0;
+		ssize_t err = 0;
+		while (moved < d->len) {
+			ssize_t k = call(&d->view, OP_SPLICE, d->scratch[0], d->fd, NULL,
+					 d->len - moved);
+			if (k <= 0) {
+				err = k < 0 ? k : -EIO;
+				break;
+			}
+			moved += (size_t)k;
+		}
+		pthread_mutex_lock(&d->lock);
+		d->moved = moved;
+		d->err = err;
+		d->done = true;
+		pthread_cond_signal(&d->cond);
+	}
+	pthread_mutex_unlock(&d->lock);
+	return NULL;
+}
+
+/* Whether output i goes to its drainer for this chunk. */
+static bool for_drainer(const struct fan *f, size_t i, size_t consumer)
+{
+	const struct fan_out *o = &f->outs[i];
+	return o->drainer && i != consumer && o->route == ROUTE_SPLICE && !f->rw &&
+	       f->status[i].bytes > 0;
+}
+
+/* Tee the chunk into the scratch pipe of output i's drainer and set it
+ * going.  Returns 0 or a negative errno; a refused tee(2) leaves output i
+ * to read/write. */
+static int hand_off(struct fan *f, size_t i)
+{
+	struct fan_out *o = &f->outs[i];
+	struct drainer *d = o->drainer;
+	ssize_t t = call(f, OP_TEE, f->m->pipe_fds[0], d->scratch[1], NULL, f->chunk);
+	if (t < 0)
+		return tee_refused(f, t) ? serve_write(f, i, false) : (int)t;
+	if ((size_t)t != f->chunk)
+		return -EIO;
+	pthread_mutex_lock(&d->lock);
+	d->len = f->chunk;
+	d->done = false;
+	d->go = true;
+	pthread_cond_signal(&d->cond);
+	pthread_mutex_unlock(&d->lock);
+	o->handed = true;
+	return 0;
+}
+
+/* Wait for the drainer of output i and take its result: its bytes, its
+ * calls, and unless stopping, its failure (a refusal before the output's
+ * first byte goes over to write(2), anything else drops the output).
+ * Returns 0 or a negative errno to stop with. */
+static int collect(struct fan *f, size_t i, bool stopping)
+{
+	struct fan_out *o = &f->outs[i];
+	struct drainer *d = o->drainer;
+	pthread_mutex_lock(&d->lock);
+	while (!d->done)
+		pthread_cond_wait(&d->cond, &d->lock);
+	pthread_mutex_unlock(&d->lock);
+	o->handed = false;
+	struct sp_stats *ds = &d->mover.stats, *s = &f->m->stats;
+	s->syscalls += ds->syscalls;
+	s->splice_calls += ds->splice_calls;
+	s->poll_calls += ds->poll_calls;
+	*ds = (struct sp_stats){ 0 };
+	gave(f, i, d->moved, true);
+	if (!d->err)
+		return 0;
+	if (stopping || d->err == -ECANCELED)
+		return (int)d->err;
+	if (may_fall_back(f, i, d->err)) {
+		reroute_to_write(f, i);
+		int rc = f->have_buf ? discard(f, d->scratch[0], f->chunk)
+				     : read_pipe(f, d->scratch[0], f->chunk);
+		return rc ? rc : serve_write(f, i, false);
+	}
+	int rc = discard(f, d->scratch[0], d->len - d->moved);
+	return rc ? rc : drop(f, i, d->err);
+}
+
+/* Collect every drainer that has the chunk, in output order.  Returns
+ * rc, or when that is 0 the first negative errno to stop with. */
+static int collect_all(struct fan *f, int rc)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		if (!f->outs[i].handed)
+			continue;
+		int r = collect(f, i, rc != 0);
+		if (!rc)
+			rc = r;
+	}
+	return rc;
+}
+
 /* Give every live output the chunk now in place.  Returns 0 or a negative
  * errno to stop with. */
 static int serve_all(struct fan *f, size_t consumer)
@@ -375,7 +513,7 @@ static int serve_all(struct fan *f, size_t consumer)
 	for (size_t i = 0; i < f->n; i++) {
 		if (!f->outs[i].live)
 			continue;
-		int rc = serve(f, i, i == consumer);
+		int rc = for_drainer(f, i, consumer) ? hand_off(f, i) : serve(f, i, i == consumer);
 		if (rc)
 			return rc;
 	}
@@ -419,6 +557,7 @@ static int stage_chunk(struct fan *f, size_t consumer)
 		rc = fill_buffer(f, false);
 	if (!rc)
 		rc = serve_all(f, consumer);
+	rc = collect_all(f, rc);
 	/* What the consumer did not take (it failed, or read/write took over). */
 	if (!rc && f->consumed < f->chunk)
 		rc = discard(f, f->m->pipe_fds[0], f->chunk - f->consumed);
@@ -490,6 +629,77 @@ static int open_pipes(struct fan *f)
 	return f->devnull < 0 ? -errno : 0;
 }
 
+/* Start a drainer for output i.  Returns 0, or a negative errno when it
+ * could not be set up (then output i is served by the main thread). */
+static int start_drainer(struct fan *f, struct drainer *d, size_t i)
+{
+	*d = (struct drainer){ .mover = *f->m, .scratch = { -1, -1 }, .fd = f->outs[i].fd };
+	d->mover.stats = (struct sp_stats){ 0 };
+	d->view = (struct fan){ .m = &d->mover, .in = -1, .flags = f->flags };
+	SP_COUNT_OTHER(f->m);
+	if (pipe2(d->scratch, O_CLOEXEC) < 0)
+		return -errno;
+	f->m->stats.syscalls += 2;
+	long size = sp_pipe_grow(d->scratch[1], f->m->pipe_size);
+	int rc = size < (long)f->m->pipe_size ? -ENOMEM : 0;
+	if (!rc) {
+		pthread_mutex_init(&d->lock, NULL);
+		pthread_cond_init(&d->cond, NULL);
+		rc = -pthread_create(&d->thread, NULL, drain_loop, d);
+		if (rc) {
+			pthread_cond_destroy(&d->cond);
+			pthread_mutex_destroy(&d->lock);
+		}
+	}
+	if (rc) {
+		close(d->scratch[0]);
+		close(d->scratch[1]);
+		return rc;
+	}
+	f->outs[i].drainer = d;
+	return 0;
+}
+
+/* Give up to one drainer per CPU to the file outputs other than the
+ * consumer, when the process may run on several CPUs.  Failing to is not
+ * an error. */
+static void start_drainers(struct fan *f)
+{
+	cpu_set_t set;
+	int cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
+	size_t consumer = consumer_of(f), want = 0;
+	for (size_t i = 0; i < f->n; i++)
+		if (f->outs[i].route == ROUTE_SPLICE && i != consumer)
+			want++;
+	if (cpus < 2 || !want)
+		return;
+	if (want > (size_t)cpus)
+		want = (size_t)cpus;
+	f->drainers = calloc(want, sizeof(*f->drainers));
+	for (size_t i = 0; f->drainers && i < f->n && f->ndrainers < want; i++)
+		if (f->outs[i].route == ROUTE_SPLICE && i != consumer &&
+		    start_drainer(f, &f->drainers[f->ndrainers], i) == 0)
+			f->ndrainers++;
+}
+
+/* Stop the drainers (all idle: every chunk collects them) and free them. */
+static void stop_drainers(struct fan *f)
+{
+	for (size_t k = 0; k < f->ndrainers; k++) {
+		struct drainer *d = &f->drainers[k];
+		pthread_mutex_lock(&d->lock);
+		d->quit = true;
+		pthread_cond_signal(&d->cond);
+		pthread_mutex_unlock(&d->lock);
+		pthread_join(d->thread, NULL);
+		pthread_cond_destroy(&d->cond);
+		pthread_mutex_destroy(&d->lock);
+		close(d->scratch[0]);
+		close(d->scratch[1]);
+	}
+	free(f->drainers);
+}
+
 /* Prepare a call: classify the outputs, grow an input pipe, open pipes.
  * Returns 0 or a negative errno. */
 static int setup(struct fan *f, int in_fd, const int *out_fds)
@@ -518,6 +728,8 @@ static int setup(struct fan *f, int in_fd, const int *out_fds)
 		if (rc) {
 			f->rw = true;
 			m->stats.fallbacks++;
+		} else {
+			start_drainers(f);
 		}
 	}
 	/* A chunk must fit in the stage, once there is one. */
@@ -546,6 +758,7 @@ int64_t sp_fanout(struct sp_mover *m, int in_fd, const int *out_fds, size_t n,
 		rc = sp_report_progress(m);
 	}
 
+	stop_drainers(&f);
 	if (rc < 0)
 		sp_private_pipe_discard(m); /* it may hold part of a chunk */
 	if (f.scratch[0] >= 0) {

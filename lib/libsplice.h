@@ -151,7 +151,11 @@ typedef int (*sp_fanout_error_fn)(size_t index, int err, void *arg);
  * output pipes or through a scratch pipe into other outputs, and the last
  * output takes the pages themselves.  An output splice refuses (O_APPEND,
  * a tty, EINVAL before its first byte) gets write(2) instead, the others
- * keep splicing; SP_METHOD_RW uses read/write for all.
+ * keep splicing; SP_METHOD_RW uses read/write for all.  File outputs
+ * after their first chunk may be spliced by helper threads, up to one per
+ * CPU the caller may run on (sched_getaffinity), so that the kernel's
+ * copies into several files run in parallel; they exist only during the
+ * call.
  *
  * Every output gets exactly the same bytes; the input advances at the pace
  * of the slowest live output.  An output that fails is dropped, its errno

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -413,6 +414,40 @@ START_TEST(devices)
 }
 END_TEST
 
+/* Files that fail part way (EFBIG past RLIMIT_FSIZE), whether the main
+ * thread or a helper thread writes them, are dropped; the pipe gets all. */
+START_TEST(files_failing_later)
+{
+	signal(SIGXFSZ, SIG_IGN);
+	size_t size = 4 * 1024 * 1024 + 5, limit = 1536 * 1024;
+	char *data = make_data(size);
+	int in = feeder(data, size, 1 << 20);
+	int sink = temp_file(0);
+	struct collector c = collect(sink, 65536, 0, false);
+	struct rlimit rl;
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &rl), 0);
+	rl.rlim_cur = limit;
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &rl), 0);
+	int outs[] = { temp_file(0), c.write_end, temp_file(0), temp_file(0) };
+	struct sp_fanout_status st[4];
+	struct seen seen = { 0 };
+	struct sp_mover *m = new_mover(SP_METHOD_AUTO, 0);
+	ck_assert_int_eq(sp_fanout(m, in, outs, 4, st, record_error, &seen), (int64_t)size);
+	rl.rlim_cur = rl.rlim_max;
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &rl), 0);
+	finish(c);
+	ck_assert(file_holds(sink, 0, data, size));
+	ck_assert_int_eq(seen.calls, 3);
+	for (int i = 0; i < 4; i += i == 0 ? 2 : 1) {
+		ck_assert_int_eq(st[i].error, EFBIG);
+		ck_assert_uint_eq(st[i].bytes, limit);
+		ck_assert(file_holds(outs[i], 0, data, limit));
+	}
+	sp_mover_free(m);
+	free(data);
+}
+END_TEST
+
 /* A set cancel flag stops the transfer. */
 START_TEST(cancelled)
 {
@@ -445,6 +480,7 @@ static Suite *fanout_suite(void)
 	tcase_add_loop_test(tc, slow_readers, 0, 2);
 	tcase_add_test(tc, input_error);
 	tcase_add_test(tc, devices);
+	tcase_add_test(tc, files_failing_later);
 	tcase_add_test(tc, cancelled);
 	suite_add_tcase(s, tc);
 	return s;
