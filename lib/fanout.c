@@ -460,9 +460,9 @@ static int hand_off(struct fan *f, size_t i)
 }
 
 /* Wait for the drainer of output i and take its result: its bytes, its
- * calls, and unless stopping, its failure (a refusal before the output's
- * first byte goes over to write(2), anything else drops the output).
- * Returns 0 or a negative errno to stop with. */
+ * calls, and unless stopping, its failure, which drops the output (it had
+ * bytes before: no refusal can be routed around any more).  Returns 0 or
+ * a negative errno to stop with. */
 static int collect(struct fan *f, size_t i, bool stopping)
 {
 	struct fan_out *o = &f->outs[i];
@@ -482,12 +482,6 @@ static int collect(struct fan *f, size_t i, bool stopping)
 		return 0;
 	if (stopping || d->err == -ECANCELED)
 		return (int)d->err;
-	if (may_fall_back(f, i, d->err)) {
-		reroute_to_write(f, i);
-		int rc = f->have_buf ? discard(f, d->scratch[0], f->chunk)
-				     : read_pipe(f, d->scratch[0], f->chunk);
-		return rc ? rc : serve_write(f, i, false);
-	}
 	int rc = discard(f, d->scratch[0], d->len - d->moved);
 	return rc ? rc : drop(f, i, d->err);
 }
