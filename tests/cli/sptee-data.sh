@@ -35,6 +35,15 @@ same_as_gnu "--pipe-size=64K: as GNU tee"
 SP_ONLY=--pipe-size=4K side_by_side pipe-pipe "$T_DIR/big" 3 -a
 same_as_gnu "--pipe-size=4K -a: as GNU tee"
 
+# stdout a socket (socat's SYSTEM address hands over a socketpair).
+if command -v socat >/dev/null; then
+	rm -f f out
+	socat -u SYSTEM:"'$SPTEE' f <big; echo \$? >rc" STDOUT >out
+	check_eq "stdout a socket: exit status" 0 "$(cat rc)"
+	same_files "stdout a socket: it gets the input" big out
+	same_files "stdout a socket: f gets the input" big f
+fi
+
 # A file named twice, and /dev/null among the outputs.
 (cd sp && "$SPTEE" f1 f1 /dev/null <"$T_DIR/big" >out 2>err)
 check_eq "a file named twice: exit status" 0 $?
