@@ -128,6 +128,52 @@ long sp_pipe_grow(int fd, size_t want);
 /* The library's version string, such as "0.1.0". */
 const char *sp_version(void);
 
+/* ---- Fan-out: one input to many outputs (lib/fanout.c) ---------------- */
+
+/* What sp_fanout() tells about one output. */
+struct sp_fanout_status {
+	uint64_t bytes;  /* bytes written to this output */
+	int error;       /* 0 while it is live; else the errno that dropped it */
+	int copied;      /* nonzero once write(2) served it instead of splice/tee */
+};
+
+/*
+ * Called when output index failed with err (an errno value) and has been
+ * dropped.  Return 0 to go on with the other outputs, anything else to stop:
+ * sp_fanout() then returns -err and sp_error_side() says SP_SIDE_OUTPUT.
+ */
+typedef int (*sp_fanout_error_fn)(size_t index, int err, void *arg);
+
+/*
+ * Copy in_fd, from its current position to its end, to each of the n
+ * outputs out_fds[0..n-1] (as tee(1) does), in the kernel: the input is
+ * spliced into the mover's private pipe, duplicated with tee(2) into
+ * output pipes or through a scratch pipe into other outputs, and the last
+ * output takes the pages themselves.  An output splice refuses (O_APPEND,
+ * a tty, EINVAL before its first byte) gets write(2) instead, the others
+ * keep splicing; SP_METHOD_RW uses read/write for all.  File outputs
+ * after their first chunk may be spliced by helper threads, up to one per
+ * CPU the caller may run on (sched_getaffinity), so that the kernel's
+ * copies into several files run in parallel; they exist only during the
+ * call.
+ *
+ * Every output gets exactly the same bytes; the input advances at the pace
+ * of the slowest live output.  An output that fails is dropped, its errno
+ * stored in status[index].error, and on_error (may be NULL: go on) decides
+ * whether to stop.  Once no output is live, reading stops.
+ *
+ * status must have room for n entries; it is cleared first.  Returns the
+ * number of bytes read from in_fd and handed to every live output, or a
+ * negative errno: an input error (sp_error_side() is SP_SIDE_INPUT),
+ * -err when on_error asked to stop, -ECANCELED, or a setup failure.
+ * SIGPIPE is the caller's business: writing to a pipe without readers
+ * raises it.
+ */
+int64_t sp_fanout(struct sp_mover *mover, int in_fd, const int *out_fds, size_t n,
+		  struct sp_fanout_status *status, sp_fanout_error_fn on_error, void *arg);
+
+/* ---- end of fan-out --------------------------------------------------- */
+
 #ifdef __cplusplus
 }
 #endif

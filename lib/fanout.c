@@ -1,0 +1,770 @@
+/*
+ * sp_fanout(): copy one input to many outputs, duplicating it in the
+ * kernel with tee(2).
+ *
+ * Each chunk is spliced from the input into the stage (the mover's private
+ * pipe).  Then every live output, in order, gets the whole chunk:
+ *  - a pipe gets a tee(2) of the stage straight into it;
+ *  - any other fd splice takes gets a tee(2) of the stage into the scratch
+ *    pipe, spliced on from there;
+ *  - an fd splice refuses (O_APPEND, a tty, EINVAL on its first splice)
+ *    gets write(2) from a buffer filled once per chunk;
+ *  - the last output splice serves (the consumer) takes the stage's pages
+ *    themselves, which empties the stage for the next chunk.
+ *
+ * Why a stage even when the input is a pipe: tee(2) always starts at the
+ * head of its input pipe and takes at most as many buffers as its output
+ * pipe has free slots.  Owning the pipe the chunk sits in means it holds
+ * exactly the chunk, and that the scratch pipe (sized like it) always takes
+ * all of it in one tee(2); a tee(2) into an output pipe that stops short is
+ * finished through the scratch pipe, skipping what the output already has.
+ * Moving pages from the input pipe into the stage is one splice(2) of
+ * buffer references, no copy.
+ *
+ * Writing into files costs the kernel a copy per output; to spread those
+ * copies over the CPUs it may run on, up to one helper thread per CPU (a
+ * drainer) each owns one file output: when the main thread comes to that
+ * output, it tees the chunk into the drainer's own scratch pipe, and the
+ * drainer splices it on while the main thread serves the next outputs.
+ * Every chunk ends when all drainers are done.  An output goes to its
+ * drainer only once it has taken a chunk from the main thread, so that a
+ * refusal or failure at its start is met in order, as GNU tee meets it.
+ *
+ * An output that fails is dropped; the others go on, unless the caller's
+ * error callback says to stop.  The stream advances at the pace of the
+ * slowest live output; EAGAIN is answered by poll(2).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* How an output gets its bytes. */
+enum route {
+	ROUTE_TEE,    /* a pipe: tee(2) from the stage */
+	ROUTE_SPLICE, /* tee(2) into the scratch pipe, splice(2) on */
+	ROUTE_WRITE,  /* write(2) from the chunk buffer */
+};
+
+struct fan_out {
+	int fd;
+	enum route route;
+	bool live;
+	size_t pos;   /* bytes of the current chunk it has been given */
+	struct drainer *drainer; /* the helper thread that owns it, if any */
+	bool handed;  /* the drainer has the current chunk */
+};
+
+/* The state of one sp_fanout() call. */
+struct fan {
+	struct sp_mover *m;  /* its private pipe is the stage */
+	int in;
+	struct fan_out *outs;
+	struct sp_fanout_status *status;
+	size_t n;            /* outputs */
+	size_t live;         /* outputs not dropped */
+	sp_fanout_error_fn on_error;
+	void *arg;
+	unsigned int flags;  /* splice flags */
+	bool rw;             /* read/write from here on (tee refused, or asked) */
+	int scratch[2];      /* the stage's copy on its way to one output */
+	int devnull;         /* where skipped bytes go */
+	char *buf;           /* the chunk, for write(2) */
+	size_t cap;          /* most bytes per chunk */
+	size_t chunk;        /* bytes in the current chunk */
+	size_t consumed;     /* of which taken out of the stage already */
+	bool have_buf;       /* buf holds the current chunk */
+	uint64_t total;      /* bytes of all finished chunks */
+	struct drainer *drainers;
+	size_t ndrainers;
+};
+
+/* A helper thread splicing one output's copy of each chunk out of its own
+ * scratch pipe.  The main thread hands it work and collects the result
+ * under lock; everything else it touches is its own. */
+struct drainer {
+	struct fan view;        /* what call() needs, counting into mover */
+	struct sp_mover mover;  /* a copy of the caller's, for its options */
+	int scratch[2];
+	int fd;                 /* the output */
+	size_t len;             /* bytes in scratch to splice to fd */
+	size_t moved;           /* of which it moved */
+	ssize_t err;            /* 0, or the negative errno it stopped on */
+	bool go, done, quit;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+};
+
+/* Kinds of call that call() makes. */
+enum op { OP_SPLICE, OP_TEE, OP_READ, OP_WRITE };
+
+/*
+ * Make one call of kind op moving up to len bytes from fd from to fd to
+ * (buf for read and write), again after EINTR, and after EAGAIN once the
+ * caller's fd that was not ready is: the input for reading from it, else
+ * the output (the stage and scratch pipes always hold what is asked for).
+ * Returns the count or a negative errno (-ECANCELED when asked to stop).
+ */
+static ssize_t call(struct fan *f, enum op op, int from, int to, void *buf, size_t len)
+{
+	struct sp_mover *m = f->m;
+	for (;;) {
+		ssize_t r;
+		switch (op) {
+		case OP_SPLICE:
+			SP_COUNT(m, splice_calls);
+			r = splice(from, NULL, to, NULL, len, f->flags);
+			break;
+		case OP_TEE:
+			SP_COUNT(m, tee_calls);
+			r = tee(from, to, len, f->flags);
+			break;
+		case OP_READ:
+			SP_COUNT(m, read_calls);
+			r = read(from, buf, len);
+			break;
+		default:
+			SP_COUNT(m, write_calls);
+			r = write(to, buf, len);
+			break;
+		}
+		if (r >= 0)
+			return r;
+		int err = errno, rc;
+		if (err == EINTR)
+			rc = sp_cancelled(m) ? -ECANCELED : 0;
+		else if (err == EAGAIN)
+			rc = op == OP_READ || from == f->in ? sp_wait_fd(m, from, POLLIN)
+							     : sp_wait_fd(m, to, POLLOUT);
+		else
+			rc = -err;
+		if (rc)
+			return rc;
+	}
+}
+
+/* The input failed with rc (a negative errno); returns rc. */
+static int input_failed(struct fan *f, ssize_t rc)
+{
+	if (rc != -ECANCELED)
+		f->m->err_side = SP_SIDE_INPUT;
+	return (int)rc;
+}
+
+/* Output i failed with rc (a negative errno): drop it and ask the caller
+ * whether to go on.  Returns 0 to go on, else rc. */
+static int drop(struct fan *f, size_t i, ssize_t rc)
+{
+	if (rc == -ECANCELED)
+		return (int)rc;
+	f->outs[i].live = false;
+	f->live--;
+	f->status[i].error = (int)-rc;
+	if (f->on_error && f->on_error(i, (int)-rc, f->arg)) {
+		f->m->err_side = SP_SIDE_OUTPUT;
+		return (int)rc;
+	}
+	return 0;
+}
+
+/* Account for k more bytes given to output i. */
+static void gave(struct fan *f, size_t i, size_t k, bool spliced)
+{
+	f->outs[i].pos += k;
+	f->status[i].bytes += k;
+	f->m->stats.bytes += k;
+	if (spliced) {
+		f->m->stats.bytes_spliced += k;
+	} else {
+		f->m->stats.bytes_copied += k;
+		f->status[i].copied = 1;
+	}
+}
+
+/* Whether rc from a splice into output i means "this fd cannot splice",
+ * which write(2) may route around -- if it has had nothing yet. */
+static bool may_fall_back(const struct fan *f, size_t i, ssize_t rc)
+{
+	return (rc == -EINVAL || rc == -ENOSYS) && f->status[i].bytes == 0 &&
+	       f->m->opts.method != SP_METHOD_SPLICE;
+}
+
+/* Whether rc from tee(2) is the kernel refusing it; then the fan-out goes
+ * over to read/write for good.  A refused tee(2) moved nothing, so this is
+ * exact at any point of the stream. */
+static bool tee_refused(struct fan *f, ssize_t rc)
+{
+	if ((rc != -EINVAL && rc != -ENOSYS) || f->m->opts.method == SP_METHOD_SPLICE)
+		return false;
+	f->rw = true;
+	f->m->stats.fallbacks++;
+	return true;
+}
+
+/* Throw away the first n bytes of the pipe fd.  Returns 0 or a negative errno. */
+static int discard(struct fan *f, int fd, size_t n)
+{
+	while (n) {
+		ssize_t k = call(f, OP_SPLICE, fd, f->devnull, NULL, n);
+		if (k <= 0)
+			return k < 0 ? (int)k : -EIO;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* Make sure the chunk buffer exists.  Returns 0 or -ENOMEM. */
+static int need_buffer(struct fan *f)
+{
+	if (!f->buf)
+		f->buf = malloc(f->cap);
+	return f->buf ? 0 : -ENOMEM;
+}
+
+/* Read exactly the n bytes the pipe fd holds into the buffer.  Returns 0 or
+ * a negative errno. */
+static int read_pipe(struct fan *f, int fd, size_t n)
+{
+	int rc = need_buffer(f);
+	if (rc)
+		return rc;
+	for (size_t got = 0; got < n;) {
+		ssize_t k = call(f, OP_READ, fd, -1, f->buf + got, n - got);
+		if (k <= 0)
+			return k < 0 ? (int)k : -EIO;
+		got += (size_t)k;
+	}
+	f->have_buf = true;
+	return 0;
+}
+
+/* tee(2) the whole chunk into the empty scratch pipe.  Returns 0, 1 when
+ * the kernel refused (the fan-out is now read/write), or a negative errno. */
+static int tee_to_scratch(struct fan *f)
+{
+	ssize_t t = call(f, OP_TEE, f->m->pipe_fds[0], f->scratch[1], NULL, f->chunk);
+	if (t < 0)
+		return tee_refused(f, t) ? 1 : (int)t;
+	/* The scratch pipe has at least as many slots as the stage. */
+	return (size_t)t == f->chunk ? 0 : -EIO;
+}
+
+/* Put the chunk in the buffer.  When nothing needs the stage after this
+ * (consume, or read/write), read the stage itself; else read a tee(2) of it
+ * out of the scratch pipe.  Returns 0 or a negative errno. */
+static int fill_buffer(struct fan *f, bool consume)
+{
+	if (!consume && !f->rw) {
+		int rc = tee_to_scratch(f);
+		if (rc <= 0)
+			return rc ? rc : read_pipe(f, f->scratch[0], f->chunk);
+	}
+	/* Nothing has left the stage yet: tee(2) and the consumer come first. */
+	int rc = read_pipe(f, f->m->pipe_fds[0], f->chunk);
+	if (!rc)
+		f->consumed = f->chunk;
+	return rc;
+}
+
+/* Give output i the rest of the chunk with write(2); last says that no
+ * output after it needs the stage.  Returns 0 or a negative errno to stop with. */
+static int serve_write(struct fan *f, size_t i, bool last)
+{
+	struct fan_out *o = &f->outs[i];
+	if (!f->have_buf) {
+		int rc = fill_buffer(f, last);
+		if (rc)
+			return rc;
+	}
+	while (o->pos < f->chunk) {
+		ssize_t w = call(f, OP_WRITE, -1, o->fd, f->buf + o->pos, f->chunk - o->pos);
+		if (w <= 0)
+			return drop(f, i, w < 0 ? w : -EIO);
+		gave(f, i, (size_t)w, false);
+	}
+	return 0;
+}
+
+/* Output i refused splice before it had any byte: write(2) it from now on. */
+static void reroute_to_write(struct fan *f, size_t i)
+{
+	f->outs[i].route = ROUTE_WRITE;
+	f->m->stats.fallbacks++;
+}
+
+/* Give output i the rest of the chunk through the scratch pipe.  Returns
+ * 0 or a negative errno to stop with. */
+static int serve_scratch(struct fan *f, size_t i)
+{
+	struct fan_out *o = &f->outs[i];
+	int rc = tee_to_scratch(f);
+	if (rc)
+		return rc < 0 ? rc : serve_write(f, i, false);
+	rc = discard(f, f->scratch[0], o->pos);
+	while (!rc && o->pos < f->chunk) {
+		ssize_t k = call(f, OP_SPLICE, f->scratch[0], o->fd, NULL, f->chunk - o->pos);
+		if (k > 0) {
+			gave(f, i, (size_t)k, true);
+			continue;
+		}
+		if (k == 0)
+			k = -EIO;
+		if (may_fall_back(f, i, k)) {
+			reroute_to_write(f, i);
+			rc = f->have_buf ? discard(f, f->scratch[0], f->chunk)
+					 : read_pipe(f, f->scratch[0], f->chunk);
+			return rc ? rc : serve_write(f, i, false);
+		}
+		/* Leave the scratch pipe empty for the next output. */
+		rc = discard(f, f->scratch[0], f->chunk - o->pos);
+		return rc ? rc : drop(f, i, k);
+	}
+	return rc;
+}
+
+/* Give the pipe output i the chunk with tee(2); where the output is too
+ * full to take it all, the rest goes through the scratch pipe.  Returns 0
+ * or a negative errno to stop with. */
+static int serve_tee(struct fan *f, size_t i)
+{
+	ssize_t t = call(f, OP_TEE, f->m->pipe_fds[0], f->outs[i].fd, NULL, f->chunk);
+	if (t < 0)
+		return tee_refused(f, t) ? serve_write(f, i, false) : drop(f, i, t);
+	gave(f, i, (size_t)t, true);
+	return f->outs[i].pos < f->chunk ? serve_scratch(f, i) : 0;
+}
+
+/* Splice the chunk's pages out of the stage into output i, the last that
+ * needs them.  Returns 0 or a negative errno to stop with. */
+static int serve_consume(struct fan *f, size_t i)
+{
+	while (f->consumed < f->chunk) {
+		ssize_t k = call(f, OP_SPLICE, f->m->pipe_fds[0], f->outs[i].fd, NULL,
+				 f->chunk - f->consumed);
+		if (k > 0) {
+			f->consumed += (size_t)k;
+			gave(f, i, (size_t)k, true);
+			continue;
+		}
+		if (k == 0)
+			k = -EIO;
+		if (!may_fall_back(f, i, k))
+			return drop(f, i, k);
+		reroute_to_write(f, i);
+		return serve_write(f, i, true);
+	}
+	return 0;
+}
+
+/* Give live output i the current chunk; last marks the consumer. */
+static int serve(struct fan *f, size_t i, bool last)
+{
+	if (f->rw || f->outs[i].route == ROUTE_WRITE)
+		return serve_write(f, i, last);
+	if (last)
+		return serve_consume(f, i);
+	return f->outs[i].route == ROUTE_TEE ? serve_tee(f, i) : serve_scratch(f, i);
+}
+
+/* The output that takes the stage's pages: the last live one that splice
+ * serves; f->n when there is none. */
+static size_t consumer_of(const struct fan *f)
+{
+	for (size_t i = f->n; i-- > 0;)
+		if (f->outs[i].live && f->outs[i].route != ROUTE_WRITE)
+			return i;
+	return f->n;
+}
+
+/* Whether some live output is served by write(2). */
+static bool any_write_route(const struct fan *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->outs[i].live && f->outs[i].route == ROUTE_WRITE)
+			return true;
+	return false;
+}
+
+/* A drainer's thread: splice each chunk it is handed out of its scratch
+ * pipe into its output, and say how far it got. */
+static void *drain_loop(void *arg)
+{
+	struct drainer *d = arg;
+	pthread_mutex_lock(&d->lock);
+	for (;;) {
+		while (!d->go && !d->quit)
+			pthread_cond_wait(&d->cond, &d->lock);
+		if (d->quit)
+			break;
+		d->go = false;
+		pthread_mutex_unlock(&d->lock);
+		size_t moved = 0;
+		ssize_t err = 0;
+		while (moved < d->len) {
+			ssize_t k = call(&d->view, OP_SPLICE, d->scratch[0], d->fd, NULL,
+					 d->len - moved);
+			if (k <= 0) {
+				err = k < 0 ? k : -EIO;
+				break;
+			}
+			moved += (size_t)k;
+		}
+		pthread_mutex_lock(&d->lock);
+		d->moved = moved;
+		d->err = err;
+		d->done = true;
+		pthread_cond_signal(&d->cond);
+	}
+	pthread_mutex_unlock(&d->lock);
+	return NULL;
+}
+
+/* Whether output i goes to its drainer for this chunk. */
+static bool for_drainer(const struct fan *f, size_t i, size_t consumer)
+{
+	const struct fan_out *o = &f->outs[i];
+	return o->drainer && i != consumer && o->route == ROUTE_SPLICE && !f->rw &&
+	       f->status[i].bytes > 0;
+}
+
+/* Tee the chunk into the scratch pipe of output i's drainer and set it
+ * going.  Returns 0 or a negative errno; a refused tee(2) leaves output i
+ * to read/write. */
+static int hand_off(struct fan *f, size_t i)
+{
+	struct fan_out *o = &f->outs[i];
+	struct drainer *d = o->drainer;
+	ssize_t t = call(f, OP_TEE, f->m->pipe_fds[0], d->scratch[1], NULL, f->chunk);
+	if (t < 0)
+		return tee_refused(f, t) ? serve_write(f, i, false) : (int)t;
+	if ((size_t)t != f->chunk)
+		return -EIO;
+	pthread_mutex_lock(&d->lock);
+	d->len = f->chunk;
+	d->done = false;
+	d->go = true;
+	pthread_cond_signal(&d->cond);
+	pthread_mutex_unlock(&d->lock);
+	o->handed = true;
+	return 0;
+}
+
+/* Wait for the drainer of output i and take its result: its bytes, its
+ * calls, and unless stopping, its failure, which drops the output (it had
+ * bytes before: no refusal can be routed around any more).  Returns 0 or
+ * a negative errno to stop with. */
+static int collect(struct fan *f, size_t i, bool stopping)
+{
+	struct fan_out *o = &f->outs[i];
+	struct drainer *d = o->drainer;
+	pthread_mutex_lock(&d->lock);
+	while (!d->done)
+		pthread_cond_wait(&d->cond, &d->lock);
+	pthread_mutex_unlock(&d->lock);
+	o->handed = false;
+	struct sp_stats *ds = &d->mover.stats, *s = &f->m->stats;
+	s->syscalls += ds->syscalls;
+	s->splice_calls += ds->splice_calls;
+	s->poll_calls += ds->poll_calls;
+	*ds = (struct sp_stats){ 0 };
+	gave(f, i, d->moved, true);
+	if (!d->err)
+		return 0;
+	if (stopping || d->err == -ECANCELED)
+		return (int)d->err;
+	int rc = discard(f, d->scratch[0], d->len - d->moved);
+	return rc ? rc : drop(f, i, d->err);
+}
+
+/* Collect every drainer that has the chunk, in output order.  Returns
+ * rc, or when that is 0 the first negative errno to stop with. */
+static int collect_all(struct fan *f, int rc)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		if (!f->outs[i].handed)
+			continue;
+		int r = collect(f, i, rc != 0);
+		if (!rc)
+			rc = r;
+	}
+	return rc;
+}
+
+/* Give every live output the chunk now in place.  Returns 0 or a negative
+ * errno to stop with. */
+static int serve_all(struct fan *f, size_t consumer)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		if (!f->outs[i].live)
+			continue;
+		int rc = for_drainer(f, i, consumer) ? hand_off(f, i) : serve(f, i, i == consumer);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* One chunk by read(2) and write(2), as GNU tee does it: no output takes
+ * splices, or the kernel refused.  Returns 1, 0 at end of input, or a
+ * negative errno. */
+static int rw_chunk(struct fan *f)
+{
+	int rc = need_buffer(f);
+	if (rc)
+		return rc;
+	ssize_t r = call(f, OP_READ, f->in, -1, f->buf, f->cap);
+	if (r <= 0)
+		return r < 0 ? input_failed(f, r) : 0;
+	f->chunk = (size_t)r;
+	f->have_buf = true;
+	rc = serve_all(f, f->n);
+	return rc ? rc : 1;
+}
+
+/* One chunk through the stage.  Returns 1, 0 at end of input, or a
+ * negative errno. */
+static int stage_chunk(struct fan *f, size_t consumer)
+{
+	ssize_t r = call(f, OP_SPLICE, f->in, f->m->pipe_fds[1], NULL, f->cap);
+	if (r < 0 && (r == -EINVAL || r == -ENOSYS) && f->total == 0 &&
+	    f->m->opts.method != SP_METHOD_SPLICE) {
+		/* The input cannot splice. */
+		f->rw = true;
+		f->m->stats.fallbacks++;
+		return rw_chunk(f);
+	}
+	if (r <= 0)
+		return r < 0 ? input_failed(f, r) : 0;
+	f->chunk = (size_t)r;
+	int rc = 0;
+	if (any_write_route(f))
+		rc = fill_buffer(f, false);
+	if (!rc)
+		rc = serve_all(f, consumer);
+	rc = collect_all(f, rc);
+	/* What the consumer did not take (it failed, or read/write took over). */
+	if (!rc && f->consumed < f->chunk)
+		rc = discard(f, f->m->pipe_fds[0], f->chunk - f->consumed);
+	return rc ? rc : 1;
+}
+
+/* Move the next chunk to every live output.  Returns 1, 0 at end of input,
+ * or a negative errno. */
+static int run_chunk(struct fan *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		f->outs[i].pos = 0;
+	f->chunk = f->consumed = 0;
+	f->have_buf = false;
+	size_t consumer = f->rw ? f->n : consumer_of(f);
+	return consumer < f->n ? stage_chunk(f, consumer) : rw_chunk(f);
+}
+
+/* Decide how output i is served. */
+static void classify(struct fan *f, size_t i, int fd)
+{
+	struct sp_mover *m = f->m;
+	struct fan_out *o = &f->outs[i];
+	struct stat st;
+	*o = (struct fan_out){ .fd = fd, .route = ROUTE_SPLICE, .live = true };
+	SP_COUNT_OTHER(m);
+	if (fstat(fd, &st) < 0) {
+		o->route = ROUTE_WRITE; /* the first write(2) says what is wrong */
+	} else if (S_ISFIFO(st.st_mode)) {
+		o->route = ROUTE_TEE;
+		m->stats.syscalls += 2;
+		sp_pipe_grow(fd, m->opts.pipe_size);
+	} else if (m->opts.method != SP_METHOD_SPLICE) {
+		m->stats.syscalls += 2;
+		int fl = fcntl(fd, F_GETFL);
+		/* splice(2) refuses O_APPEND; ttys are for write(2). */
+		if ((fl >= 0 && (fl & O_APPEND)) || isatty(fd)) {
+			o->route = ROUTE_WRITE;
+			m->stats.fallbacks++;
+		}
+	}
+}
+
+/* Set up the stage, the scratch pipe (no smaller than the stage, so that a
+ * tee(2) of a whole chunk always fits) and /dev/null.  Returns 0 or a
+ * negative errno. */
+static int open_pipes(struct fan *f)
+{
+	struct sp_mover *m = f->m;
+	int rc = sp_private_pipe(m);
+	if (rc)
+		return rc;
+	SP_COUNT_OTHER(m);
+	if (pipe2(f->scratch, O_CLOEXEC) < 0)
+		return -errno;
+	m->stats.syscalls += 2;
+	long size = sp_pipe_grow(f->scratch[1], m->pipe_size);
+	if (size < 0)
+		return (int)size;
+	if ((size_t)size < m->pipe_size) {
+		SP_COUNT_OTHER(m);
+		long got = fcntl(m->pipe_fds[1], F_SETPIPE_SZ, (int)size);
+		if (got < 0)
+			return -errno;
+		m->pipe_size = (size_t)got;
+	}
+	SP_COUNT_OTHER(m);
+	f->devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	return f->devnull < 0 ? -errno : 0;
+}
+
+/* Start a drainer for output i.  Returns 0, or a negative errno when it
+ * could not be set up (then output i is served by the main thread). */
+static int start_drainer(struct fan *f, struct drainer *d, size_t i)
+{
+	*d = (struct drainer){ .mover = *f->m, .scratch = { -1, -1 }, .fd = f->outs[i].fd };
+	d->mover.stats = (struct sp_stats){ 0 };
+	d->view = (struct fan){ .m = &d->mover, .in = -1, .flags = f->flags };
+	SP_COUNT_OTHER(f->m);
+	if (pipe2(d->scratch, O_CLOEXEC) < 0)
+		return -errno;
+	f->m->stats.syscalls += 2;
+	long size = sp_pipe_grow(d->scratch[1], f->m->pipe_size);
+	int rc = size < (long)f->m->pipe_size ? -ENOMEM : 0;
+	if (!rc) {
+		pthread_mutex_init(&d->lock, NULL);
+		pthread_cond_init(&d->cond, NULL);
+		rc = -pthread_create(&d->thread, NULL, drain_loop, d);
+		if (rc) {
+			pthread_cond_destroy(&d->cond);
+			pthread_mutex_destroy(&d->lock);
+		}
+	}
+	if (rc) {
+		close(d->scratch[0]);
+		close(d->scratch[1]);
+		return rc;
+	}
+	f->outs[i].drainer = d;
+	return 0;
+}
+
+/* Give up to one drainer per CPU to the file outputs other than the
+ * consumer, when the process may run on several CPUs.  Failing to is not
+ * an error. */
+static void start_drainers(struct fan *f)
+{
+	cpu_set_t set;
+	int cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
+	size_t consumer = consumer_of(f), want = 0;
+	for (size_t i = 0; i < f->n; i++)
+		if (f->outs[i].route == ROUTE_SPLICE && i != consumer)
+			want++;
+	if (cpus < 2 || !want)
+		return;
+	if (want > (size_t)cpus)
+		want = (size_t)cpus;
+	f->drainers = calloc(want, sizeof(*f->drainers));
+	for (size_t i = 0; f->drainers && i < f->n && f->ndrainers < want; i++)
+		if (f->outs[i].route == ROUTE_SPLICE && i != consumer &&
+		    start_drainer(f, &f->drainers[f->ndrainers], i) == 0)
+			f->ndrainers++;
+}
+
+/* Stop the drainers (all idle: every chunk collects them) and free them. */
+static void stop_drainers(struct fan *f)
+{
+	for (size_t k = 0; k < f->ndrainers; k++) {
+		struct drainer *d = &f->drainers[k];
+		pthread_mutex_lock(&d->lock);
+		d->quit = true;
+		pthread_cond_signal(&d->cond);
+		pthread_mutex_unlock(&d->lock);
+		pthread_join(d->thread, NULL);
+		pthread_cond_destroy(&d->cond);
+		pthread_mutex_destroy(&d->lock);
+		close(d->scratch[0]);
+		close(d->scratch[1]);
+	}
+	free(f->drainers);
+}
+
+/* Prepare a call: classify the outputs, grow an input pipe, open pipes.
+ * Returns 0 or a negative errno. */
+static int setup(struct fan *f, int in_fd, const int *out_fds)
+{
+	struct sp_mover *m = f->m;
+	f->outs = calloc(f->n ? f->n : 1, sizeof(*f->outs));
+	if (!f->outs)
+		return -ENOMEM;
+	if (f->n)
+		memset(f->status, 0, f->n * sizeof(*f->status));
+	for (size_t i = 0; i < f->n; i++)
+		classify(f, i, out_fds[i]);
+	f->live = f->n;
+	f->rw = m->opts.method == SP_METHOD_RW;
+
+	struct stat st;
+	SP_COUNT_OTHER(m);
+	if (fstat(in_fd, &st) == 0 && S_ISFIFO(st.st_mode)) {
+		m->stats.syscalls += 2;
+		sp_pipe_grow(in_fd, m->opts.pipe_size);
+	}
+	if (!f->rw && consumer_of(f) < f->n) {
+		int rc = open_pipes(f);
+		if (rc && m->opts.method == SP_METHOD_SPLICE)
+			return rc;
+		if (rc) {
+			f->rw = true;
+			m->stats.fallbacks++;
+		} else {
+			start_drainers(f);
+		}
+	}
+	/* A chunk must fit in the stage, once there is one. */
+	f->cap = m->pipe_size ? m->pipe_size : m->opts.pipe_size;
+	return 0;
+}
+
+int64_t sp_fanout(struct sp_mover *m, int in_fd, const int *out_fds, size_t n,
+		  struct sp_fanout_status *status, sp_fanout_error_fn on_error, void *arg)
+{
+	if (!m || (n && (!out_fds || !status)))
+		return -EINVAL;
+	int saved_errno = errno;
+	uint64_t start = sp_now_ns();
+	m->err_side = SP_SIDE_NONE;
+	struct fan f = { .m = m, .in = in_fd, .status = status, .n = n,
+			 .on_error = on_error, .arg = arg, .flags = m->opts.splice_flags,
+			 .scratch = { -1, -1 }, .devnull = -1 };
+
+	int rc = setup(&f, in_fd, out_fds);
+	while (!rc && f.live) {
+		rc = run_chunk(&f);
+		if (rc <= 0)
+			break;
+		f.total += f.chunk;
+		rc = sp_report_progress(m);
+	}
+
+	stop_drainers(&f);
+	if (rc < 0)
+		sp_private_pipe_discard(m); /* it may hold part of a chunk */
+	if (f.scratch[0] >= 0) {
+		close(f.scratch[0]);
+		close(f.scratch[1]);
+	}
+	if (f.devnull >= 0)
+		close(f.devnull);
+	free(f.buf);
+	free(f.outs);
+	m->last_bytes = f.total;
+	m->stats.elapsed_ns += sp_now_ns() - start;
+	errno = saved_errno;
+	return rc < 0 ? rc : (int64_t)f.total;
+}
