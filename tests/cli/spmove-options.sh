@@ -1,0 +1,1 @@
+. "$top_srcdir/tests/lib.sh"; done_testing
