@@ -65,7 +65,7 @@ static int temp_create(const struct target *t, const char *link_target, char *na
 			r = (uint32_t)getpid() * 2654435761u + (uint32_t)tries;
 		snprintf(name, size, ".spmove-%08x", r);
 		int fd = link_target ? symlinkat(link_target, t->dirfd, name)
-				     : openat(t->dirfd, name, O_WRONLY | O_CREAT | O_EXCL |
+				     : openat(t->dirfd, name, O_RDWR | O_CREAT | O_EXCL |
 					      O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd >= 0)
 			return fd;
@@ -118,6 +118,7 @@ static bool may_replace(const struct spmove *s, const struct target *t, const ch
 struct output {
 	int fd;
 	bool temp;
+	bool special;  /* DST is a device or FIFO: written, never read back */
 	char name[32];
 };
 
@@ -126,12 +127,13 @@ static int output_open(const struct spmove *s, const struct target *t, mode_t sr
 		       struct output *out)
 {
 	bool special = t->exists && !S_ISREG(t->st.st_mode) && !S_ISLNK(t->st.st_mode);
+	out->special = special;
 	out->temp = !special && !s->o->in_place;
 	if (out->temp) {
 		out->fd = temp_create(t, NULL, out->name, sizeof(out->name));
 		return out->fd < 0 ? -out->fd : 0;
 	}
-	int flags = O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | (special ? 0 : O_CREAT);
+	int flags = O_TRUNC | O_CLOEXEC | O_NOCTTY | (special ? O_WRONLY : O_RDWR | O_CREAT);
 	out->fd = openat(t->dirfd, t->base, flags, new_file_mode(s, src_mode));
 	if (out->fd < 0 && t->exists && !special && s->o->overwrite == OVERWRITE_YES &&
 	    unlinkat(t->dirfd, t->base, 0) == 0)
@@ -180,7 +182,7 @@ static int output_finish(struct spmove *s, const struct target *t, struct output
 		err = errno;
 		*what = "cannot sync";
 	}
-	if (!cancelled(&err) && s->o->verify && S_ISREG(src_st->st_mode)) {
+	if (!cancelled(&err) && s->o->verify && S_ISREG(src_st->st_mode) && !out->special) {
 		int r = sp_compare(in, 0, out->fd, 0, (uint64_t)src_st->st_size);
 		err = r < 0 ? -r : r ? EIO : 0;
 		*what = r > 0 ? "verification failed: the copy differs" : "cannot verify";
