@@ -303,7 +303,7 @@ static void probe_anon_move(struct scratch *sc, bool gift)
 	}
 	if (buf != MAP_FAILED)
 		munmap(buf, len);
-	printf("  %-28s%s\n", gift ? "gifted pages with -M:" : "write(2) pipe pages with -M:",
+	printf("  %-28s %s\n", gift ? "gifted pages with -M:" : "write(2) pipe pages with -M:",
 	       line);
 }
 
