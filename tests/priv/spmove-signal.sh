@@ -19,13 +19,17 @@ wait_for_temp() {
 set -m # background jobs keep SIGINT (job control)
 for sig in INT TERM HUP; do
 	printf 'old contents' >d
-	( head -c 100000 /dev/urandom; sleep 30 ) | "$SPMOVE" - d &
+	rm -f slow; mkfifo slow
+	( head -c 100000 /dev/urandom; exec sleep 30 ) >slow &
+	producer=$!
+	"$SPMOVE" - d <slow &
 	job=$!
 	ok "SIG$sig: copy under way" wait_for_temp
 	kill -s "$sig" "$job"
 	wait "$job"
 	rc=$?
-	kill %1 2>/dev/null
+	kill "$producer"
+	wait "$producer" 2>/dev/null
 	check_eq "SIG$sig: died of the signal" "$((128 + $(kill -l "$sig")))" "$rc"
 	check_eq "SIG$sig: old DST intact" "old contents" "$(cat d)"
 	ok "SIG$sig: no temporary file" no_temp_left
