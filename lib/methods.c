@@ -88,11 +88,9 @@ static int move_in_kernel(struct xfer *x, enum sp_method how)
 		}
 		if (n == 0)
 			return x->done == 0 ? XFER_REFUSED : 0;
-		x->left -= (uint64_t)n;
-		xfer_delivered(x, (size_t)n, true);
-		int rc = sp_report_progress(m);
+		int rc = xfer_spliced(x, (size_t)n);
 		if (rc)
-			return xfer_fail(x, SP_SIDE_NONE, -rc);
+			return rc;
 	}
 	return 0;
 }

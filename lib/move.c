@@ -51,6 +51,15 @@ void xfer_delivered(struct xfer *x, size_t n, bool spliced)
 		x->m->stats.bytes_copied += n;
 }
 
+/* Count n spliced bytes and report progress (see xfer.h). */
+int xfer_spliced(struct xfer *x, size_t n)
+{
+	x->left -= n;
+	xfer_delivered(x, n, true);
+	int rc = sp_report_progress(x->m);
+	return rc ? xfer_fail(x, SP_SIDE_NONE, -rc) : 0;
+}
+
 /* Which fd an error from a splice between two caller fds most likely came
  * from: a pipe does not fail reads or writes by itself, so blame the other
  * end; a bad fd is blamed on the one opened the wrong way. */
@@ -191,11 +200,9 @@ static int move_direct(struct xfer *x)
 		}
 		if (n == 0)
 			break;
-		x->left -= (uint64_t)n;
-		xfer_delivered(x, (size_t)n, true);
-		int rc = sp_report_progress(m);
+		int rc = xfer_spliced(x, (size_t)n);
 		if (rc)
-			return xfer_fail(x, SP_SIDE_NONE, -rc);
+			return rc;
 	}
 	return 0;
 }

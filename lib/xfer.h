@@ -47,6 +47,10 @@ int xfer_after_eintr(struct xfer *x);
 /* Account for n bytes delivered to out. */
 void xfer_delivered(struct xfer *x, size_t n, bool spliced);
 
+/* Account for n bytes moved to out without user memory, as one chunk of
+ * progress.  Returns 0 or -ECANCELED (the caller asked to stop). */
+int xfer_spliced(struct xfer *x, size_t n);
+
 /* Which fd an error from a call between two caller fds most likely came from. */
 enum sp_side xfer_error_side(const struct xfer *x, int err);
 

@@ -131,25 +131,18 @@ static void probe_method(struct scratch *sc, enum sp_method method, unsigned fla
  * new pipe, then overwrite them with 'B' and read the pipe: 'B' means the
  * pipe referenced our pages, 'A' that vmsplice copied them.  Returns the
  * first byte read, or -errno when vmsplice failed. */
-static int vmsplice_shares(char *mem, size_t len, unsigned flags, bool file_backed, int fd)
+static int vmsplice_shares(char *mem, size_t len, unsigned flags)
 {
 	int p[2];
 	if (pipe(p) < 0)
 		return -errno;
 	sp_pipe_grow(p[1], len);
-	if (file_backed) {
-		memset(mem, 'A', len);
-		msync(mem, len, MS_SYNC);
-	} else {
-		memset(mem, 'A', len);
-	}
+	memset(mem, 'A', len);
 	struct iovec iov = { .iov_base = mem, .iov_len = len };
 	ssize_t k = vmsplice(p[1], &iov, 1, flags);
 	int rc = k < 0 ? -errno : 0;
 	if (!rc) {
 		memset(mem, 'B', len);
-		if (file_backed)
-			(void)fd;
 		rc = pipe_first_byte(p[0], (size_t)k);
 	}
 	close(p[0]);
@@ -163,12 +156,12 @@ static void probe_vmsplice(struct scratch *sc, bool *copies)
 {
 	size_t len = PROBE_PAGES * sc->page;
 	char *anon = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	int r = anon == MAP_FAILED ? -ENOMEM : vmsplice_shares(anon, len, 0, false, -1);
+	int r = anon == MAP_FAILED ? -ENOMEM : vmsplice_shares(anon, len, 0);
 	printf("  vmsplice of user memory:    %s\n",
 	       r < 0 ? strerror(-r) : r == 'B' ? "references the pages (zero-copy)"
 			 : r == 'A' ? "copies the pages (plain-copy vmsplice)" : "unknown");
 	*copies = r == 'A';
-	int g = anon == MAP_FAILED ? -ENOMEM : vmsplice_shares(anon, len, SPLICE_F_GIFT, false, -1);
+	int g = anon == MAP_FAILED ? -ENOMEM : vmsplice_shares(anon, len, SPLICE_F_GIFT);
 	printf("  SPLICE_F_GIFT:              %s\n",
 	       g == -EINVAL ? "refused (EINVAL: this kernel dropped gifting)"
 	       : g < 0 ? strerror(-g) : g == 'B' ? "accepted, pages handed over by reference"
@@ -179,7 +172,7 @@ static void probe_vmsplice(struct scratch *sc, bool *copies)
 	char *map = MAP_FAILED;
 	if (fill(sc->dst_fd, len, 0) == 0)
 		map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, sc->dst_fd, 0);
-	r = map == MAP_FAILED ? -errno : vmsplice_shares(map, len, 0, true, sc->dst_fd);
+	r = map == MAP_FAILED ? -errno : vmsplice_shares(map, len, 0);
 	printf("  vmsplice of a mapped file:  %s\n",
 	       r < 0 ? strerror(-r) : r == 'B' ? "references the page cache (zero-copy)"
 			 : r == 'A' ? "copies the pages" : "unknown");

@@ -100,6 +100,12 @@ static bool inside(const char *src, const char *dst)
 static int do_directory(struct spmove *s, const char *src, const char *dst,
 			const struct stat *st)
 {
+	struct stat dst_st;
+	/* rename(2) would replace an empty directory: -n and -i come first. */
+	if (s->o->remove_source && s->o->overwrite != OVERWRITE_YES &&
+	    lstat(dst, &dst_st) == 0 &&
+	    (s->o->overwrite == OVERWRITE_NO || !ask_overwrite(dst)))
+		return 0;
 	if (s->o->remove_source && rename(src, dst) == 0)
 		return 0;
 	if (s->o->remove_source && errno != EXDEV) {
