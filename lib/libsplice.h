@@ -67,7 +67,8 @@ struct sp_stats {
 	uint64_t read_calls;
 	uint64_t write_calls;
 	uint64_t poll_calls;
-	uint64_t fallbacks;      /* transfers that fell back to read/write */
+	uint64_t fallbacks;      /* paths abandoned: to read/write, or an added
+	                          * method (SP_METHOD_VMSPLICE ...) to splice */
 	uint64_t elapsed_ns;     /* wall-clock time spent moving data */
 };
 
