@@ -241,11 +241,26 @@ static int run(struct spmove *s, const char **args, int n, const char *target_di
 	return do_operand(s, args[0], dst);
 }
 
+/* The strings popt allocated for string options. */
+struct option_strings {
+	char *method, *sparse, *target_dir, *pipe_size;
+};
+
+/* Free the popt context and the strings it handed out. */
+static void finish(poptContext ctx, struct option_strings *str)
+{
+	free(str->method);
+	free(str->sparse);
+	free(str->target_dir);
+	free(str->pipe_size);
+	poptFreeContext(ctx);
+}
+
 int main(int argc, char **argv)
 {
 	cli_init("spmove");
 	struct spmove_options o = { .progress = -1, .method = SP_METHOD_BEST };
-	char *method_arg = NULL, *sparse_arg = NULL, *target_dir = NULL, *pipe_size_arg = NULL;
+	struct option_strings str = { NULL, NULL, NULL, NULL };
 	int recursive = 0, remove_source = 0, in_place = 0, fsync_ = 0, verify = 0, stats = 0,
 	    splice_move = 0, probe_ = 0, progress = 0;
 
@@ -262,19 +277,19 @@ int main(int argc, char **argv)
 		  "keep the listed attributes (default: mode,ownership,timestamps)", "LIST" },
 		{ "recursive", 'r', POPT_ARG_NONE, &recursive, 0, "copy directories recursively", NULL },
 		{ NULL, 'R', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, &recursive, 0, NULL, NULL },
-		{ "target-directory", 't', POPT_ARG_STRING, &target_dir, 0,
+		{ "target-directory", 't', POPT_ARG_STRING, &str.target_dir, 0,
 		  "copy every SRC into DIR", "DIR" },
 		{ "remove-source", '\0', POPT_ARG_NONE, &remove_source, 0,
 		  "move: rename(2), or copy, make durable, then remove SRC", NULL },
 		{ "in-place", '\0', POPT_ARG_NONE, &in_place, 0,
 		  "write DST directly instead of through a temporary file", NULL },
-		{ "sparse", '\0', POPT_ARG_STRING, &sparse_arg, 0,
+		{ "sparse", '\0', POPT_ARG_STRING, &str.sparse, 0,
 		  "keep holes: auto (default), always (also make holes of zeros), never", "WHEN" },
-		{ "method", '\0', POPT_ARG_STRING, &method_arg, 0,
+		{ "method", '\0', POPT_ARG_STRING, &str.method, 0,
 		  "auto (default), splice, vmsplice, gift, rw, copy_file_range or sendfile", "NAME" },
 		{ "splice-move", 'M', POPT_ARG_NONE, &splice_move, 0,
 		  "pass SPLICE_F_MOVE when splicing into DST", NULL },
-		{ "pipe-size", '\0', POPT_ARG_STRING, &pipe_size_arg, 0,
+		{ "pipe-size", '\0', POPT_ARG_STRING, &str.pipe_size, 0,
 		  "size pipes to N bytes (default 1M)", "N" },
 		{ "fsync", '\0', POPT_ARG_NONE, &fsync_, 0, "make each copy durable before it replaces DST", NULL },
 		{ "verify", '\0', POPT_ARG_NONE, &verify, 0, "read the copy back and compare", NULL },
@@ -304,32 +319,37 @@ int main(int argc, char **argv)
 		switch (rc) {
 		case OPT_VERSION:
 			cli_print_version();
-			poptFreeContext(ctx);
+			finish(ctx, &str);
 			return cli_close_stdout();
 		case OPT_FORCE: o.overwrite = OVERWRITE_YES; break;
 		case OPT_NO_CLOBBER: o.overwrite = OVERWRITE_NO; break;
 		case OPT_INTERACTIVE: o.overwrite = OVERWRITE_ASK; break;
 		case OPT_PRESERVE_ALL: parse_preserve(&o, NULL); break;
-		case OPT_PRESERVE: ok = parse_preserve(&o, poptGetOptArg(ctx)); break;
+		case OPT_PRESERVE: {
+			char *list = poptGetOptArg(ctx);
+			ok = parse_preserve(&o, list);
+			free(list);
+			break;
+		}
 		case OPT_NO_PROGRESS: o.progress = 0; break;
 		}
 	}
 	if (ok && rc < -1) {
 		status = cli_usage_error(ctx, rc);
-		poptFreeContext(ctx);
+		finish(ctx, &str);
 		return status;
 	}
 	uint64_t v = 0;
 	struct sp_options mo = { .cancel = &spmove_cancel };
-	if (ok && sparse_arg)
-		ok = parse_sparse(&o, sparse_arg);
-	if (ok && method_arg && sp_method_parse(method_arg, &o.method) < 0)
-		ok = cli_usage_message("invalid argument '%s' for '--method'", method_arg) == 0;
-	if (ok && pipe_size_arg && (ok = cli_size_option("pipe size", pipe_size_arg, &v)) &&
+	if (ok && str.sparse)
+		ok = parse_sparse(&o, str.sparse);
+	if (ok && str.method && sp_method_parse(str.method, &o.method) < 0)
+		ok = cli_usage_message("invalid argument '%s' for '--method'", str.method) == 0;
+	if (ok && str.pipe_size && (ok = cli_size_option("pipe size", str.pipe_size, &v)) &&
 	    (v == 0 || v > INT32_MAX))
-		ok = cli_usage_message("invalid pipe size: '%s'", pipe_size_arg) == 0;
+		ok = cli_usage_message("invalid pipe size: '%s'", str.pipe_size) == 0;
 	if (!ok) {
-		poptFreeContext(ctx);
+		finish(ctx, &str);
 		return CLI_EXIT_USAGE;
 	}
 	o.recursive = recursive;
@@ -351,7 +371,7 @@ int main(int argc, char **argv)
 	if (probe_) {
 		status = n > 1 ? cli_usage_message("--probe takes at most one directory")
 			       : probe(n ? args[0] : ".");
-		poptFreeContext(ctx);
+		finish(ctx, &str);
 		return status | cli_close_stdout();
 	}
 
@@ -366,20 +386,21 @@ int main(int argc, char **argv)
 	rc = sp_mover_new(&s.mover, &mo);
 	if (rc < 0) {
 		cli_error(-rc, "cannot set up");
-		poptFreeContext(ctx);
+		finish(ctx, &str);
 		return 1;
 	}
 	struct stealfs_counts before;
 	stealfs_read(&before);
-	bool on_stealfs = o.stats && n && dest_on_stealfs(target_dir ? target_dir : args[n - 1]);
+	const char *dest = str.target_dir ? str.target_dir : n ? args[n - 1] : NULL;
+	bool on_stealfs = o.stats && dest && dest_on_stealfs(dest);
 
 	signals_catch();
-	status = run(&s, args, n, target_dir);
+	status = run(&s, args, n, str.target_dir);
 	if (o.stats)
 		print_stats(&s, &before, on_stealfs);
 	sp_mover_free(s.mover);
 	progress_free(s.progress);
-	poptFreeContext(ctx);
+	finish(ctx, &str);
 	signals_reraise();
 	return status | cli_close_stdout();
 }
