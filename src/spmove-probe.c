@@ -88,6 +88,12 @@ static const char *fs_name(unsigned long type)
 	}
 }
 
+/* Print one line of the "pages:" part. */
+static void page_line(const char *label, const char *verdict)
+{
+	printf("  %-29s %s\n", label, verdict);
+}
+
 /* Print one method's line: whether it works, falls back, or fails. */
 static void probe_method(struct scratch *sc, enum sp_method method, unsigned flags)
 {
@@ -157,12 +163,12 @@ static void probe_vmsplice(struct scratch *sc, bool *copies)
 	size_t len = PROBE_PAGES * sc->page;
 	char *anon = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	int r = anon == MAP_FAILED ? -ENOMEM : vmsplice_shares(anon, len, 0);
-	printf("  vmsplice of user memory:    %s\n",
+	page_line("vmsplice of user memory:",
 	       r < 0 ? strerror(-r) : r == 'B' ? "references the pages (zero-copy)"
 			 : r == 'A' ? "copies the pages (plain-copy vmsplice)" : "unknown");
 	*copies = r == 'A';
 	int g = anon == MAP_FAILED ? -ENOMEM : vmsplice_shares(anon, len, SPLICE_F_GIFT);
-	printf("  SPLICE_F_GIFT:              %s\n",
+	page_line("SPLICE_F_GIFT:",
 	       g == -EINVAL ? "refused (EINVAL: this kernel dropped gifting)"
 	       : g < 0 ? strerror(-g) : g == 'B' ? "accepted, pages handed over by reference"
 	       : "accepted, but the pages are copied (the gift means nothing)");
@@ -173,7 +179,7 @@ static void probe_vmsplice(struct scratch *sc, bool *copies)
 	if (fill(sc->dst_fd, len, 0) == 0)
 		map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, sc->dst_fd, 0);
 	r = map == MAP_FAILED ? -errno : vmsplice_shares(map, len, 0);
-	printf("  vmsplice of a mapped file:  %s\n",
+	page_line("vmsplice of a mapped file:",
 	       r < 0 ? strerror(-r) : r == 'B' ? "references the page cache (zero-copy)"
 			 : r == 'A' ? "copies the pages" : "unknown");
 	if (map != MAP_FAILED)
@@ -199,7 +205,7 @@ static void probe_splice_in(struct scratch *sc)
 		close(p[0]);
 		close(p[1]);
 	}
-	printf("  splice from a file:         %s\n",
+	page_line("splice from a file:",
 	       r < 0 ? strerror(-r) : r == 'B' ? "references the page cache (zero-copy)"
 			 : r == 'A' ? "copies the pages" : "unknown");
 }
@@ -258,7 +264,7 @@ static void probe_page_move(struct scratch *sc, const char *dir)
 	}
 	if (src >= 0)
 		close(src);
-	printf("  page-cache pages with -M:   %s\n", verdict);
+	page_line("page-cache pages with -M:", verdict);
 }
 
 /* Anonymous pages written into a pipe with write(2) (stdin from a
@@ -296,8 +302,7 @@ static void probe_anon_move(struct scratch *sc, bool gift)
 	}
 	if (buf != MAP_FAILED)
 		munmap(buf, len);
-	printf("  %-28s %s\n", gift ? "gifted pages with -M:" : "write(2) pipe pages with -M:",
-	       line);
+	page_line(gift ? "gifted pages with -M:" : "write(2) pipe pages with -M:", line);
 }
 
 int probe(const char *dir)
