@@ -33,6 +33,7 @@ struct sp_mover {
 	struct sp_output_memo out_memo;
 	enum sp_side err_side;
 	uint64_t last_bytes;
+	enum sp_method last_method;
 };
 
 /* Count one system call of the given kind (a field of struct sp_stats). */

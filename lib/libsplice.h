@@ -31,6 +31,18 @@ enum sp_method {
 	SP_METHOD_AUTO = 0, /* splice where the kernel allows, else read/write */
 	SP_METHOD_SPLICE,   /* splice only: a refusal is an error (-EINVAL) */
 	SP_METHOD_RW,       /* read/write only */
+	/* Added for spmove; see "More data paths" below.  Each needs a regular
+	 * input (and copy_file_range a regular output); for other fds, or when
+	 * the kernel refuses before any byte moved, the transfer takes the
+	 * SP_METHOD_AUTO path and counts a fallback. */
+	SP_METHOD_VMSPLICE,        /* map the input, vmsplice(2) it into the pipe, splice out */
+	SP_METHOD_GIFT,            /* read into fresh pages, vmsplice them with
+				    * SPLICE_F_GIFT, unmap them, splice out */
+	SP_METHOD_COPY_FILE_RANGE, /* copy_file_range(2) */
+	SP_METHOD_SENDFILE,        /* sendfile(2) */
+	SP_METHOD_BEST,            /* the fastest correct path for the pair of fds:
+				    * copy_file_range between regular files (unless
+				    * SPLICE_F_MOVE is asked for), else as AUTO */
 };
 
 /* Which side of a transfer an error came from. */
@@ -55,7 +67,8 @@ struct sp_stats {
 	uint64_t read_calls;
 	uint64_t write_calls;
 	uint64_t poll_calls;
-	uint64_t fallbacks;      /* transfers that fell back to read/write */
+	uint64_t fallbacks;      /* paths abandoned: to read/write, or an added
+	                          * method (SP_METHOD_VMSPLICE ...) to splice */
 	uint64_t elapsed_ns;     /* wall-clock time spent moving data */
 };
 
@@ -173,6 +186,27 @@ int64_t sp_fanout(struct sp_mover *mover, int in_fd, const int *out_fds, size_t 
 		  struct sp_fanout_status *status, sp_fanout_error_fn on_error, void *arg);
 
 /* ---- end of fan-out --------------------------------------------------- */
+
+/* ---- More data paths (spmove): method names, the path taken, comparing ---- */
+
+/* The method's name as spmove spells it ("splice", "copy_file_range",
+ * "auto" for SP_METHOD_BEST ...), or NULL for an unknown value. */
+const char *sp_method_name(enum sp_method method);
+
+/* The method called name (as sp_method_name() spells it; "auto" gives
+ * SP_METHOD_BEST).  Returns 0 or -EINVAL. */
+int sp_method_parse(const char *name, enum sp_method *method);
+
+/* The path that moved the bytes of the last sp_move() call: SP_METHOD_SPLICE,
+ * SP_METHOD_RW (also after a fallback), or one of the added methods. */
+enum sp_method sp_last_method(const struct sp_mover *mover);
+
+/*
+ * Compare length bytes of fd a from offset off_a with fd b from off_b
+ * (positional reads; file positions are left alone).  Returns 0 when they
+ * are equal, 1 when they differ or one ends early, or a negative errno.
+ */
+int sp_compare(int a, int64_t off_a, int b, int64_t off_b, uint64_t length);
 
 #ifdef __cplusplus
 }

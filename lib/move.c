@@ -7,28 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal.h"
-
-/* The state of one sp_move() call. */
-struct xfer {
-	struct sp_mover *m;
-	int in, out;
-	bool in_pipe, out_pipe;
-	loff_t pos;         /* next input offset, for positional input */
-	loff_t *posp;       /* &pos for positional input, NULL for the file position */
-	uint64_t left;      /* bytes still wanted */
-	uint64_t done;      /* bytes delivered to out */
-	size_t chunk;       /* bytes asked for per call */
-	unsigned int flags; /* splice flags */
-};
-
-static size_t min_size(uint64_t a, size_t b)
-{
-	return a < b ? (size_t)a : b;
-}
+#include "xfer.h"
 
 /* Record which side failed; returns -err for the caller to pass up. */
-static int fail(struct xfer *x, enum sp_side side, int err)
+int xfer_fail(struct xfer *x, enum sp_side side, int err)
 {
 	x->m->err_side = side;
 	return -err;
@@ -39,61 +21,49 @@ static int fail(struct xfer *x, enum sp_side side, int err)
 static bool may_fall_back(const struct xfer *x, int err)
 {
 	return (err == EINVAL || err == ENOSYS) && x->done == 0 &&
-	       x->m->opts.method == SP_METHOD_AUTO;
+	       x->m->opts.method != SP_METHOD_SPLICE;
 }
 
 /* Wait until fd is ready for events; a failure is blamed on side, except
  * the caller's own request to stop.  Returns 0 or a negative errno. */
-static int wait_for(struct xfer *x, int fd, short events, enum sp_side side)
+int xfer_wait_for(struct xfer *x, int fd, short events, enum sp_side side)
 {
 	int rc = sp_wait_fd(x->m, fd, events);
 	if (rc)
-		return fail(x, rc == -ECANCELED ? SP_SIDE_NONE : side, -rc);
+		return xfer_fail(x, rc == -ECANCELED ? SP_SIDE_NONE : side, -rc);
 	return 0;
 }
 
 /* After EINTR: go on unless the caller asked to stop.  Returns 0 or -ECANCELED. */
-static int after_eintr(struct xfer *x)
+int xfer_after_eintr(struct xfer *x)
 {
-	return sp_cancelled(x->m) ? fail(x, SP_SIDE_NONE, ECANCELED) : 0;
-}
-
-/* After a call on fd failed with err: go on after EINTR (unless the caller
- * asked to stop), wait until fd is ready for events after EAGAIN, and fail
- * the transfer on side for anything else.  Returns 0 to try again or a
- * negative errno. */
-static int retry_after(struct xfer *x, int err, int fd, short events, enum sp_side side)
-{
-	if (err == EINTR)
-		return after_eintr(x);
-	if (err == EAGAIN)
-		return wait_for(x, fd, events, side);
-	return fail(x, side, err);
-}
-
-/* After each chunk: tell the caller's progress callback.  Returns 0, or
- * -ECANCELED when the caller asked to stop. */
-static int chunk_done(struct xfer *x)
-{
-	int rc = sp_report_progress(x->m);
-	return rc ? fail(x, SP_SIDE_NONE, -rc) : 0;
+	return sp_cancelled(x->m) ? xfer_fail(x, SP_SIDE_NONE, ECANCELED) : 0;
 }
 
 /* Account for n bytes delivered to out. */
-static void delivered(struct xfer *x, size_t n, bool spliced)
+void xfer_delivered(struct xfer *x, size_t n, bool spliced)
 {
 	x->done += n;
 	x->m->stats.bytes += n;
-	if (spliced)
+	if (spliced && !x->staged)
 		x->m->stats.bytes_spliced += n;
 	else
 		x->m->stats.bytes_copied += n;
 }
 
+/* Count n spliced bytes and report progress (see xfer.h). */
+int xfer_spliced(struct xfer *x, size_t n)
+{
+	x->left -= n;
+	xfer_delivered(x, n, true);
+	int rc = sp_report_progress(x->m);
+	return rc ? xfer_fail(x, SP_SIDE_NONE, -rc) : 0;
+}
+
 /* Which fd an error from a splice between two caller fds most likely came
  * from: a pipe does not fail reads or writes by itself, so blame the other
  * end; a bad fd is blamed on the one opened the wrong way. */
-static enum sp_side direct_error_side(const struct xfer *x, int err)
+enum sp_side xfer_error_side(const struct xfer *x, int err)
 {
 	switch (err) {
 	case EPIPE: case ENOSPC: case EDQUOT: case EFBIG:
@@ -108,40 +78,50 @@ static enum sp_side direct_error_side(const struct xfer *x, int err)
 }
 
 /* Write all n bytes of buf to out.  Returns 0 or a negative errno (output side). */
-static int write_all(struct xfer *x, const char *buf, size_t n)
+int xfer_write_all(struct xfer *x, const char *buf, size_t n)
 {
 	struct sp_mover *m = x->m;
 	while (n) {
 		SP_COUNT(m, write_calls);
 		ssize_t w = write(x->out, buf, n);
 		if (w < 0) {
-			int rc = retry_after(x, errno, x->out, POLLOUT, SP_SIDE_OUTPUT);
+			int err = errno, rc;
+			if (err == EINTR)
+				rc = xfer_after_eintr(x);
+			else if (err == EAGAIN)
+				rc = xfer_wait_for(x, x->out, POLLOUT, SP_SIDE_OUTPUT);
+			else
+				rc = xfer_fail(x, SP_SIDE_OUTPUT, err);
 			if (rc)
 				return rc;
 			continue;
 		}
-		delivered(x, (size_t)w, false);
+		xfer_delivered(x, (size_t)w, false);
 		buf += w;
 		n -= (size_t)w;
 	}
 	return 0;
 }
 
-/* Read up to want bytes into the mover's buffer.  Returns the count (0 at
- * end of input) or a negative errno (input side). */
-static ssize_t read_some(struct xfer *x, size_t want)
+ssize_t xfer_read(struct xfer *x, char *buf, size_t want)
 {
 	struct sp_mover *m = x->m;
 	for (;;) {
 		SP_COUNT(m, read_calls);
-		ssize_t n = x->posp ? pread(x->in, m->buf, want, *x->posp)
-				    : read(x->in, m->buf, want);
+		ssize_t n = x->posp ? pread(x->in, buf, want, *x->posp)
+				    : read(x->in, buf, want);
 		if (n >= 0) {
 			if (x->posp)
 				*x->posp += n;
 			return n;
 		}
-		int rc = retry_after(x, errno, x->in, POLLIN, SP_SIDE_INPUT);
+		int err = errno, rc;
+		if (err == EINTR)
+			rc = xfer_after_eintr(x);
+		else if (err == EAGAIN)
+			rc = xfer_wait_for(x, x->in, POLLIN, SP_SIDE_INPUT);
+		else
+			rc = xfer_fail(x, SP_SIDE_INPUT, err);
 		if (rc)
 			return rc;
 	}
@@ -153,23 +133,24 @@ static int move_rw(struct xfer *x)
 	struct sp_mover *m = x->m;
 	int rc = sp_buffer(m);
 	if (rc)
-		return fail(x, SP_SIDE_NONE, -rc);
+		return xfer_fail(x, SP_SIDE_NONE, -rc);
+	x->used = SP_METHOD_RW;
 	while (x->left) {
-		ssize_t n = read_some(x, min_size(x->left, m->opts.buffer_size));
+		ssize_t n = xfer_read(x, m->buf, xfer_min(x->left, m->opts.buffer_size));
 		if (n <= 0)
 			return (int)n;
 		x->left -= (uint64_t)n;
-		rc = write_all(x, m->buf, (size_t)n);
+		rc = xfer_write_all(x, m->buf, (size_t)n);
 		if (!rc)
-			rc = chunk_done(x);
+			rc = sp_report_progress(m);
 		if (rc)
-			return rc;
+			return m->err_side ? rc : xfer_fail(x, SP_SIDE_NONE, -rc);
 	}
 	return 0;
 }
 
 /* Switch to read/write for the rest of a transfer the kernel would not splice. */
-static int fall_back(struct xfer *x)
+int xfer_fall_back(struct xfer *x)
 {
 	x->m->stats.fallbacks++;
 	return move_rw(x);
@@ -181,9 +162,9 @@ static int skip_input(struct xfer *x, uint64_t n)
 {
 	int rc = sp_buffer(x->m);
 	if (rc)
-		return fail(x, SP_SIDE_NONE, -rc);
+		return xfer_fail(x, SP_SIDE_NONE, -rc);
 	while (n) {
-		ssize_t got = read_some(x, min_size(n, x->m->opts.buffer_size));
+		ssize_t got = xfer_read(x, x->m->buf, xfer_min(n, x->m->opts.buffer_size));
 		if (got <= 0)
 			return (int)got;
 		n -= (uint64_t)got;
@@ -195,29 +176,31 @@ static int skip_input(struct xfer *x, uint64_t n)
 static int move_direct(struct xfer *x)
 {
 	struct sp_mover *m = x->m;
+	x->used = SP_METHOD_SPLICE;
 	while (x->left) {
 		SP_COUNT(m, splice_calls);
 		ssize_t n = splice(x->in, x->posp, x->out, NULL,
-				   min_size(x->left, x->chunk), x->flags);
+				   xfer_min(x->left, x->chunk), x->flags);
 		if (n < 0) {
 			int err = errno, rc;
-			if (may_fall_back(x, err))
-				return fall_back(x);
-			if (err == EAGAIN) /* either end may be the one not ready */
-				rc = wait_for(x, x->in, POLLIN, SP_SIDE_INPUT);
-			else
-				rc = 0;
-			if (!rc)
-				rc = retry_after(x, err, x->out, POLLOUT, direct_error_side(x, err));
+			if (err == EINTR) {
+				rc = xfer_after_eintr(x);
+			} else if (err == EAGAIN) {
+				rc = xfer_wait_for(x, x->in, POLLIN, SP_SIDE_INPUT);
+				if (!rc)
+					rc = xfer_wait_for(x, x->out, POLLOUT, SP_SIDE_OUTPUT);
+			} else if (may_fall_back(x, err)) {
+				return xfer_fall_back(x);
+			} else {
+				return xfer_fail(x, xfer_error_side(x, err), err);
+			}
 			if (rc)
 				return rc;
 			continue;
 		}
 		if (n == 0)
 			break;
-		x->left -= (uint64_t)n;
-		delivered(x, (size_t)n, true);
-		int rc = chunk_done(x);
+		int rc = xfer_spliced(x, (size_t)n);
 		if (rc)
 			return rc;
 	}
@@ -232,13 +215,13 @@ static int copy_out_of_pipe(struct xfer *x, size_t n)
 	int rc = sp_buffer(m);
 	while (!rc && n) {
 		SP_COUNT(m, read_calls);
-		ssize_t got = read(m->pipe_fds[0], m->buf, min_size(n, m->opts.buffer_size));
+		ssize_t got = read(m->pipe_fds[0], m->buf, xfer_min(n, m->opts.buffer_size));
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0)
-			return fail(x, SP_SIDE_NONE, got < 0 ? errno : EIO);
+			return xfer_fail(x, SP_SIDE_NONE, got < 0 ? errno : EIO);
 		n -= (size_t)got;
-		rc = write_all(x, m->buf, (size_t)got);
+		rc = xfer_write_all(x, m->buf, (size_t)got);
 	}
 	return rc;
 }
@@ -247,7 +230,7 @@ static int copy_out_of_pipe(struct xfer *x, size_t n)
  * Sets *refused when out turned out not to take splices at all (then the
  * bytes went by read/write).  Returns 0 or a negative errno; on error the
  * pipe is discarded so that nothing in it leaks into a later transfer. */
-static int drain_pipe(struct xfer *x, size_t n, bool *refused)
+int xfer_drain_pipe(struct xfer *x, size_t n, bool *refused)
 {
 	struct sp_mover *m = x->m;
 	int rc = 0;
@@ -256,16 +239,20 @@ static int drain_pipe(struct xfer *x, size_t n, bool *refused)
 		ssize_t k = splice(m->pipe_fds[0], NULL, x->out, NULL, n, x->flags);
 		if (k > 0) {
 			n -= (size_t)k;
-			delivered(x, (size_t)k, true);
+			xfer_delivered(x, (size_t)k, true);
 			continue;
 		}
 		int err = k < 0 ? errno : EIO;
-		if (may_fall_back(x, err)) {
+		if (err == EINTR) {
+			rc = xfer_after_eintr(x);
+		} else if (err == EAGAIN) {
+			rc = xfer_wait_for(x, x->out, POLLOUT, SP_SIDE_OUTPUT);
+		} else if (may_fall_back(x, err)) {
 			*refused = true;
 			rc = copy_out_of_pipe(x, n);
 			n = 0;
 		} else {
-			rc = retry_after(x, err, x->out, POLLOUT, SP_SIDE_OUTPUT);
+			rc = xfer_fail(x, SP_SIDE_OUTPUT, err);
 		}
 		if (rc)
 			break;
@@ -283,19 +270,25 @@ static int move_via_pipe(struct xfer *x)
 	if (rc) {
 		if (m->opts.method == SP_METHOD_AUTO) {
 			m->pipe_unavailable = true;
-			return fall_back(x);
+			return xfer_fall_back(x);
 		}
-		return fail(x, SP_SIDE_NONE, -rc);
+		return xfer_fail(x, SP_SIDE_NONE, -rc);
 	}
+	x->used = SP_METHOD_SPLICE;
 	while (x->left) {
 		SP_COUNT(m, splice_calls);
 		ssize_t n = splice(x->in, x->posp, m->pipe_fds[1], NULL,
-				   min_size(x->left, m->pipe_size), x->flags);
+				   xfer_min(x->left, m->pipe_size), x->flags);
 		if (n < 0) {
-			if (may_fall_back(x, errno))
-				return fall_back(x);
-			/* The private pipe is empty: only the input can hold us up. */
-			rc = retry_after(x, errno, x->in, POLLIN, SP_SIDE_INPUT);
+			int err = errno;
+			if (err == EINTR)
+				rc = xfer_after_eintr(x);
+			else if (err == EAGAIN)
+				rc = xfer_wait_for(x, x->in, POLLIN, SP_SIDE_INPUT);
+			else if (may_fall_back(x, err))
+				return xfer_fall_back(x);
+			else
+				return xfer_fail(x, SP_SIDE_INPUT, err);
 			if (rc)
 				return rc;
 			continue;
@@ -304,14 +297,14 @@ static int move_via_pipe(struct xfer *x)
 			break;
 		x->left -= (uint64_t)n;
 		bool refused = false;
-		rc = drain_pipe(x, (size_t)n, &refused);
+		rc = xfer_drain_pipe(x, (size_t)n, &refused);
 		if (rc)
 			return rc;
 		if (refused)
-			return fall_back(x);
-		rc = chunk_done(x);
+			return xfer_fall_back(x);
+		rc = sp_report_progress(m);
 		if (rc)
-			return rc;
+			return xfer_fail(x, SP_SIDE_NONE, -rc);
 	}
 	return 0;
 }
@@ -325,8 +318,9 @@ static int examine_output(struct xfer *x)
 	struct stat st;
 	SP_COUNT_OTHER(m);
 	if (fstat(x->out, &st) < 0)
-		return fail(x, SP_SIDE_OUTPUT, errno);
+		return xfer_fail(x, SP_SIDE_OUTPUT, errno);
 	x->out_pipe = S_ISFIFO(st.st_mode);
+	x->out_reg = S_ISREG(st.st_mode);
 	if (memo->valid && memo->fd == x->out && memo->dev == st.st_dev &&
 	    memo->ino == st.st_ino)
 		return 0;
@@ -349,14 +343,16 @@ static int examine_input(struct xfer *x, int64_t offset)
 	struct stat st;
 	SP_COUNT_OTHER(x->m);
 	if (fstat(x->in, &st) < 0)
-		return fail(x, SP_SIDE_INPUT, errno);
+		return xfer_fail(x, SP_SIDE_INPUT, errno);
 	if (S_ISDIR(st.st_mode))
-		return fail(x, SP_SIDE_INPUT, EISDIR);
+		return xfer_fail(x, SP_SIDE_INPUT, EISDIR);
 	x->in_pipe = S_ISFIFO(st.st_mode);
+	x->in_reg = S_ISREG(st.st_mode);
+	x->in_size = st.st_size;
 	if (offset == SP_OFFSET_CURRENT)
 		return 0;
 	if (offset < 0)
-		return fail(x, SP_SIDE_NONE, EINVAL);
+		return xfer_fail(x, SP_SIDE_NONE, EINVAL);
 	if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)) {
 		x->pos = offset;
 		x->posp = &x->pos;
@@ -365,12 +361,11 @@ static int examine_input(struct xfer *x, int64_t offset)
 	return skip_input(x, (uint64_t)offset);
 }
 
-/* Pick the path for a transfer and run it. */
-static int run(struct xfer *x)
+/* The splice path: one splice when an fd is a pipe, else through the
+ * private pipe; read/write where the kernel refuses. */
+static int run_splice(struct xfer *x)
 {
 	struct sp_mover *m = x->m;
-	if (m->opts.method == SP_METHOD_RW)
-		return move_rw(x);
 	if (x->in_pipe || x->out_pipe) {
 		long size = x->out_pipe ? m->out_memo.pipe_size : 0;
 		if (x->in_pipe) {
@@ -385,12 +380,52 @@ static int run(struct xfer *x)
 	if (m->out_memo.append) {
 		/* splice(2) refuses every output opened with O_APPEND. */
 		if (m->opts.method == SP_METHOD_SPLICE)
-			return fail(x, SP_SIDE_OUTPUT, EINVAL);
-		return fall_back(x);
+			return xfer_fail(x, SP_SIDE_OUTPUT, EINVAL);
+		return xfer_fall_back(x);
 	}
 	if (m->pipe_unavailable && m->opts.method == SP_METHOD_AUTO)
-		return fall_back(x);
+		return xfer_fall_back(x);
 	return move_via_pipe(x);
+}
+
+/* The path a method takes for this pair of fds, or NULL for the splice path. */
+static int (*method_path(const struct xfer *x))(struct xfer *)
+{
+	unsigned int move = x->m->opts.splice_flags & SPLICE_F_MOVE;
+	if (!x->in_reg || x->m->out_memo.append)
+		return NULL;
+	switch (x->m->opts.method) {
+	case SP_METHOD_BEST:
+		/* SPLICE_F_MOVE only means something on the splice path. */
+		return x->out_reg && !move ? xfer_move_copy_file_range : NULL;
+	case SP_METHOD_COPY_FILE_RANGE:
+		return x->out_reg ? xfer_move_copy_file_range : NULL;
+	case SP_METHOD_SENDFILE:
+		return xfer_move_sendfile;
+	case SP_METHOD_VMSPLICE:
+		return xfer_move_vmsplice;
+	case SP_METHOD_GIFT:
+		return xfer_move_gift;
+	default:
+		return NULL;
+	}
+}
+
+/* Pick the path for a transfer and run it. */
+static int run(struct xfer *x)
+{
+	struct sp_mover *m = x->m;
+	if (m->opts.method == SP_METHOD_RW)
+		return move_rw(x);
+	int (*path)(struct xfer *) = method_path(x);
+	if (path) {
+		int rc = path(x);
+		if (rc != XFER_REFUSED)
+			return rc;
+	}
+	if (m->opts.method > SP_METHOD_RW && m->opts.method != SP_METHOD_BEST)
+		m->stats.fallbacks++; /* the method asked for could not be used */
+	return run_splice(x);
 }
 
 int64_t sp_move(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
@@ -401,7 +436,7 @@ int64_t sp_move(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
 	int saved_errno = errno;
 	uint64_t start = sp_now_ns();
 	struct xfer x = { .m = m, .in = in_fd, .out = out_fd, .left = length,
-			  .flags = m->opts.splice_flags };
+			  .flags = m->opts.splice_flags, .used = m->opts.method };
 	m->err_side = SP_SIDE_NONE;
 
 	int rc = 0;
@@ -413,6 +448,7 @@ int64_t sp_move(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
 		rc = run(&x);
 
 	m->last_bytes = x.done;
+	m->last_method = x.used;
 	m->stats.elapsed_ns += sp_now_ns() - start;
 	errno = saved_errno;
 	return rc ? rc : (int64_t)x.done;

@@ -20,7 +20,7 @@ int sp_mover_new(struct sp_mover **mover, const struct sp_options *opts)
 		return -EINVAL;
 	if (!opts)
 		opts = &defaults;
-	if (opts->method > SP_METHOD_RW ||
+	if (opts->method > SP_METHOD_BEST ||
 	    (opts->splice_flags & ~(unsigned int)SP_KNOWN_SPLICE_FLAGS) ||
 	    opts->pipe_size > INT32_MAX || opts->buffer_size > INT32_MAX)
 		return -EINVAL;

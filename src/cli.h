@@ -57,4 +57,7 @@ int cli_close_stdout(void);
 /* Print the one-line --stats summary of a mover's totals on stderr. */
 void cli_print_stats(const struct sp_stats *stats);
 
+/* The same line with ", EXTRA" at its end (a tool's own figures). */
+void cli_print_stats_with(const struct sp_stats *stats, const char *extra);
+
 #endif

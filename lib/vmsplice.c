@@ -1,0 +1,165 @@
+/* The vmsplice(2) paths: a mapping of the input pushed into the private
+ * pipe (SP_METHOD_VMSPLICE), and fresh pages read from the input and given
+ * to the kernel with SPLICE_F_GIFT (SP_METHOD_GIFT); the pipe is then
+ * spliced on to the output. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "xfer.h"
+
+static size_t page_size(void)
+{
+	return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+/* Push all n bytes at p into the (empty, large enough) private pipe.
+ * Returns 0, XFER_REFUSED when the kernel refuses vmsplice (or these flags)
+ * before any byte moved, or a negative errno. */
+static int push(struct xfer *x, char *p, size_t n, unsigned int flags)
+{
+	struct sp_mover *m = x->m;
+	const char *start = p;
+	while (n) {
+		struct iovec iov = { .iov_base = p, .iov_len = n };
+		SP_COUNT(m, vmsplice_calls);
+		ssize_t k = vmsplice(m->pipe_fds[1], &iov, 1, flags);
+		if (k < 0) {
+			int err = errno;
+			if (err == EINTR) {
+				int rc = xfer_after_eintr(x);
+				if (rc)
+					return rc;
+				continue;
+			}
+			if (x->done == 0 && p == start && (err == EINVAL || err == ENOSYS))
+				return XFER_REFUSED;
+			sp_private_pipe_discard(m);
+			return xfer_fail(x, SP_SIDE_INPUT, err);
+		}
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* Move the n bytes now in the pipe on to out and report progress; when out
+ * refuses splices, finish the transfer with read/write.  Returns 0 or a
+ * negative errno; *finished tells that nothing is left to do. */
+static int deliver(struct xfer *x, size_t n, bool *finished)
+{
+	bool refused = false;
+	int rc = xfer_drain_pipe(x, n, &refused);
+	if (rc)
+		return rc;
+	x->left -= n;
+	if (refused) {
+		*finished = true;
+		return xfer_fall_back(x);
+	}
+	rc = sp_report_progress(x->m);
+	return rc ? xfer_fail(x, SP_SIDE_NONE, -rc) : 0;
+}
+
+/* Map the input window by window and vmsplice it.  Returns 0, XFER_REFUSED
+ * or a negative errno. */
+static int vmsplice_mapped(struct xfer *x)
+{
+	struct sp_mover *m = x->m;
+	size_t page = page_size();
+	bool finished = false;
+	x->used = SP_METHOD_VMSPLICE;
+	while (!finished && x->left && x->pos < x->in_size) {
+		off_t base = x->pos & ~(off_t)(page - 1);
+		size_t skew = (size_t)(x->pos - base);
+		/* Keep the pages spanned within the pipe's capacity. */
+		size_t want = xfer_min(x->left, m->pipe_size - skew);
+		want = xfer_min((uint64_t)(x->in_size - x->pos), want);
+		SP_COUNT_OTHER(m);
+		char *map = mmap(NULL, want + skew, PROT_READ, MAP_SHARED, x->in, base);
+		if (map == MAP_FAILED) {
+			int err = errno;
+			if (x->done == 0 && (err == ENODEV || err == EINVAL || err == EACCES))
+				return XFER_REFUSED;
+			return xfer_fail(x, SP_SIDE_INPUT, err);
+		}
+		int rc = push(x, map + skew, want, 0);
+		if (!rc) {
+			x->pos += (off_t)want;
+			rc = deliver(x, want, &finished);
+		}
+		SP_COUNT_OTHER(m);
+		munmap(map, want + skew);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Read into fresh anonymous pages, give them to the pipe and unmap them so
+ * that the kernel may keep them.  Returns 0, XFER_REFUSED or a negative errno. */
+static int vmsplice_gift(struct xfer *x)
+{
+	struct sp_mover *m = x->m;
+	size_t size = m->pipe_size & ~(page_size() - 1);
+	bool finished = false;
+	x->used = SP_METHOD_GIFT;
+	while (!finished && x->left) {
+		SP_COUNT_OTHER(m);
+		char *buf = mmap(NULL, size, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (buf == MAP_FAILED)
+			return xfer_fail(x, SP_SIDE_NONE, ENOMEM);
+		ssize_t n = xfer_read(x, buf, xfer_min(x->left, size));
+		int rc = n > 0 ? push(x, buf, (size_t)n, SPLICE_F_GIFT) : (int)n;
+		SP_COUNT_OTHER(m);
+		munmap(buf, size);
+		if (rc == XFER_REFUSED)
+			x->pos -= n; /* nothing left the buffer: read it again */
+		if (rc || n == 0)
+			return rc;
+		x->staged = true; /* read(2) copied these bytes into user memory */
+		rc = deliver(x, (size_t)n, &finished);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Run body positionally from the transfer's offset (or the file position,
+ * which is then left after the bytes moved).  Returns what body returns, or
+ * a negative errno when the private pipe or the file position fails. */
+static int positional(struct xfer *x, int (*body)(struct xfer *))
+{
+	if (sp_private_pipe(x->m))
+		return XFER_REFUSED;
+	bool at_position = !x->posp;
+	if (at_position) {
+		off_t pos = lseek(x->in, 0, SEEK_CUR);
+		if (pos < 0)
+			return XFER_REFUSED;
+		x->pos = pos;
+		x->posp = &x->pos;
+	}
+	int rc = body(x);
+	if (at_position) {
+		x->posp = NULL;
+		if (lseek(x->in, x->pos, SEEK_SET) < 0 && rc <= 0)
+			rc = xfer_fail(x, SP_SIDE_INPUT, errno);
+	}
+	return rc;
+}
+
+int xfer_move_vmsplice(struct xfer *x)
+{
+	return positional(x, vmsplice_mapped);
+}
+
+int xfer_move_gift(struct xfer *x)
+{
+	return positional(x, vmsplice_gift);
+}

@@ -1,0 +1,47 @@
+/* spmove's signal handling: SIGINT, SIGTERM and SIGHUP only set a flag;
+ * the copy in progress stops (libsplice returns -ECANCELED), its temporary
+ * file is removed, and the process then dies of the same signal. */
+#include "config.h"
+
+#include <signal.h>
+#include <string.h>
+
+#include "spmove.h"
+
+volatile sig_atomic_t spmove_cancel;
+
+static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void on_signal(int sig)
+{
+	spmove_cancel = sig;
+}
+
+void signals_catch(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: a blocked splice must come back with EINTR. */
+	for (unsigned i = 0; i < sizeof(caught) / sizeof(caught[0]); i++) {
+		struct sigaction old;
+		/* A signal ignored by our parent (nohup) stays ignored. */
+		if (sigaction(caught[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(caught[i], &sa, NULL);
+	}
+}
+
+void signals_reraise(void)
+{
+	int sig = spmove_cancel;
+	if (!sig)
+		return;
+	signal(sig, SIG_DFL);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+}

@@ -1,0 +1,41 @@
+# spmove --method, -M and --probe.
+. "$top_srcdir/tests/lib.sh"
+
+make_random a 2500001
+for m in auto splice vmsplice gift rw copy_file_range sendfile; do
+	run_cmd out err "$SPMOVE" --stats --method="$m" a "b.$m"
+	check_eq "--method=$m: exit 0" 0 "$RC"
+	same_files "--method=$m: same bytes" a "b.$m"
+	[ "$m" = auto ] && want=copy_file_range || want=$m
+	ok "--method=$m: took its path" grep -q "method $m ($want)" err
+	run_cmd out err "$SPMOVE" -M --method="$m" a "c.$m"
+	same_files "--method=$m -M: same bytes" a "c.$m"
+	cat a | "$SPMOVE" -M --stats --method="$m" - "d.$m" 2>err
+	same_files "--method=$m from a pipe: same bytes" a "d.$m"
+	[ "$m" = rw ] && want=rw || want=splice
+	ok "--method=$m from a pipe: $want" grep -q "($want)" err
+done
+run_cmd out err "$SPMOVE" --stats --method=gift a g
+ok "gift: counted as copied" grep -q "0.0% zero-copy" err
+
+# --probe measures and reports every method.
+run_cmd out err "$SPMOVE" --probe .
+check_eq "--probe: exit 0" 0 "$RC"
+for m in auto splice vmsplice gift rw copy_file_range sendfile "splice -M"; do
+	ok "--probe reports $m" grep -Eq "^  $m +(works|falls back|fails)" out
+done
+ok "--probe: vmsplice measured" grep -Eq "vmsplice of user memory: +(references|copies)" out
+ok "--probe: gift measured" grep -Eq "SPLICE_F_GIFT: +(accepted|refused)" out
+ok "--probe: page-cache move measured" grep -Eq "page-cache pages with -M: +(copied|moved)" out
+if [ -d /sys/fs/stealfs/stats ]; then
+	ok "--probe: anonymous pages counted" grep -q "pages moved (stealfs counters)" out
+else
+	ok "--probe: anonymous pages unknown" grep -Eq "write\(2\) pipe pages with -M: +unknown" out
+fi
+ok "--probe leaves nothing behind" test -z "$(find . -name '.spmove-probe-*')"
+run_cmd out err "$SPMOVE" --probe nowhere
+check_eq "--probe of a missing directory: exit 1" 1 "$RC"
+check_eq "--probe of a missing directory: message" \
+	"spmove: 'nowhere': No such file or directory" "$(cat err)"
+
+done_testing

@@ -1,0 +1,37 @@
+# spmove as root: --remove-source between tmpfs and ext4 on a loop device,
+# side by side with mv.
+. "$top_srcdir/tests/lib.sh"
+require_root
+command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 missing"
+
+mkdir tmp ext
+mount -t tmpfs -o size=64m tmpfs tmp || skip "cannot mount tmpfs"
+at_exit "umount '$T_DIR/tmp'"
+truncate -s 64M ext.img
+mkfs.ext4 -q -F ext.img || skip "mkfs.ext4 failed"
+mount -o loop ext.img ext || skip "cannot mount a loop device"
+at_exit "umount '$T_DIR/ext'"
+
+make_random data 5000000
+for dir in "tmp ext" "ext tmp"; do
+	set -- $dir
+	cp data "$1/f"; cp data "$1/g"
+	mkdir -p "$1/tree/sub"; cp data "$1/tree/sub/x"; ln -s sub/x "$1/tree/l"
+	cp -a "$1/tree" "$1/tree2"
+	"$SPMOVE" --remove-source "$1/f" "$2/f"; check_eq "$1 -> $2: exit 0" 0 $?
+	mv "$1/g" "$2/g"
+	same_files "$1 -> $2: data" data "$2/f"
+	ok "$1 -> $2: source removed, like mv" test ! -e "$1/f" -a ! -e "$1/g"
+	check_eq "$1 -> $2: mode like mv" "$(stat -c %a "$2/g")" "$(stat -c %a "$2/f")"
+	"$SPMOVE" --remove-source "$1/tree" "$2/tree"; check_eq "$1 -> $2 tree: exit 0" 0 $?
+	mv "$1/tree2" "$2/tree2"
+	ok "$1 -> $2 tree: like mv" diff -r --no-dereference "$2/tree" "$2/tree2"
+	ok "$1 -> $2 tree: source removed" test ! -e "$1/tree"
+	rm -rf "$2/f" "$2/g" "$2/tree" "$2/tree2"
+done
+# -M across filesystems and from a pipe onto ext4.
+cat data | "$SPMOVE" -M - ext/p; same_files "pipe to ext4 with -M" data ext/p
+"$SPMOVE" -M --method=gift data tmp/q; same_files "gift to tmpfs with -M" data tmp/q
+ok "nothing temporary left" test -z "$(find tmp ext -name '.spmove-*')"
+
+done_testing
