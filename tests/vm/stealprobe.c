@@ -13,6 +13,8 @@
  *   stealprobe acct FILE|-                    BSD accounting on into FILE, or off
  *   stealprobe time COMMAND [ARG]...          run COMMAND, print "time NS" on
  *                                             stderr, exit with its status
+ *   stealprobe time-pipe SIZE COMMAND [ARG]...  the same, with stdin a pipe
+ *                                             already holding SIZE bytes
  *
  * Built statically for the VM (tests/vm/check-vm.sh); exits 0 on success,
  * 1 on a failed check, 2 on a usage error.
@@ -324,6 +326,30 @@ static int cmd_time(char **argv)
 }
 
 /*
+ * Fills a pipe big enough for @size bytes of the pattern (write(2), so
+ * these are anonymous pipe pages), closes its write end, and times @argv
+ * reading it on stdin; prints "time NANOSECONDS" on stderr.  Returns the
+ * command's exit status.  Needs /proc/sys/fs/pipe-max-size >= @size.
+ */
+static int cmd_time_pipe(size_t size, char **argv)
+{
+	int p[2];
+
+	if (pipe(p) < 0)
+		die("pipe");
+	if (fcntl(p[1], F_SETPIPE_SZ, (int)size) < 0)
+		die("F_SETPIPE_SZ");
+	if (dup2(p[1], 1) < 0 || dup2(p[0], 0) < 0)
+		die("dup2");
+	cmd_pattern(size);
+	close(p[1]);
+	close(p[0]);
+	if (dup2(2, 1) < 0)
+		die("dup2");
+	return cmd_time(argv);
+}
+
+/*
  * Turns BSD process accounting on into @path, or off when @path is "-".
  * Accounting outlives this process.  Returns 0, exits 1 on error.
  */
@@ -341,7 +367,8 @@ static int usage(void)
 	      "       stealprobe filemove [-M] SRC DST\n"
 	      "       stealprobe gift SIZE DST | pattern SIZE | mmap FILE\n"
 	      "       stealprobe acct FILE|-\n"
-	      "       stealprobe time COMMAND [ARG]...\n", stderr);
+	      "       stealprobe time COMMAND [ARG]...\n"
+	      "       stealprobe time-pipe SIZE COMMAND [ARG]...\n", stderr);
 	return 2;
 }
 
@@ -357,6 +384,8 @@ int main(int argc, char **argv)
 	cmd = argv[1];
 	if (!strcmp(cmd, "time") && argc > 2)
 		return cmd_time(argv + 2);
+	if (!strcmp(cmd, "time-pipe") && argc > 3)
+		return cmd_time_pipe(parse_size(argv[2]), argv + 3);
 	argv++, argc--;
 	while ((opt = getopt(argc, argv, "Mo:")) != -1) {
 		if (opt == 'M')
@@ -371,6 +400,7 @@ int main(int argc, char **argv)
 
 	if (!strcmp(cmd, "splice") && argc == 1) {
 		int out = open_out(argv[0]);
+		grow_pipe(0);
 		printf("spliced %llu\n",
 		       (unsigned long long)drain(0, out, &offset, flags));
 		return close(out) < 0;
