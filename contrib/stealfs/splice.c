@@ -94,7 +94,8 @@ static enum stealfs_counter stealfs_postcheck(struct folio *folio,
 		return STEALFS_REFUSED_LARGE;
 	if (folio->mapping || folio_mapped(folio))
 		return STEALFS_REFUSED_MAPPED;
-	if (folio->flags & PAGE_FLAGS_CHECK_AT_PREP & ~ok)
+	if ((folio->flags & PAGE_FLAGS_CHECK_AT_PREP & ~ok) ||
+	    folio_test_hwpoison(folio))
 		return STEALFS_REFUSED_FLAGS;
 	return STEALFS_OK;
 }

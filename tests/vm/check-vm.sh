@@ -14,7 +14,7 @@
 #   VM_CACHE    cache of packages and builds, kept between runs
 #               (default ${XDG_CACHE_HOME:-$HOME/.cache}/splice-utils/vm)
 #   VM_KERNELS  kernel series to test (default "6.1 6.12")
-#   VM_TIMEOUT  seconds allowed per boot (default 900)
+#   VM_TIMEOUT  seconds allowed per boot (default 300; a run takes 1-2 min)
 #   VM_MEM, VM_SMP  guest memory and CPUs (default 1024M, 2)
 set -u
 
@@ -22,7 +22,7 @@ srcdir=$(cd "${1:-$(dirname "$0")/../..}" && pwd)
 builddir=$(cd "${2:-$srcdir}" && pwd)
 cache=${VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/splice-utils/vm}
 kernels=${VM_KERNELS:-6.1 6.12}
-timeout_s=${VM_TIMEOUT:-900}
+timeout_s=${VM_TIMEOUT:-300}
 mem=${VM_MEM:-1024M}
 smp=${VM_SMP:-2}
 here=$srcdir/tests/vm

@@ -281,7 +281,7 @@ check "stress: no data mismatch" test ! -e /tmp/stress.fail
 check "stress: pages stolen" test "$(delta stolen_anon)" -gt 0
 umount $M
 
-# Bench: the same move into a steal=on and a steal=off mount, best of three.
+# Bench: the same move into a steal=on and a steal=off mount, best of five.
 #   pipe:   the mover alone, reading a pipe already holding 48 MiB written
 #           with write(2) (the splice_write side, where stealing acts);
 #   pipe+w: the same with the producer's write(2) included (end to end);
@@ -309,10 +309,10 @@ bench_once() {
 	      stealprobe time $(mover_cmd file) $E/b1 $2/bench ;;
 	esac 2>&1 >/dev/null | sed -n 's/^time //p'
 }
-# bench_run KIND DIR: prints the best of three runs in nanoseconds.
+# bench_run KIND DIR: prints the best of five runs in nanoseconds.
 bench_run() {
 	best=
-	for r in 1 2 3; do
+	for r in 1 2 3 4 5; do
 		t=$(bench_once $1 $2)
 		if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
 	done
