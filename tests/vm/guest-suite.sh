@@ -127,6 +127,14 @@ check "ext4 -> stealfs: no anonymous steal" test "$(delta stolen_anon)" = 0
 drop_caches
 check "ext4 source intact after its pages left" cmp /tmp/src $E/src
 check "stolen page-cache pages intact after drop_caches" cmp /tmp/src $M/b
+drop_caches
+snap
+stealprobe filemove -M -m $E/src $M/bm > /tmp/check.out 2>&1
+r=$?; [ $r = 0 ] || sed 's/^/# /' /tmp/check.out
+ok $r "ext4 file mapped by a process -> stealfs: mapping intact"
+check "mapped ext4 pages: refused as mapped, not stolen" test "$(delta stolen_pagecache)" = 0 -a "$(delta refused_mapped)" -gt 0
+check "mapped ext4 pages: data intact" cmp /tmp/src $M/bm
+rm -f $M/bm
 snap
 file_move $M/b $M/b3
 check "stealfs file -> stealfs: its dirty pages stay (refused)" test "$(delta stolen_pagecache)" = 0 -a "$(delta refused_busy)" -gt 0
@@ -163,6 +171,12 @@ head -c 2097152 /dev/zero | tail -c 1048576 > /tmp/zero.1m
 cat /tmp/src.1m /tmp/zero.1m > /tmp/o.expect
 check "overwrite existing pages: data intact" cmp /tmp/o.expect $M/o
 check "overwrite existing pages: stolen over the old ones" test "$(delta stolen_anon)" = 256
+snap
+produce /tmp/zero.1m | stealprobe splice -M -m $M/o > /tmp/check.out 2>&1
+r=$?; [ $r = 0 ] || sed 's/^/# /' /tmp/check.out
+ok $r "overwrite pages mapped by a process: the mapping sees the new data"
+check "overwrite mapped pages: copied, not stolen" test "$(delta stolen_anon)" = 0 -a "$(delta refused_mapped)" = 256
+dd if=/tmp/src.1m of=$M/o bs=64k conv=notrunc 2>/dev/null
 truncate -s 5000 $M/a
 head -c 5000 /tmp/src > /tmp/t.expect
 check "truncate down" cmp /tmp/t.expect $M/a

@@ -3,8 +3,11 @@
  * file with or without SPLICE_F_MOVE, gifts pages with vmsplice, checks mmap
  * and truncate on a file, and times pipe- and file-sourced moves.
  *
- *   stealprobe splice [-M] [-o OFFSET] DST    stdin (a pipe) -> DST at OFFSET
- *   stealprobe filemove [-M] SRC DST          SRC -> private pipe -> DST
+ *   stealprobe splice [-M] [-m] [-o OFFSET] DST  stdin (a pipe) -> DST at
+ *                                             OFFSET
+ *   stealprobe filemove [-M] [-m] SRC DST     SRC -> private pipe -> DST
+ *     -M: SPLICE_F_MOVE; -m: keep DST (splice) or SRC (filemove) mapped
+ *     during the move, then check the mapping shows the file's data
  *   stealprobe gift SIZE DST                  vmsplice(SPLICE_F_GIFT) SIZE
  *                                             bytes of a pattern, then splice
  *                                             them to DST with SPLICE_F_MOVE
@@ -360,11 +363,57 @@ static int cmd_acct(const char *path)
 	return 0;
 }
 
+/* A shared mapping of a whole file, kept while data moves. */
+struct mapping {
+	unsigned char *addr;
+	size_t size;
+};
+
+/*
+ * Maps @path shared and faults every page in, so that its pages are mapped
+ * while data moves from or to it.  Exits on error.
+ */
+static void map_file(const char *path, struct mapping *map)
+{
+	int fd = open(path, O_RDONLY);
+	struct stat st;
+	volatile unsigned char sum = 0;
+
+	if (fd < 0 || fstat(fd, &st) < 0)
+		die(path);
+	map->size = (size_t)st.st_size;
+	map->addr = mmap(NULL, map->size, PROT_READ, MAP_SHARED, fd, 0);
+	if (map->addr == MAP_FAILED)
+		die("mmap");
+	for (size_t i = 0; i < map->size; i += PAGE)
+		sum += map->addr[i];
+	close(fd);
+}
+
+/*
+ * Checks that the mapping made by map_file() shows what read(2) returns
+ * now: a page swapped under a live mapping would show stale data.  Exits 1
+ * when it differs.
+ */
+static void check_mapping(const char *path, const struct mapping *map)
+{
+	unsigned char *buf = malloc(map->size);
+	int fd = open(path, O_RDONLY);
+
+	if (!buf || fd < 0)
+		die(path);
+	if (pread(fd, buf, map->size, 0) != (ssize_t)map->size)
+		die("pread");
+	if (memcmp(buf, map->addr, map->size))
+		fail("mapping differs from read() after the move");
+	printf("mapping: ok\n");
+}
+
 /* Prints the usage and returns 2. */
 static int usage(void)
 {
-	fputs("usage: stealprobe splice [-M] [-o OFFSET] DST\n"
-	      "       stealprobe filemove [-M] SRC DST\n"
+	fputs("usage: stealprobe splice [-M] [-m] [-o OFFSET] DST\n"
+	      "       stealprobe filemove [-M] [-m] SRC DST\n"
 	      "       stealprobe gift SIZE DST | pattern SIZE | mmap FILE\n"
 	      "       stealprobe acct FILE|-\n"
 	      "       stealprobe time COMMAND [ARG]...\n"
@@ -377,7 +426,7 @@ int main(int argc, char **argv)
 	unsigned int flags = 0;
 	loff_t offset = 0;
 	const char *cmd;
-	int opt;
+	int opt, mapped = 0;
 
 	if (argc < 2)
 		return usage();
@@ -387,9 +436,11 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "time-pipe") && argc > 3)
 		return cmd_time_pipe(parse_size(argv[2]), argv + 3);
 	argv++, argc--;
-	while ((opt = getopt(argc, argv, "Mo:")) != -1) {
+	while ((opt = getopt(argc, argv, "Mmo:")) != -1) {
 		if (opt == 'M')
 			flags |= SPLICE_F_MOVE;
+		else if (opt == 'm')
+			mapped = 1;
 		else if (opt == 'o')
 			offset = (loff_t)parse_size(optarg);
 		else
@@ -400,17 +451,27 @@ int main(int argc, char **argv)
 
 	if (!strcmp(cmd, "splice") && argc == 1) {
 		int out = open_out(argv[0]);
+		struct mapping map = { NULL, 0 };
+		if (mapped)
+			map_file(argv[0], &map);
 		grow_pipe(0);
 		printf("spliced %llu\n",
 		       (unsigned long long)drain(0, out, &offset, flags));
+		if (mapped)
+			check_mapping(argv[0], &map);
 		return close(out) < 0;
 	}
 	if (!strcmp(cmd, "filemove") && argc == 2) {
 		int in = open(argv[0], O_RDONLY), out = open_out(argv[1]);
+		struct mapping map = { NULL, 0 };
 		if (in < 0)
 			die(argv[0]);
+		if (mapped)
+			map_file(argv[0], &map);
 		printf("moved %llu\n",
 		       (unsigned long long)file_move(in, out, flags));
+		if (mapped)
+			check_mapping(argv[0], &map);
 		return close(out) < 0;
 	}
 	if (!strcmp(cmd, "gift") && argc == 2)
