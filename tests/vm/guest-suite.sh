@@ -88,6 +88,11 @@ check "counters in $S" test -r $S/stolen_anon -a -r $S/refused_busy
 check "mount stealfs" mount -t stealfs none $M
 check "statfs magic 0x5354454c" test "$(stat -f -c %t $M)" = 5354454c
 
+if [ -x /bin/spcat ]; then
+	check "spcat from the build tree runs (its libraries are here)" sh -c "spcat /tmp/src > $M/spcat && cmp /tmp/src $M/spcat"
+	rm -f $M/spcat
+fi
+
 # (a) pipe-sourced data is stolen, and survives drop_caches
 snap
 produce /tmp/src | pipe_move $M/a
