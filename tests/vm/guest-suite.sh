@@ -199,6 +199,20 @@ check "mkdir/rmdir" rmdir $M/dir
 check "df" df $M
 check "umount" umount $M
 
+# mount options: mode= and size=
+mount -t stealfs -o mode=1770,size=1m none $M
+check "mode=1770" test "$(stat -c %a $M)" = 1770
+check "size=1m in /proc/mounts" grep -q "$M stealfs .*size=1024k" /proc/mounts
+check "size=1m: writing 2 MiB fails" sh -c "! dd if=/tmp/src of=$M/big bs=64k count=32 2>/dev/null"
+rm -f $M/big
+check "size=1m: 1 MiB fits" cp /tmp/src.1m $M/fits
+produce /tmp/src.1m | stealprobe splice -M $M/more > /dev/null 2>&1
+check "size=1m: a spliced file cannot grow past it" test "$(stat -c %s $M/more)" = 0
+check "size=1m: statfs shows it full" test "$(stat -f -c %f $M)" = 0
+rm -f $M/fits $M/more
+check "size=1m: space comes back after rm" test "$(stat -f -c %f $M)" = 256
+umount $M
+
 # (e) the memory comes back after umount.  The page cache ("Cached") must
 # grow by the 32 MiB and shrink back; free memory (MemFree plus the pages
 # parked on the per-CPU free lists, which MemFree leaves out) is compared
