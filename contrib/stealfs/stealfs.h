@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stealfs.h - declarations shared by the stealfs sources.
+ */
+#ifndef STEALFS_H
+#define STEALFS_H
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fs.h>
+#include <linux/atomic.h>
+#include "compat.h"
+
+#define STEALFS_MAGIC 0x5354454c	/* "STEL" */
+
+/* Per-mount state, in sb->s_fs_info. */
+struct stealfs_sb {
+	unsigned long max_pages;	/* size= in pages, 0 = unlimited */
+	atomic_long_t used_pages;	/* pages accounted to files */
+	umode_t root_mode;		/* mode= */
+	bool steal;			/* steal=on|off */
+};
+
+static inline struct stealfs_sb *STEALFS_SB(struct super_block *sb)
+{
+	return sb->s_fs_info;
+}
+
+/* The counters under /sys/fs/stealfs/stats/, one file each. */
+enum stealfs_counter {
+	STEALFS_STOLEN_ANON,
+	STEALFS_STOLEN_PAGECACHE,
+	STEALFS_COPIED,
+	STEALFS_REFUSED_PARTIAL,
+	STEALFS_REFUSED_LARGE,
+	STEALFS_REFUSED_ANON,
+	STEALFS_REFUSED_MAPPED,
+	STEALFS_REFUSED_FLAGS,
+	STEALFS_REFUSED_BUSY,
+	STEALFS_NR_COUNTERS
+};
+
+void stealfs_count(enum stealfs_counter c, unsigned long n);
+int stealfs_stats_init(void);
+void stealfs_stats_exit(void);
+
+/* inode.c */
+extern const struct file_operations stealfs_file_operations;
+struct inode *stealfs_get_inode(struct super_block *sb, const struct inode *dir,
+				umode_t mode, dev_t dev);
+int stealfs_account(struct inode *inode, loff_t end);
+void stealfs_settle(struct inode *inode, loff_t size);
+
+/* splice.c */
+ssize_t stealfs_splice_write(struct pipe_inode_info *pipe, struct file *out,
+			     loff_t *ppos, size_t len, unsigned int flags);
+
+#endif

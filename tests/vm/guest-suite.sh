@@ -1,0 +1,368 @@
+#!/bin/sh
+# guest-suite.sh - the stealfs suite, run inside the VM by /init (busybox).
+# Prints TAP-like "ok N - ..." / "not ok N - ..." lines, "BENCH ..." lines,
+# and one "STEALFS-SUMMARY ..." line that tests/vm/check-vm.sh parses.
+#
+# spmove moves the data when it was built (it is in /bin); otherwise
+# stealprobe does the same splices.  The counters are read straight from
+# /sys/fs/stealfs/stats/.
+
+S=/sys/fs/stealfs/stats
+M=/mnt/s
+OFF=/mnt/off
+E=/mnt/e
+KO=/lib/modules/stealfs.ko
+COUNTERS="stolen_anon stolen_pagecache copied refused_partial refused_large refused_anon refused_mapped refused_flags refused_busy"
+n=0 passed=0 failed=0
+
+# ok STATUS DESCRIPTION: records one result.
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		passed=$((passed + 1)); echo "ok $n - $2"
+	else
+		failed=$((failed + 1)); echo "not ok $n - $2"
+	fi
+}
+
+# check DESCRIPTION COMMAND...: passes when COMMAND exits 0; shows its
+# output as comments when it fails.
+check() {
+	d=$1; shift
+	"$@" >/tmp/check.out 2>&1
+	r=$?
+	[ $r = 0 ] || sed 's/^/# /' /tmp/check.out
+	ok $r "$d"
+}
+
+# snap: remembers the counters; delta NAME: prints NAME's growth since.
+snap() {
+	for c in $COUNTERS; do eval "b_$c=\$(cat $S/$c)"; done
+}
+delta() {
+	eval "echo \$(( \$(cat $S/$1) - b_$1 ))"
+}
+
+# counts: prints every counter's growth since snap, for the log.
+counts() {
+	line="#"
+	for c in $COUNTERS; do line="$line $c=$(delta $c)"; done
+	echo "$line"
+}
+
+# Movers: spmove when present, stealprobe otherwise.
+if [ -x /bin/spmove ]; then MOVER=spmove; else MOVER=stealprobe; fi
+echo "# mover: $MOVER"
+# pipe_move DST: stdin (a pipe) -> DST with SPLICE_F_MOVE.
+pipe_move() {
+	if [ $MOVER = spmove ]; then spmove -M - "$1"; else stealprobe splice -M "$1"; fi
+}
+# file_move SRC DST: with SPLICE_F_MOVE.
+file_move() {
+	if [ $MOVER = spmove ]; then spmove -M "$1" "$2"; else stealprobe filemove -M "$1" "$2"; fi
+}
+# gift_move SRC DST: vmsplice'd gift pages -> DST.
+gift_move() {
+	if [ $MOVER = spmove ]; then
+		spmove -M --method=gift "$1" "$2"
+	else
+		stealprobe gift "$(stat -c %s "$1")" "$2" >/dev/null
+	fi
+}
+produce() { dd if="$1" bs=64k 2>/dev/null; }
+drop_caches() { sync; echo 3 > /proc/sys/vm/drop_caches; }
+# free_kb: prints MemFree plus the per-CPU free lists, in kB.
+free_kb() {
+	echo $(( $(meminfo MemFree) + $(awk '$1 == "count:" { s += $2 } END { print s * 4 }' /proc/zoneinfo) ))
+}
+# meminfo FIELD: prints /proc/meminfo's FIELD in kB.
+meminfo() { sed -n "s/^$1: *\\([0-9]*\\) kB/\\1/p" /proc/meminfo; }
+
+dd if=/dev/urandom of=/tmp/src bs=1M count=16 2>/dev/null
+head -c 100000 /tmp/src > /tmp/src.partial
+head -c 1048576 /tmp/src > /tmp/src.1m
+stealprobe pattern 256K > /tmp/pat
+
+check "insmod stealfs" insmod $KO
+check "counters in $S" test -r $S/stolen_anon -a -r $S/refused_busy
+check "mount stealfs" mount -t stealfs none $M
+check "statfs magic 0x5354454c" test "$(stat -f -c %t $M)" = 5354454c
+
+if [ -x /bin/spcat ]; then
+	check "spcat from the build tree runs (its libraries are here)" sh -c "spcat /tmp/src > $M/spcat && cmp /tmp/src $M/spcat"
+	rm -f $M/spcat
+fi
+
+# (a) pipe-sourced data is stolen, and survives drop_caches
+snap
+produce /tmp/src | pipe_move $M/a
+check "pipe -> stealfs with SPLICE_F_MOVE: data intact" cmp /tmp/src $M/a
+st=$(delta stolen_anon); counts
+check "pipe -> stealfs: $st of 4096 pages stolen" test "$st" -gt 0
+drop_caches
+check "pipe -> stealfs: intact after drop_caches" cmp /tmp/src $M/a
+check "pipe -> stealfs: checksum" test "$(sha256sum < /tmp/src)" = "$(sha256sum < $M/a)"
+snap
+produce /tmp/src | stealprobe splice $M/a2 >/dev/null
+check "without SPLICE_F_MOVE nothing is stolen" test "$(delta stolen_anon)" = 0
+check "without SPLICE_F_MOVE: data intact" cmp /tmp/src $M/a2
+mount -o remount,steal=off $M
+check "remount steal=off shows in /proc/mounts" grep -q "$M stealfs .*steal=off" /proc/mounts
+snap
+produce /tmp/src | pipe_move $M/a3
+check "steal=off: nothing stolen, all copied" test "$(delta stolen_anon)" = 0 -a "$(delta copied)" -gt 0
+check "steal=off: data intact" cmp /tmp/src $M/a3
+mount -o remount,steal=on $M
+rm -f $M/a2 $M/a3
+
+# (b) page-cache pages of a clean ext4 file (loop device)
+dd if=/dev/zero of=/tmp/e.img bs=1M count=112 2>/dev/null
+losetup /dev/loop0 /tmp/e.img && mke2fs -q /dev/loop0 >/dev/null 2>&1
+check "mount ext4 on loop" mount -t ext4 /dev/loop0 $E
+cp /tmp/src $E/src
+drop_caches
+snap
+file_move $E/src $M/b
+check "ext4 file -> stealfs with SPLICE_F_MOVE: data intact" cmp /tmp/src $M/b
+sp=$(delta stolen_pagecache)
+refused=$(( $(delta refused_busy) + $(delta refused_flags) + $(delta refused_mapped) + $(delta refused_large) + $(delta refused_anon) + $(delta refused_partial) ))
+counts
+check "ext4 -> stealfs: every page stolen ($sp) or refused ($refused)" test $((sp + refused)) -ge 4096
+check "ext4 -> stealfs: no anonymous steal" test "$(delta stolen_anon)" = 0
+drop_caches
+check "ext4 source intact after its pages left" cmp /tmp/src $E/src
+check "stolen page-cache pages intact after drop_caches" cmp /tmp/src $M/b
+drop_caches
+snap
+stealprobe filemove -M -m $E/src $M/bm > /tmp/check.out 2>&1
+r=$?; [ $r = 0 ] || sed 's/^/# /' /tmp/check.out
+ok $r "ext4 file mapped by a process -> stealfs: mapping intact"
+check "mapped ext4 pages: refused as mapped, not stolen" test "$(delta stolen_pagecache)" = 0 -a "$(delta refused_mapped)" -gt 0
+check "mapped ext4 pages: data intact" cmp /tmp/src $M/bm
+rm -f $M/bm
+snap
+file_move $M/b $M/b3
+check "stealfs file -> stealfs: its dirty pages stay (refused)" test "$(delta stolen_pagecache)" = 0 -a "$(delta refused_busy)" -gt 0
+check "stealfs file -> stealfs: source and copy intact" sh -c "cmp /tmp/src $M/b && cmp /tmp/src $M/b3"
+rm -f $M/b3
+snap
+file_move /tmp/src $M/b2
+check "tmpfs file -> stealfs: refused as swap-backed" test "$(delta refused_anon)" -gt 0 -a "$(delta stolen_pagecache)" = 0
+check "tmpfs file -> stealfs: data intact" cmp /tmp/src $M/b2
+rm -f $M/b2
+
+# (c) vmsplice gifts are anonymous: refused and copied
+snap
+gift_move /tmp/pat $M/c
+check "gift: refused as anonymous" test "$(delta refused_anon)" -ge 64 -a "$(delta stolen_anon)" = 0
+check "gift: data intact" cmp /tmp/pat $M/c
+
+# (d) partial pages, unaligned offsets, overwrite, truncate, mmap, names
+snap
+produce /tmp/src.partial | pipe_move $M/d
+check "partial last page: data intact" cmp /tmp/src.partial $M/d
+check "partial last page: refused_partial counted" test "$(delta refused_partial)" -ge 1 -a "$(delta stolen_anon)" -ge 1
+cp /tmp/src.partial $M/u
+cp /tmp/src.partial /tmp/u.expect
+produce /tmp/src.1m | stealprobe splice -o 100 /tmp/u.expect >/dev/null
+snap
+produce /tmp/src.1m | stealprobe splice -M -o 100 $M/u >/dev/null
+check "unaligned offset: data intact" cmp /tmp/u.expect $M/u
+check "unaligned offset: nothing stolen" test "$(delta stolen_anon)" = 0 -a "$(delta refused_partial)" -gt 0
+dd if=/dev/zero of=$M/o bs=64k count=32 2>/dev/null
+snap
+produce /tmp/src.1m | stealprobe splice -M $M/o >/dev/null
+head -c 2097152 /dev/zero | tail -c 1048576 > /tmp/zero.1m
+cat /tmp/src.1m /tmp/zero.1m > /tmp/o.expect
+check "overwrite existing pages: data intact" cmp /tmp/o.expect $M/o
+check "overwrite existing pages: stolen over the old ones" test "$(delta stolen_anon)" = 256
+snap
+produce /tmp/zero.1m | stealprobe splice -M -m $M/o > /tmp/check.out 2>&1
+r=$?; [ $r = 0 ] || sed 's/^/# /' /tmp/check.out
+ok $r "overwrite pages mapped by a process: the mapping sees the new data"
+check "overwrite mapped pages: copied, not stolen" test "$(delta stolen_anon)" = 0 -a "$(delta refused_mapped)" = 256
+dd if=/tmp/src.1m of=$M/o bs=64k conv=notrunc 2>/dev/null
+truncate -s 5000 $M/a
+head -c 5000 /tmp/src > /tmp/t.expect
+check "truncate down" cmp /tmp/t.expect $M/a
+head -c 15000 /dev/zero >> /tmp/t.expect
+truncate -s 20000 $M/a
+check "truncate up reads zeros" cmp /tmp/t.expect $M/a
+check "mmap of stolen pages" stealprobe mmap $M/o
+mv $M/o $M/o2
+check "rename" test ! -e $M/o -a -f $M/o2
+check "renamed file intact" cmp /tmp/o.expect $M/o2
+rm $M/o2
+check "unlink" test ! -e $M/o2
+mkdir $M/dir && touch $M/dir/x && rm $M/dir/x
+check "mkdir/rmdir" rmdir $M/dir
+check "df" df $M
+check "umount" umount $M
+
+# mount options: mode= and size=
+mount -t stealfs -o mode=1770,size=1m none $M
+check "mode=1770" test "$(stat -c %a $M)" = 1770
+check "size=1m in /proc/mounts" grep -q "$M stealfs .*size=1024k" /proc/mounts
+check "size=1m: writing 2 MiB fails" sh -c "! dd if=/tmp/src of=$M/big bs=64k count=32 2>/dev/null"
+rm -f $M/big
+check "size=1m: 1 MiB fits" cp /tmp/src.1m $M/fits
+produce /tmp/src.1m | stealprobe splice -M $M/more > /dev/null 2>&1
+check "size=1m: a spliced file cannot grow past it" test "$(stat -c %s $M/more)" = 0
+check "size=1m: statfs shows it full" test "$(stat -f -c %f $M)" = 0
+rm -f $M/fits $M/more
+check "size=1m: space comes back after rm" test "$(stat -f -c %f $M)" = 256
+umount $M
+
+# (e) the memory comes back after umount.  The page cache ("Cached") must
+# grow by the 32 MiB and shrink back; free memory (MemFree plus the pages
+# parked on the per-CPU free lists, which MemFree leaves out) is compared
+# after a warm-up cycle and three more: a leak would show as 96 MiB, noise
+# stays under the 4 MiB bound.
+# mem_cycle: mounts, stores 32 MiB of stolen pages, unmounts; sets c0 c1 c2.
+mem_cycle() {
+	drop_caches
+	c0=$(meminfo Cached)
+	mount -t stealfs none $M
+	stealprobe pattern 32M | pipe_move $M/mem
+	drop_caches
+	c1=$(meminfo Cached)
+	umount $M
+	drop_caches
+	c2=$(meminfo Cached)
+}
+mem_cycle
+mf0=$(free_kb)
+cached_ok=0
+for i in 1 2 3; do
+	mem_cycle
+	echo "# cycle $i: Cached kB before $c0, with 32 MiB stolen $c1, after umount $c2"
+	[ $((c1 - c0)) -ge 32000 ] && [ $((c2 - c0)) -le 1024 ] || cached_ok=1
+done
+mf2=$(free_kb)
+echo "# free kB: after warm-up $mf0, after 3 more cycles $mf2"
+ok $cached_ok "32 MiB held in the page cache while mounted, given back at umount"
+check "free memory back after umount (within 4 MiB after 3 x 32 MiB)" test $((mf0 - mf2)) -le 4096
+
+# (f) process accounting on tmpfs and on stealfs
+mount -t stealfs none $M
+if [ -x /bin/acctpin ]; then
+	check "acctpin run --fs tmpfs" acctpin run --fs tmpfs
+	check "acctpin run on stealfs" acctpin run --dir $M
+fi
+: > $M/acct
+check "acct into stealfs" stealprobe acct $M/acct
+/bin/true; /bin/true
+stealprobe acct -
+sz=$(stat -c %s $M/acct)
+check "acct records: $sz bytes, 64 each" test "$sz" -gt 0 -a $((sz % 64)) = 0
+check "acct record version 3" test "$(od -An -tu1 -j1 -N1 $M/acct | tr -d ' ')" = 3
+: > $M/acct2
+stealprobe acct $M/acct2
+check "umount stealfs while accounting to it" umount $M
+stealprobe acct - 2>/dev/null
+
+# (g) load/unload 20 times (the counters restart from zero)
+base_anon=$(cat $S/stolen_anon) base_pc=$(cat $S/stolen_pagecache) base_cp=$(cat $S/copied)
+i=0 bad=0
+while [ $i -lt 20 ]; do
+	rmmod stealfs || bad=1
+	[ -e $S ] && bad=1
+	insmod $KO || bad=1
+	[ -r $S/stolen_anon ] || bad=1
+	i=$((i + 1))
+done
+ok $bad "rmmod/insmod 20 times"
+
+# (g) stress: concurrent writers, readers, truncation and drop_caches
+mount -t stealfs none $M
+stealprobe pattern 2M > /tmp/pat2m
+rm -f /tmp/stress.fail
+writer() {
+	j=0
+	while [ $j -lt 15 ]; do
+		rm -f $M/w$1
+		produce /tmp/pat2m | stealprobe splice -M $M/w$1 >/dev/null
+		cmp -s /tmp/pat2m $M/w$1 || echo "writer $1 pass $j" >> /tmp/stress.fail
+		j=$((j + 1))
+	done
+}
+reader() {
+	j=0
+	while [ $j -lt 30 ]; do
+		cat $M/w* > /dev/null 2>&1
+		j=$((j + 1))
+	done
+}
+truncator() {
+	j=0
+	while [ $j -lt 15 ]; do
+		produce /tmp/pat2m | stealprobe splice -M $M/t >/dev/null
+		truncate -s $((j * 4096 + 100)) $M/t
+		j=$((j + 1))
+	done
+}
+dropper() {
+	j=0
+	while [ $j -lt 15 ]; do drop_caches; j=$((j + 1)); done
+}
+snap
+writer 1 & writer 2 & reader & truncator & dropper &
+wait
+counts
+check "stress: no data mismatch" test ! -e /tmp/stress.fail
+[ -e /tmp/stress.fail ] && sed 's/^/# /' /tmp/stress.fail
+check "stress: pages stolen" test "$(delta stolen_anon)" -gt 0
+umount $M
+
+# Bench: the same move into a steal=on and a steal=off mount, best of five.
+#   pipe:   the mover alone, reading a pipe already holding 48 MiB written
+#           with write(2) (the splice_write side, where stealing acts);
+#   pipe+w: the same with the producer's write(2) included (end to end);
+#   file:   a 48 MiB ext4 file whose pages are in the page cache (read once
+#           before each run) -> pipe -> stealfs.
+echo 67108864 > /proc/sys/fs/pipe-max-size
+mount -t stealfs none $M
+mount -t stealfs -o steal=off none $OFF
+cat /tmp/src /tmp/src /tmp/src > $E/b1
+# mover_cmd pipe|file: the command line that moves with SPLICE_F_MOVE.
+mover_cmd() {
+	if [ $MOVER = spmove ]; then
+		[ $1 = file ] && echo "spmove -M" || echo "spmove -M -"
+	else
+		[ $1 = file ] && echo "stealprobe filemove -M" || echo "stealprobe splice -M"
+	fi
+}
+# bench_once KIND DIR: times one move into DIR/bench; prints nanoseconds.
+bench_once() {
+	rm -f $2/bench
+	case $1 in
+	pipe) stealprobe time-pipe 48M $(mover_cmd pipe) $2/bench ;;
+	pipe+w) stealprobe time sh -c "stealprobe pattern 48M | $(mover_cmd pipe) $2/bench" ;;
+	file) cat $E/b1 > /dev/null
+	      stealprobe time $(mover_cmd file) $E/b1 $2/bench ;;
+	esac 2>&1 >/dev/null | sed -n 's/^time //p'
+}
+# bench_run KIND DIR: prints the best of five runs in nanoseconds.
+bench_run() {
+	best=
+	for r in 1 2 3 4 5; do
+		t=$(bench_once $1 $2)
+		if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
+	done
+	echo "$best"
+}
+for kind in pipe pipe+w file; do
+	snap
+	on=$(bench_run $kind $M)
+	st=$(( $(delta stolen_anon) + $(delta stolen_pagecache) ))
+	off=$(bench_run $kind $OFF)
+	echo "BENCH $kind 50331648 $on $off $st"
+done
+umount $M $OFF $E
+losetup -d /dev/loop0
+
+sa=$((base_anon + $(cat $S/stolen_anon)))
+sp=$((base_pc + $(cat $S/stolen_pagecache)))
+cp=$((base_cp + $(cat $S/copied)))
+check "rmmod at the end" rmmod stealfs
+echo "STEALFS-SUMMARY kernel=$(uname -r) tests=$n passed=$passed failed=$failed stolen=$((sa + sp)) stolen_anon=$sa stolen_pagecache=$sp copied=$cp mover=$MOVER"
