@@ -26,7 +26,8 @@
 #       WARNING:, Oops, KASAN, circular locking, unreferenced object, ...);
 #       for harnesses that boot this kernel with their own qemu command.
 #
-# Environment: SPLICE_UTILS_CACHE (cache root), DK_JOBS (make -j, default 2).
+# Environment: SPLICE_UTILS_CACHE (cache root), DK_JOBS (make -j, default 2),
+# DK_KEEP_DAYS (other cached kernels unused this long are removed, default 14).
 # Exit status: 0 success, 1 failure, 2 usage error.
 set -eu
 
@@ -97,10 +98,11 @@ build_kernel() {
 	tar -C "$2" -xJf /usr/src/$DK_SRC_PACKAGE.tar.xz
 	mv "$2/$DK_SRC_PACKAGE" "$2/build"
 	kdir=$2/build
-	make -C "$kdir" -s tinyconfig >&2
-	"$kdir/scripts/kconfig/merge_config.sh" -m -O "$kdir" \
-		"$kdir/.config" "$fragment" >&2
-	make -C "$kdir" -s olddefconfig >&2
+	{ make -C "$kdir" -s tinyconfig &&
+	  "$kdir/scripts/kconfig/merge_config.sh" -m -O "$kdir" \
+		"$kdir/.config" "$fragment" &&
+	  make -C "$kdir" -s olddefconfig; } >"$2/config.log" 2>&1 ||
+		die "configuring failed; see $2/config.log"
 	check_config "$kdir/.config"
 	cp "$kdir/.config" "$2/config"
 	say "compiling $1 (nice -n 19, -j$DK_JOBS); log in $2/build.log"
@@ -114,6 +116,20 @@ build_kernel() {
 	cp "$kdir/arch/x86/boot/bzImage" "$2/bzImage"
 	echo "$((end - start))" >"$2/build-seconds"
 	say "compiled in $((end - start)) s"
+}
+
+# prune_cache KEEP - remove the other cached kernels not used (stamp
+# touched) for DK_KEEP_DAYS days (default 14), and their half builds.
+prune_cache() {
+	for d in "$cache_root"/*/; do
+		d=${d%/}
+		[ "$d" != "$1" ] || continue
+		if [ ! -f "$d/stamp" ] ||
+		   [ -n "$(find "$d/stamp" -mtime +"${DK_KEEP_DAYS:-14}")" ]; then
+			say "removing the stale $d"
+			rm -rf "$d"
+		fi
+	done
 }
 
 # ensure_built - print the cache directory, building the kernel if the
@@ -130,9 +146,11 @@ ensure_built() {
 			printf 'version %s\nkey %s\nbuilt %s\n' "$version" \
 				"${dir##*-}" "$(date -u +%FT%TZ)" >"$dir/stamp.tmp"
 			mv "$dir/stamp.tmp" "$dir/stamp"
+			prune_cache "$dir"
 		fi
 		exec 9>&-
 	fi
+	touch "$dir/stamp" 2>/dev/null || true
 	printf '%s\n' "$dir"
 }
 
