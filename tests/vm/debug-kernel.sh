@@ -36,6 +36,7 @@
 # Exit status: 0 success, 1 failure, 2 usage error.
 set -eu
 
+# Part of the cache key: bump it when a change here changes what is built.
 DK_SCRIPT_VERSION=1
 DK_SRC_PACKAGE=linux-source-6.12
 DK_BUILD_DEPS="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils"
