@@ -345,8 +345,8 @@ int main(int argc, char **argv)
 		ok = parse_sparse(&o, str.sparse);
 	if (ok && str.method && sp_method_parse(str.method, &o.method) < 0)
 		ok = cli_usage_message("invalid argument '%s' for '--method'", str.method) == 0;
-	if (ok && str.pipe_size && (ok = cli_size_option("pipe size", str.pipe_size, &v)) &&
-	    (v == 0 || v > INT32_MAX))
+	if (ok && str.pipe_size && (ok = cli_size_option("pipe size", str.pipe_size, &v, INT32_MAX)) &&
+	    v == 0)
 		ok = cli_usage_message("invalid pipe size: '%s'", str.pipe_size) == 0;
 	if (!ok) {
 		finish(ctx, &str);

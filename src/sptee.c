@@ -158,9 +158,9 @@ struct config {
 static bool pipe_size_option(const char *text, size_t *size)
 {
 	uint64_t v;
-	if (!cli_size_option("pipe size", text, &v))
+	if (!cli_size_option("pipe size", text, &v, INT32_MAX))
 		return false;
-	if (v == 0 || v > INT32_MAX) {
+	if (v == 0) {
 		cli_usage_message("invalid pipe size: '%s'", text);
 		return false;
 	}
