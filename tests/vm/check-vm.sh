@@ -8,13 +8,21 @@
 # and read the results from the serial console.  Fails on a failed test or on
 # BUG:/WARNING:/Oops/... in the guest's kernel log.
 #
+# The kernel name "debug" (VM_KERNELS=debug, what `make check-vm-debug` runs)
+# stands for the 6.12 debug kernel of tests/vm/debug-kernel.sh (KASAN,
+# DEBUG_VM, PROVE_LOCKING, DEBUG_PAGEALLOC, KMEMLEAK; built and cached on
+# first use): stealfs.ko is built against its build/ tree, loop and ext4 are
+# built in, the guest boots with kmemleak=on and /init scans for leaks before
+# powering off; any report of debug-kernel.sh --check-log fails the run too.
+#
 # Usage: check-vm.sh SRCDIR BUILDDIR       (what `make check-vm` runs)
 # Exit: 0 all passed, 1 failure, 77 skipped (not root, or no qemu).
 # Environment:
 #   VM_CACHE    cache of packages and builds, kept between runs
 #               (default ${XDG_CACHE_HOME:-$HOME/.cache}/splice-utils/vm)
-#   VM_KERNELS  kernel series to test (default "6.1 6.12")
-#   VM_TIMEOUT  seconds allowed per boot (default 300; a run takes 1-2 min)
+#   VM_KERNELS  kernel series to test (default "6.1 6.12"), or "debug"
+#   VM_TIMEOUT  seconds allowed per boot (default 300; a run takes 1-2 min;
+#               1200 for the debug kernel)
 #   VM_MEM, VM_SMP  guest memory and CPUs (default 1024M, 2)
 set -u
 
@@ -23,6 +31,7 @@ builddir=$(cd "${2:-$srcdir}" && pwd)
 cache=${VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/splice-utils/vm}
 kernels=${VM_KERNELS:-6.1 6.12}
 timeout_s=${VM_TIMEOUT:-300}
+timeout_debug=${VM_TIMEOUT:-1200}
 mem=${VM_MEM:-1024M}
 smp=${VM_SMP:-2}
 here=$srcdir/tests/vm
@@ -83,19 +92,25 @@ fetch_kernel() {
 	touch "$dir/.unpacked"
 }
 
-# Builds stealfs.ko for ABI $1 (warnings are errors); prints its path.
+# Prints the sources stealfs.ko is built from, and the kernel tree $1.
+module_sources() {
+	echo "KDIR=$1"
+	(cd "$srcdir/contrib/stealfs" && cat *.c *.h Kbuild)
+}
+
+# Builds stealfs.ko for ABI $1 (warnings are errors) against the kernel tree
+# $2 (default: the unpacked headers of $1); prints its path.
 build_module() {
-	local abi=$1 out=$cache/$1/stealfs kdir
-	kdir=$cache/$abi/root/usr/src/linux-headers-$abi-amd64
+	local abi=$1 out=$cache/$1/stealfs
+	local kdir=${2:-$cache/$abi/root/usr/src/linux-headers-$abi-amd64}
 	mkdir -p "$out"
-	if ! (cd "$srcdir/contrib/stealfs" && cat *.c *.h Kbuild Makefile) |
-	     cmp -s - "$out/.sources"; then
+	if ! module_sources "$kdir" | cmp -s - "$out/.sources"; then
 		rm -rf "$out" && mkdir -p "$out"
-		cp "$srcdir"/contrib/stealfs/{*.c,*.h,Kbuild,Makefile} "$out/"
-		(cd "$srcdir/contrib/stealfs" && cat *.c *.h Kbuild Makefile) > "$out/.sources"
+		cp "$srcdir"/contrib/stealfs/{*.c,*.h,Kbuild} "$out/"
+		module_sources "$kdir" > "$out/.sources"
 		# Module BTF needs pahole and is of no use here.
-		make -s -C "$out" KDIR="$kdir" STEALFS_CFLAGS=-Werror \
-			CONFIG_DEBUG_INFO_BTF_MODULES= > "$out/build.log" 2>&1
+		make -s -C "$kdir" M="$out" STEALFS_CFLAGS=-Werror \
+			CONFIG_DEBUG_INFO_BTF_MODULES= modules > "$out/build.log" 2>&1
 		local rc=$?
 		if [ $rc != 0 ] || grep -qi 'warning' "$out/build.log"; then
 			cat "$out/build.log" >&2
@@ -168,6 +183,8 @@ build_initramfs() {
 		[ -e "$root/bin/$m" ] || ln -s busybox "$root/bin/$m"
 	done
 	: > "$root/lib/modules/order"
+	# The debug kernel has loop and ext4 built in.
+	[ "$abi" = debug ] ||
 	for m in $(module_closure "$abi" loop; module_closure "$abi" ext4; module_closure "$abi" crc32c_generic); do
 		base=$(basename "$m" .xz)
 		case $m in *.xz) xz -dc "$m" > "$root/lib/modules/$base" ;; *) cp "$m" "$root/lib/modules/$base" ;; esac
@@ -182,12 +199,15 @@ build_initramfs() {
 
 # Boots ABI $1 and writes the serial console to $2; returns qemu's status.
 boot() {
-	local abi=$1 log=$2
+	local abi=$1 log=$2 kernel=$cache/$1/root/boot/vmlinuz-$1-amd64 extra=
+	if [ "$abi" = debug ]; then
+		kernel=$dk/bzImage extra=" kmemleak=on"
+	fi
 	timeout -k 10 "$timeout_s" qemu-system-x86_64 \
 		-nographic -no-reboot -accel tcg -cpu max -m "$mem" -smp "$smp" \
-		-kernel "$cache/$abi/root/boot/vmlinuz-$abi-amd64" \
+		-kernel "$kernel" \
 		-initrd "$cache/$abi/initramfs.gz" \
-		-append "console=ttyS0 loglevel=4 panic=-1 oops=panic mitigations=off" \
+		-append "console=ttyS0 loglevel=4 panic=-1 oops=panic mitigations=off$extra" \
 		< /dev/null > "$log" 2>&1
 }
 
@@ -198,7 +218,16 @@ judge() {
 	tr -d '\r' < "$log" > "$log.txt"
 	grep -E '^not ok' "$log.txt" | sed "s/^/check-vm: $abi: /"
 	summary=$(grep '^STEALFS-SUMMARY' "$log.txt" | tail -n 1)
-	bad=$(grep -E 'BUG:|WARNING:|Oops|general protection|KASAN|Kernel panic|Call Trace|INFO: task .*blocked' "$log.txt")
+	bad=$(grep -E 'BUG:|WARNING:|Oops|general protection|KASAN|Kernel panic|Call Trace|INFO: task .*blocked|unreferenced object' "$log.txt")
+	# The debug kernel's own judge knows its detectors' reports (lockdep,
+	# DEBUG_VM page dumps, kmemleak, ...).
+	if [ "$abi" = debug ] && ! sh "$here/debug-kernel.sh" --check-log "$log.txt" > /dev/null 2>&1; then
+		bad=$(printf '%s\n%s' "$bad" "$(sh "$here/debug-kernel.sh" --check-log "$log.txt" 2>&1)" | sed '/^$/d')
+	fi
+	if [ "$abi" = debug ] && ! grep -q '^STEALFS-KMEMLEAK-END' "$log.txt"; then
+		say "$abi: no kmemleak scan in the log"
+		rc=1
+	fi
 	if [ -n "$bad" ]; then
 		say "$abi: kernel log shows trouble:"
 		printf '%s\n' "$bad" | head -n 20 | sed 's/^/    /'
@@ -233,6 +262,20 @@ mkdir -p "$cache" || die "cannot create $cache"
 status=0
 for series in $kernels; do
 	t0=$(date +%s)
+	if [ "$series" = debug ]; then
+		abi=debug timeout_s=$timeout_debug
+		dk=$(sh "$here/debug-kernel.sh") && [ -f "$dk/bzImage" ] ||
+			{ say "debug: building the debug kernel failed"; status=1; continue; }
+		mkdir -p "$cache/debug"
+		ko=$(build_module debug "$dk/build") || { say "debug: building stealfs.ko failed"; status=1; continue; }
+		build_initramfs debug "$ko" || { say "debug: building the initramfs failed"; status=1; continue; }
+		t1=$(date +%s)
+		say "debug: $dk prepared in $((t1 - t0))s; booting"
+		log=$cache/debug/console.log
+		boot debug "$log"
+		judge debug "$log" $(( $(date +%s) - t1 )) || status=1
+		continue
+	fi
 	abi=$(resolve_abi "$series")
 	if [ -z "$abi" ]; then
 		say "$series: no linux-image with matching headers in the archive"
