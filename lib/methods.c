@@ -73,15 +73,10 @@ static int move_in_kernel(struct xfer *x, enum sp_method how)
 		SP_COUNT_OTHER(m);
 		ssize_t n = kernel_copy(x, how, xfer_min(x->left, KERNEL_COPY_CHUNK));
 		if (n < 0) {
-			int err = errno, rc;
-			if (err == EINTR)
-				rc = xfer_after_eintr(x);
-			else if (err == EAGAIN)
-				rc = xfer_wait_for(x, x->out, POLLOUT, SP_SIDE_OUTPUT);
-			else if (x->done == 0 && refusal(err))
+			int err = errno;
+			if (x->done == 0 && refusal(err))
 				return XFER_REFUSED;
-			else
-				return xfer_fail(x, xfer_error_side(x, err), err);
+			int rc = xfer_retry_after(x, err, x->out, POLLOUT, xfer_error_side(x, err));
 			if (rc)
 				return rc;
 			continue;

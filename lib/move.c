@@ -40,6 +40,15 @@ int xfer_after_eintr(struct xfer *x)
 	return sp_cancelled(x->m) ? xfer_fail(x, SP_SIDE_NONE, ECANCELED) : 0;
 }
 
+int xfer_retry_after(struct xfer *x, int err, int fd, short events, enum sp_side side)
+{
+	if (err == EINTR)
+		return xfer_after_eintr(x);
+	if (err == EAGAIN)
+		return xfer_wait_for(x, fd, events, side);
+	return xfer_fail(x, side, err);
+}
+
 /* Account for n bytes delivered to out. */
 void xfer_delivered(struct xfer *x, size_t n, bool spliced)
 {
@@ -85,13 +94,7 @@ int xfer_write_all(struct xfer *x, const char *buf, size_t n)
 		SP_COUNT(m, write_calls);
 		ssize_t w = write(x->out, buf, n);
 		if (w < 0) {
-			int err = errno, rc;
-			if (err == EINTR)
-				rc = xfer_after_eintr(x);
-			else if (err == EAGAIN)
-				rc = xfer_wait_for(x, x->out, POLLOUT, SP_SIDE_OUTPUT);
-			else
-				rc = xfer_fail(x, SP_SIDE_OUTPUT, err);
+			int rc = xfer_retry_after(x, errno, x->out, POLLOUT, SP_SIDE_OUTPUT);
 			if (rc)
 				return rc;
 			continue;
@@ -115,13 +118,7 @@ ssize_t xfer_read(struct xfer *x, char *buf, size_t want)
 				*x->posp += n;
 			return n;
 		}
-		int err = errno, rc;
-		if (err == EINTR)
-			rc = xfer_after_eintr(x);
-		else if (err == EAGAIN)
-			rc = xfer_wait_for(x, x->in, POLLIN, SP_SIDE_INPUT);
-		else
-			rc = xfer_fail(x, SP_SIDE_INPUT, err);
+		int rc = xfer_retry_after(x, errno, x->in, POLLIN, SP_SIDE_INPUT);
 		if (rc)
 			return rc;
 	}
@@ -243,16 +240,12 @@ int xfer_drain_pipe(struct xfer *x, size_t n, bool *refused)
 			continue;
 		}
 		int err = k < 0 ? errno : EIO;
-		if (err == EINTR) {
-			rc = xfer_after_eintr(x);
-		} else if (err == EAGAIN) {
-			rc = xfer_wait_for(x, x->out, POLLOUT, SP_SIDE_OUTPUT);
-		} else if (may_fall_back(x, err)) {
+		if (may_fall_back(x, err)) {
 			*refused = true;
 			rc = copy_out_of_pipe(x, n);
 			n = 0;
 		} else {
-			rc = xfer_fail(x, SP_SIDE_OUTPUT, err);
+			rc = xfer_retry_after(x, err, x->out, POLLOUT, SP_SIDE_OUTPUT);
 		}
 		if (rc)
 			break;
@@ -280,15 +273,10 @@ static int move_via_pipe(struct xfer *x)
 		ssize_t n = splice(x->in, x->posp, m->pipe_fds[1], NULL,
 				   xfer_min(x->left, m->pipe_size), x->flags);
 		if (n < 0) {
-			int err = errno;
-			if (err == EINTR)
-				rc = xfer_after_eintr(x);
-			else if (err == EAGAIN)
-				rc = xfer_wait_for(x, x->in, POLLIN, SP_SIDE_INPUT);
-			else if (may_fall_back(x, err))
+			if (may_fall_back(x, errno))
 				return xfer_fall_back(x);
-			else
-				return xfer_fail(x, SP_SIDE_INPUT, err);
+			/* The private pipe is empty: only the input can hold us up. */
+			rc = xfer_retry_after(x, errno, x->in, POLLIN, SP_SIDE_INPUT);
 			if (rc)
 				return rc;
 			continue;

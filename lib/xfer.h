@@ -44,6 +44,12 @@ int xfer_wait_for(struct xfer *x, int fd, short events, enum sp_side side);
 /* After EINTR: go on unless the caller asked to stop.  Returns 0 or -ECANCELED. */
 int xfer_after_eintr(struct xfer *x);
 
+/* After a call on fd failed with err: go on after EINTR (unless the caller
+ * asked to stop), wait until fd is ready for events after EAGAIN, and fail
+ * the transfer on side for anything else.  Returns 0 to try again or a
+ * negative errno. */
+int xfer_retry_after(struct xfer *x, int err, int fd, short events, enum sp_side side);
+
 /* Account for n bytes delivered to out. */
 void xfer_delivered(struct xfer *x, size_t n, bool spliced);
 
