@@ -43,6 +43,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -223,6 +224,16 @@ static int discard(struct fan *f, int fd, size_t n)
 	return 0;
 }
 
+/* Throw away everything the pipe fd holds, however much an operation that
+ * failed half-way left in it.  Returns 0 or a negative errno. */
+static int empty_pipe(struct fan *f, int fd)
+{
+	int n;
+	if (ioctl(fd, FIONREAD, &n) < 0)
+		return -errno;
+	return discard(f, fd, (size_t)n);
+}
+
 /* Make sure the chunk buffer exists.  Returns 0 or -ENOMEM. */
 static int need_buffer(struct fan *f)
 {
@@ -256,7 +267,10 @@ static int tee_to_scratch(struct fan *f)
 	if (t < 0)
 		return tee_refused(f, t) ? 1 : (int)t;
 	/* The scratch pipe has at least as many slots as the stage. */
-	return (size_t)t == f->chunk ? 0 : -EIO;
+	if ((size_t)t == f->chunk)
+		return 0;
+	int rc = empty_pipe(f, f->scratch[0]);
+	return rc ? rc : -EIO;
 }
 
 /* Put the chunk in the buffer.  When nothing needs the stage after this
@@ -266,8 +280,10 @@ static int fill_buffer(struct fan *f, bool consume)
 {
 	if (!consume && !f->rw) {
 		int rc = tee_to_scratch(f);
+		if (rc == 0 && (rc = read_pipe(f, f->scratch[0], f->chunk)) < 0)
+			empty_pipe(f, f->scratch[0]);
 		if (rc <= 0)
-			return rc ? rc : read_pipe(f, f->scratch[0], f->chunk);
+			return rc;
 	}
 	/* Nothing has left the stage yet: tee(2) and the consumer come first. */
 	int rc = read_pipe(f, f->m->pipe_fds[0], f->chunk);
@@ -282,9 +298,10 @@ static int serve_write(struct fan *f, size_t i, bool last)
 {
 	struct fan_out *o = &f->outs[i];
 	if (!f->have_buf) {
+		/* The copy for write(2) failed on its way: this output loses it. */
 		int rc = fill_buffer(f, last);
 		if (rc)
-			return rc;
+			return drop(f, i, rc);
 	}
 	while (o->pos < f->chunk) {
 		ssize_t w = call(f, OP_WRITE, -1, o->fd, f->buf + o->pos, f->chunk - o->pos);
@@ -309,7 +326,7 @@ static int serve_scratch(struct fan *f, size_t i)
 	struct fan_out *o = &f->outs[i];
 	int rc = tee_to_scratch(f);
 	if (rc)
-		return rc < 0 ? rc : serve_write(f, i, false);
+		return rc < 0 ? drop(f, i, rc) : serve_write(f, i, false);
 	rc = discard(f, f->scratch[0], o->pos);
 	while (!rc && o->pos < f->chunk) {
 		ssize_t k = call(f, OP_SPLICE, f->scratch[0], o->fd, NULL, f->chunk - o->pos);
@@ -325,9 +342,13 @@ static int serve_scratch(struct fan *f, size_t i)
 					 : read_pipe(f, f->scratch[0], f->chunk);
 			return rc ? rc : serve_write(f, i, false);
 		}
-		/* Leave the scratch pipe empty for the next output. */
-		rc = discard(f, f->scratch[0], f->chunk - o->pos);
-		return rc ? rc : drop(f, i, k);
+		rc = (int)k;
+	}
+	/* Output i failed, or the copy on its way did: drop it, and leave the
+	 * scratch pipe empty for the next output. */
+	if (rc && rc != -ECANCELED) {
+		int r = empty_pipe(f, f->scratch[0]);
+		return r ? r : drop(f, i, rc);
 	}
 	return rc;
 }
@@ -446,9 +467,11 @@ static int hand_off(struct fan *f, size_t i)
 	struct drainer *d = o->drainer;
 	ssize_t t = call(f, OP_TEE, f->m->pipe_fds[0], d->scratch[1], NULL, f->chunk);
 	if (t < 0)
-		return tee_refused(f, t) ? serve_write(f, i, false) : (int)t;
-	if ((size_t)t != f->chunk)
-		return -EIO;
+		return tee_refused(f, t) ? serve_write(f, i, false) : drop(f, i, t);
+	if ((size_t)t != f->chunk) {
+		int rc = empty_pipe(f, d->scratch[0]);
+		return rc ? rc : drop(f, i, -EIO);
+	}
 	pthread_mutex_lock(&d->lock);
 	d->len = f->chunk;
 	d->done = false;
@@ -547,14 +570,22 @@ static int stage_chunk(struct fan *f, size_t consumer)
 		return r < 0 ? input_failed(f, r) : 0;
 	f->chunk = (size_t)r;
 	int rc = 0;
-	if (any_write_route(f))
-		rc = fill_buffer(f, false);
+	if (any_write_route(f) && (rc = fill_buffer(f, false)) && rc != -ECANCELED) {
+		/* The copy for write(2) failed: the outputs it was for lose it. */
+		int err = rc;
+		rc = 0;
+		for (size_t i = 0; i < f->n && !rc; i++)
+			if (f->outs[i].live && f->outs[i].route == ROUTE_WRITE)
+				rc = drop(f, i, err);
+		consumer = consumer_of(f);
+	}
 	if (!rc)
 		rc = serve_all(f, consumer);
 	rc = collect_all(f, rc);
-	/* What the consumer did not take (it failed, or read/write took over). */
+	/* What the consumer did not take (it failed, read/write took over, or
+	 * a copy failed half-way through reading the stage). */
 	if (!rc && f->consumed < f->chunk)
-		rc = discard(f, f->m->pipe_fds[0], f->chunk - f->consumed);
+		rc = empty_pipe(f, f->m->pipe_fds[0]);
 	return rc ? rc : 1;
 }
 

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -30,16 +31,14 @@ static int push(struct xfer *x, char *p, size_t n, unsigned int flags)
 		ssize_t k = vmsplice(m->pipe_fds[1], &iov, 1, flags);
 		if (k < 0) {
 			int err = errno;
-			if (err == EINTR) {
-				int rc = xfer_after_eintr(x);
-				if (rc)
-					return rc;
-				continue;
-			}
 			if (x->done == 0 && p == start && (err == EINVAL || err == ENOSYS))
 				return XFER_REFUSED;
+			/* EINTR and EAGAIN (the pipe is full): try again. */
+			int rc = xfer_retry_after(x, err, m->pipe_fds[1], POLLOUT, SP_SIDE_INPUT);
+			if (!rc)
+				continue;
 			sp_private_pipe_discard(m);
-			return xfer_fail(x, SP_SIDE_INPUT, err);
+			return rc;
 		}
 		p += k;
 		n -= (size_t)k;

@@ -435,7 +435,8 @@ int ap_race_body(void *arg)
 	free(r.mk);
 	if (ap_interrupted)
 		return 1;
-	ok = ok && !r.lost && !r.torn && !r.stray && !r.after_off && r.cycles > 0;
+	ok = ok && !r.lost && !r.torn && !r.stray && !r.after_off && r.cycles > 0 &&
+	     !ap_cleanup_failed;
 	print_counts(&r, ok, o->json);
 	return ok ? 0 : 1;
 }

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/acct.h>
@@ -77,7 +78,17 @@ int ap_record_decode(const unsigned char raw[AP_RECORD_SIZE], struct ap_record *
 int ap_record_read(FILE *f, uint64_t *offset, struct ap_record *rec, char *msg, size_t msg_size)
 {
 	unsigned char raw[AP_RECORD_SIZE];
-	size_t got = fread(raw, 1, sizeof raw, f);
+	size_t got = 0;
+	for (;;) {
+		got += fread(raw + got, 1, sizeof raw - got, f);
+		int err = errno;
+		if (got == sizeof raw || !ferror(f) || (err != EINTR && err != EAGAIN))
+			break;
+		/* A signal, or an input that is not ready: try again. */
+		clearerr(f);
+		if (err == EAGAIN)
+			poll(&(struct pollfd){ .fd = fileno(f), .events = POLLIN }, 1, -1);
+	}
 	if (got == 0 && !ferror(f))
 		return 0;
 	if (ferror(f)) {

@@ -25,6 +25,7 @@
 #include "cli.h"
 
 volatile sig_atomic_t ap_interrupted;
+bool ap_cleanup_failed;
 struct ap_shared *ap_shared;
 int ap_sysctl_fd = -1;
 

@@ -114,10 +114,11 @@ static bool known_record(const struct scen *sc, const struct ap_record *rec)
 }
 
 /* Check that every record of r is whole, valid and ours. */
-static void check_records(struct scen *sc, const struct ap_records *r, const char *which)
+static void check_records(struct scen *sc, const struct ap_records *r, const char *which,
+			  const char *path)
 {
 	if (r->damaged) {
-		ap_check(sc->rep, sc->name, "records", false, "%s: %s", which, r->error);
+		ap_check(sc->rep, sc->name, "records", false, "%s %s: %s", which, path, r->error);
 		return;
 	}
 	for (size_t i = 0; i < r->n; i++)
@@ -193,7 +194,7 @@ static void judge(struct scen *sc, int linux_err, int bsd_err, bool bsd_still_on
 		 "a marker run after it was %srecorded (accounting %s; expected %s)",
 		 post_here ? "" : "not ", post_here ? "still on" : "off",
 		 off_expected ? "off" : "on");
-	check_records(sc, &r, "file");
+	check_records(sc, &r, "file", sc->reader);
 	check_markers(sc, &r, 1, "missing", 0, sc->post);
 	const struct ap_record *last = r.n ? &r.v[r.n - 1] : NULL;
 	bool by_action = last && last->pid == (uint32_t)getpid() &&
@@ -455,7 +456,7 @@ static void play_switch(struct scen *sc)
 		ap_check(sc->rep, sc->name, "moved", false, "cannot read %s", sc->reader2);
 		return;
 	}
-	check_records(sc, &r, "second file");
+	check_records(sc, &r, "second file", sc->reader2);
 	check_markers(sc, &r, 2, "moved", moved, sc->nm);
 	ap_records_free(&r);
 }
@@ -522,7 +523,7 @@ int ap_run_body(void *arg)
 		 "\"expect\":\"%s\"", u.release, fs_names[o->ws.kind],
 		 o->expect == AP_EXPECT_BSD ? "bsd" : "linux");
 	ap_report_finish(&rep, header);
-	int status = rep.failed ? 1 : 0;
+	int status = rep.failed || ap_cleanup_failed ? 1 : 0;
 	ap_report_free(&rep);
 	return status;
 }

@@ -131,8 +131,10 @@ int ap_workspace_open(struct ap_workspace *ws)
 void ap_workspace_close(struct ap_workspace *ws)
 {
 	ap_acct(NULL);
-	if (ws->root[0] && umount2(ws->root, MNT_DETACH) < 0 && errno != EINVAL)
+	if (ws->root[0] && umount2(ws->root, MNT_DETACH) < 0 && errno != EINVAL) {
 		cli_error(errno, "cannot unmount %s", cli_quote(ws->root));
+		ap_cleanup_failed = true;
+	}
 	if (ap_shared->subdir[0]) {
 		ap_remove_our_dir(ap_shared->subdir);
 		ap_shared->subdir[0] = '\0';
@@ -184,7 +186,7 @@ static int loop_attach(int backing_fd, char dev[32])
 }
 
 /* Run mkfs.ext4 on dev.  Returns 0 or -1 after a message. */
-static int make_ext4(const char *dev)
+static int make_ext4(const char *dev, const char *mnt)
 {
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -196,10 +198,15 @@ static int make_ext4(const char *dev)
 		fprintf(stderr, "%s: mkfs.ext4: %s\n", cli_program, strerror(errno));
 		_exit(127);
 	}
-	int status;
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) != 0) {
-		cli_error(0, "mkfs.ext4 %s failed", dev);
+	int status = 0;
+	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
+		cli_error(errno, "cannot run mkfs.ext4 for %s", cli_quote(mnt));
+		return -1;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		cli_error(0, "cannot make ext4 on %s for %s: mkfs.ext4 %s %d", dev, cli_quote(mnt),
+			  WIFEXITED(status) ? "exited with status" : "was killed by signal",
+			  WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 		return -1;
 	}
 	return 0;
@@ -221,7 +228,7 @@ static int mount_ext4(const char *dir, uint64_t size, const char *mnt)
 	unlink(image);
 	close(img);
 	int rc = -1;
-	if (loop >= 0 && make_ext4(dev) == 0) {
+	if (loop >= 0 && make_ext4(dev, mnt) == 0) {
 		rc = mount(dev, mnt, "ext4", MS_NOSUID | MS_NODEV, NULL);
 		if (rc < 0)
 			cli_error(errno, "cannot mount %s on %s", dev, cli_quote(mnt));
@@ -274,7 +281,9 @@ void ap_scratch_release(struct ap_scratch *s)
 {
 	if (!s->dir[0])
 		return;
-	if (umount2(s->dir, MNT_DETACH) < 0)
+	if (umount2(s->dir, MNT_DETACH) < 0) {
 		cli_error(errno, "cannot unmount %s", cli_quote(s->dir));
+		ap_cleanup_failed = true;
+	}
 	s->dir[0] = '\0';
 }

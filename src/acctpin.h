@@ -77,6 +77,9 @@ int ap_dump_main(int argc, const char **argv);
 /* Set by the SIGINT/SIGTERM/SIGHUP handler: stop, clean up and exit. */
 extern volatile sig_atomic_t ap_interrupted;
 
+/* Set when cleaning up failed (after a message): the run then fails. */
+extern bool ap_cleanup_failed;
+
 /* State shared between the outer process and the sandbox (MAP_SHARED). */
 struct ap_shared {
 	volatile unsigned long progress;  /* bumped on every step, for the watchdog */
@@ -131,7 +134,8 @@ struct ap_workspace {
 int ap_workspace_open(struct ap_workspace *ws);
 
 /* Unmount everything below the workspace and remove our files.  Safe to call
- * more than once and after a partial ap_workspace_open. */
+ * more than once and after a partial ap_workspace_open.  A failure is
+ * reported and sets ap_cleanup_failed. */
 void ap_workspace_close(struct ap_workspace *ws);
 
 /* A scratch filesystem: mounted at mnt, with a second private mount of it
@@ -147,7 +151,8 @@ struct ap_scratch {
  * directory.  Returns 0 or -1 after a message. */
 int ap_scratch_new(struct ap_workspace *ws, const char *name, struct ap_scratch *s);
 
-/* Unmount what is left of a scratch filesystem (lazily, recursively). */
+/* Unmount what is left of a scratch filesystem (lazily, recursively).  A
+ * failure is reported and sets ap_cleanup_failed. */
 void ap_scratch_release(struct ap_scratch *s);
 
 /* Remove dir, a directory acctpin made, with its files and subdirectories

@@ -288,11 +288,13 @@ static int copy_data_into(struct spmove *s, const char *src, const char *dst,
 	struct output out = { .fd = -1 };
 	const char *what = "cannot create";
 	int err = output_open(s, t, st.st_mode, &out);
-	bool output_side = true;
+	enum sp_side side = SP_SIDE_OUTPUT;
 	if (!err) {
-		int r = copy_data(s, in, out.fd, &st, &output_side);
+		int r = copy_data(s, in, out.fd, &st, &side);
 		err = -r;
-		what = output_side ? "write error" : "read error";
+		what = side == SP_SIDE_OUTPUT ? "write error"
+		       : side == SP_SIDE_INPUT ? "read error"
+					       : "cannot copy";
 	}
 	if (!cancelled(&err))
 		err = output_finish(s, t, &out, in, &st, &what);

@@ -12,15 +12,15 @@
 #include "spmove.h"
 
 /* One transfer through the mover.  Returns 0 or a negative errno; sets
- * *output_side when the output failed. */
+ * *side to the side that failed. */
 static int move(struct spmove *s, int in, int out, int64_t offset, uint64_t length,
-		bool *output_side)
+		enum sp_side *side)
 {
 	int64_t n = sp_move(s->mover, in, out, offset, length);
 	s->methods_used |= 1u << sp_last_method(s->mover);
 	if (n >= 0)
 		return 0;
-	*output_side = sp_error_side(s->mover) == SP_SIDE_OUTPUT;
+	*side = sp_error_side(s->mover);
 	return (int)n;
 }
 
@@ -33,7 +33,7 @@ static bool looks_sparse(const struct stat *st)
 /* Copy the data extents of in (size bytes) to the same offsets of out and
  * give out that size; the holes between are never written.  Returns 0 or
  * a negative errno. */
-static int copy_extents(struct spmove *s, int in, int out, off_t size, bool *output_side)
+static int copy_extents(struct spmove *s, int in, int out, off_t size, enum sp_side *side)
 {
 	off_t pos = 0;
 	while (pos < size) {
@@ -41,23 +41,23 @@ static int copy_extents(struct spmove *s, int in, int out, off_t size, bool *out
 		if (data < 0 && errno == ENXIO)
 			break; /* only a hole is left */
 		if (data < 0) {
-			*output_side = false;
+			*side = SP_SIDE_INPUT;
 			return -errno;
 		}
 		off_t hole = lseek(in, data, SEEK_HOLE);
 		if (hole < 0 || hole > size)
 			hole = size;
 		if (lseek(out, data, SEEK_SET) < 0) {
-			*output_side = true;
+			*side = SP_SIDE_OUTPUT;
 			return -errno;
 		}
-		int rc = move(s, in, out, data, (uint64_t)(hole - data), output_side);
+		int rc = move(s, in, out, data, (uint64_t)(hole - data), side);
 		if (rc)
 			return rc;
 		pos = hole;
 	}
 	if (ftruncate(out, size) < 0) {
-		*output_side = true;
+		*side = SP_SIDE_OUTPUT;
 		return -errno;
 	}
 	return 0;
@@ -93,7 +93,7 @@ static int punch_zeros(int out, off_t size)
 	return rc;
 }
 
-int copy_data(struct spmove *s, int in, int out, const struct stat *in_st, bool *output_side)
+int copy_data(struct spmove *s, int in, int out, const struct stat *in_st, enum sp_side *side)
 {
 	bool regular = S_ISREG(in_st->st_mode);
 	if (s->progress)
@@ -101,15 +101,15 @@ int copy_data(struct spmove *s, int in, int out, const struct stat *in_st, bool 
 			       sp_get_stats(s->mover));
 	int rc;
 	if (!regular)
-		rc = move(s, in, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF, output_side);
+		rc = move(s, in, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF, side);
 	else if (s->o->sparse != SPARSE_NEVER && looks_sparse(in_st))
-		rc = copy_extents(s, in, out, in_st->st_size, output_side);
+		rc = copy_extents(s, in, out, in_st->st_size, side);
 	else
-		rc = move(s, in, out, 0, SP_LENGTH_EOF, output_side);
+		rc = move(s, in, out, 0, SP_LENGTH_EOF, side);
 	if (!rc && s->o->sparse == SPARSE_ALWAYS) {
 		struct stat st;
 		rc = fstat(out, &st) < 0 ? -errno : S_ISREG(st.st_mode) ? punch_zeros(out, st.st_size) : 0;
-		*output_side = true;
+		*side = SP_SIDE_OUTPUT;
 	}
 	if (s->progress)
 		progress_end(s->progress);

@@ -80,10 +80,11 @@ int preserve_attributes(const struct spmove *s, int fd, int dirfd, const char *n
 /*
  * Copy the data of in (size bytes, or the whole stream when !regular) to
  * out from their starts, keeping holes as --sparse says.  Returns 0 or a
- * negative errno; *output_side tells whether out was at fault.
+ * negative errno; *side tells which side was at fault (SP_SIDE_NONE: the
+ * copy between them).
  */
 int copy_data(struct spmove *s, int in, int out, const struct stat *in_st,
-	      bool *output_side);
+	      enum sp_side *side);
 
 /* ---- spmove-tree.c ---- */
 
