@@ -113,7 +113,7 @@ fm_counts() {
 			pid = $1
 			if (!(pid in n)) { order[++np] = pid; lead[pid] = 1 }
 			n[pid]++
-			if (lead[pid] && $0 ~ /\.so[.0-9]*>|<\/proc\/self\/|<\/sys\/devices\/system\//)
+			if (lead[pid] && $0 ~ /\.so[.0-9]*>|<\/proc\/(self|[0-9]+)\/|<\/sys\/devices\/system\//)
 				skip[pid]++
 			else
 				lead[pid] = 0
