@@ -255,13 +255,20 @@ int xfer_drain_pipe(struct xfer *x, size_t n, bool *refused)
 	return rc;
 }
 
+/* Whether the caller left the path to us (auto, best): then read/write may
+ * stand in for a private pipe that cannot be made. */
+static bool may_route_around(const struct sp_mover *m)
+{
+	return m->opts.method == SP_METHOD_AUTO || m->opts.method == SP_METHOD_BEST;
+}
+
 /* Neither fd is a pipe: splice in -> private pipe -> out, chunk by chunk. */
 static int move_via_pipe(struct xfer *x)
 {
 	struct sp_mover *m = x->m;
 	int rc = sp_private_pipe(m);
 	if (rc) {
-		if (m->opts.method == SP_METHOD_AUTO) {
+		if (may_route_around(m)) {
 			m->pipe_unavailable = true;
 			return xfer_fall_back(x);
 		}
@@ -371,7 +378,7 @@ static int run_splice(struct xfer *x)
 			return xfer_fail(x, SP_SIDE_OUTPUT, EINVAL);
 		return xfer_fall_back(x);
 	}
-	if (m->pipe_unavailable && m->opts.method == SP_METHOD_AUTO)
+	if (m->pipe_unavailable && may_route_around(m))
 		return xfer_fall_back(x);
 	return move_via_pipe(x);
 }
