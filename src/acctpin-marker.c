@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/acct.h>
@@ -21,24 +22,44 @@ unsigned ap_marker_flags(const struct ap_marker *m)
 	return AFORK | (m->code < 0 ? AXSIG : 0);
 }
 
-/* The marker child: take the name, wait for the gate, end as planned. */
+/* The kernel's struct sigaction, for rt_sigaction(2) (the layout of x86,
+ * arm, arm64, riscv, powerpc and s390). */
+struct kernel_sigaction {
+	void (*handler)(int);
+	unsigned long flags;
+	void (*restorer)(void);
+	uint64_t mask;
+};
+
+/* The marker child: take the name, wait for the gate, end as planned.
+ * It was forked from a process that may run other threads, so it makes raw
+ * system calls only, never a libc function that a sanitizer intercepts: a
+ * lock another thread held at the fork stays locked for good in the child.
+ * (AddressSanitizer's prctl takes its thread registry's lock to rename
+ * the thread; when a marker thread forked while another one held it, the
+ * child blocked forever and the race run hung waiting for it.) */
 static __attribute__((noreturn)) void marker_child(const char *name, int code, const int *gate)
 {
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	prctl(PR_SET_NAME, name);
+	uint64_t none = 0;
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, NULL, sizeof none);
+	syscall(SYS_prctl, PR_SET_NAME, name, 0L, 0L, 0L);
 	if (gate) {
 		char c;
-		close(gate[1]);
-		while (read(gate[0], &c, 1) != 0 && (errno == EINTR || errno == EAGAIN))
+		syscall(SYS_close, gate[1]);
+		while (syscall(SYS_read, gate[0], &c, 1L) != 0 && (errno == EINTR || errno == EAGAIN))
 			;
 	}
 	if (code < 0) {
-		signal(-code, SIG_DFL);
-		raise(-code);
+#if defined(__mips__) || defined(__alpha__) || defined(__sparc__)
+		signal(-code, SIG_DFL);   /* another kernel layout: the libc call */
+#else
+		struct kernel_sigaction dfl = { .handler = SIG_DFL };
+		syscall(SYS_rt_sigaction, -code, &dfl, NULL, sizeof dfl.mask);
+#endif
+		syscall(SYS_kill, syscall(SYS_getpid), -code);
 	}
-	_exit(code & 0xff);
+	for (;;)
+		syscall(SYS_exit_group, code & 0xff);
 }
 
 int ap_marker_start(struct ap_marker *m, const char *name, int code, const int *gate)

@@ -91,6 +91,17 @@ static bool wait_if_paused(struct race *r)
 	return go;
 }
 
+/* A worker thread ends: it no longer counts among those that must park
+ * (else a marker thread that could not fork would hang pause_workers). */
+static void *worker_done(struct race *r)
+{
+	pthread_mutex_lock(&r->lock);
+	r->workers--;
+	pthread_cond_broadcast(&r->cond);
+	pthread_mutex_unlock(&r->lock);
+	return NULL;
+}
+
 /* Stop the workers at their next step and wait until all are parked. */
 static void pause_workers(struct race *r)
 {
@@ -152,7 +163,7 @@ static void *marker_thread(void *arg)
 		r->forks++;
 		pthread_mutex_unlock(&r->lock);
 	}
-	return NULL;
+	return worker_done(r);
 }
 
 /* The toggler thread: accounting off, then on again to the cycle's file. */
@@ -177,7 +188,7 @@ static void *toggle_thread(void *arg)
 		r->toggle_enoent += rc == -ENOENT;
 		ap_sleep_ms(3);
 	}
-	return NULL;
+	return worker_done(r);
 }
 
 /* Count an EBUSY and give whoever holds the mount a moment: the first
