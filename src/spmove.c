@@ -28,28 +28,14 @@ enum {
 	OPT_NO_PROGRESS,
 };
 
-/* Apply --preserve=LIST.  Returns false after reporting a bad list. */
+/* Apply --preserve=LIST (NULL: all).  Returns false after reporting a bad list. */
 static bool parse_preserve(struct spmove_options *o, const char *list)
 {
-	if (!list) {
-		o->preserve_mode = o->preserve_owner = o->preserve_times = true;
+	size_t bad, len;
+	if (preserve_list(o, list, &bad, &len) == 0)
 		return true;
-	}
-	char buf[256];
-	snprintf(buf, sizeof(buf), "%s", list);
-	for (char *save, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(w, "mode"))
-			o->preserve_mode = true;
-		else if (!strcmp(w, "ownership"))
-			o->preserve_owner = true;
-		else if (!strcmp(w, "timestamps"))
-			o->preserve_times = true;
-		else if (!strcmp(w, "all"))
-			parse_preserve(o, NULL);
-		else
-			return cli_usage_message("invalid argument '%s' for '--preserve'", w) == 0;
-	}
-	return true;
+	return cli_usage_message("invalid argument '%.*s' for '--preserve'", (int)len,
+				 list + bad) == 0;
 }
 
 /* Apply --sparse=WHEN.  Returns false after reporting a bad value. */

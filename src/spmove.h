@@ -47,6 +47,15 @@ const char *quoted(const char *name);
 /* Ask "spmove: overwrite 'DST'? " on stderr; true for an answer starting with y. */
 bool ask_overwrite(const char *dst);
 
+/* ---- spmove-preserve.c ---- */
+
+/* Apply --preserve's LIST to o: comma-separated words mode, ownership,
+ * timestamps and all (the three); empty words are ignored, and a NULL list
+ * (--preserve alone, -p) means all.  Only sets flags, never clears them.
+ * Returns 0, or -1 for an unknown word, with o unchanged and the first
+ * unknown word at list + *bad, *bad_len bytes long. */
+int preserve_list(struct spmove_options *o, const char *list, size_t *bad, size_t *bad_len);
+
 /* ---- spmove-signal.c ---- */
 
 /* Set by SIGINT, SIGTERM and SIGHUP; libsplice stops with -ECANCELED. */
