@@ -46,6 +46,7 @@ struct scen {
 	struct ap_scratch s, s2;
 	char file[PATH_MAX];      /* the accounting file, as acct() was given it */
 	char reader[PATH_MAX];    /* the same file through a mount that stays */
+	uint64_t base;            /* where this scenario's records start in it */
 	char reader2[PATH_MAX];   /* switch: the second file */
 	char target[PATH_MAX];    /* what the action unmounts */
 	char action_name[16];
@@ -183,7 +184,7 @@ static void judge(struct scen *sc, int linux_err, int bsd_err, bool bsd_still_on
 		 "%s returned %s (expected %s)", sc->target[0] ? sc->target : "action",
 		 err_name(sc->action_err), err_name(want_err));
 	struct ap_records r;
-	int rc = ap_records_load(sc->reader, 0, MAX_RECORDS, &r);
+	int rc = ap_records_load(sc->reader, sc->base, MAX_RECORDS, &r);
 	if (rc < 0) {
 		ap_check(sc->rep, sc->name, "records", false, "%s: %s", sc->reader, strerror(-rc));
 		return;
@@ -212,17 +213,40 @@ static void judge(struct scen *sc, int linux_err, int bsd_err, bool bsd_still_on
 	ap_records_free(&r);
 }
 
-/* Make the scratch filesystem and the accounting file, and turn
- * accounting on.  Returns 0 or -1 after a failed check. */
+/* Make the scratch filesystem and the accounting file: a new one, or
+ * with --acct-file a mount of the caller's file, which is then what the
+ * action takes away.  Returns 0 or -1 after a failed check. */
 static int start(struct scen *sc)
 {
+	int fd = sc->o->foreign_fd;
 	if (ap_scratch_new(sc->ws, sc->name, &sc->s) < 0 ||
-	    ap_acct_file_new(sc->s.mnt, "pacct", sc->file) < 0) {
+	    (fd < 0 ? ap_acct_file_new(sc->s.mnt, "pacct", sc->file)
+		    : ap_acct_file_foreign(fd, sc->s.mnt, "pacct", sc->file)) < 0) {
 		ap_check(sc->rep, sc->name, "setup", false, "cannot make the scratch filesystem");
 		return -1;
 	}
-	snprintf(sc->target, sizeof sc->target, "%s", sc->s.mnt);
-	return ap_path(sc->reader, sc->s.keep, "pacct");
+	if (fd < 0) {
+		snprintf(sc->target, sizeof sc->target, "%s", sc->s.mnt);
+		return ap_path(sc->reader, sc->s.keep, "pacct");
+	}
+	int rc = ap_foreign_size(fd, &sc->base);
+	if (rc < 0) {
+		ap_check(sc->rep, sc->name, "setup", false, "%s: %s", sc->o->foreign, strerror(-rc));
+		return -1;
+	}
+	snprintf(sc->target, sizeof sc->target, "%s", sc->file);
+	snprintf(sc->reader, sizeof sc->reader, "/proc/self/fd/%d", fd);
+	return 0;
+}
+
+/* Whether the scenario cannot use --acct-file's file: then it is skipped
+ * with the reason why. */
+static bool no_foreign(struct scen *sc, const char *why)
+{
+	if (sc->o->foreign_fd < 0)
+		return false;
+	ap_skip(sc->rep, sc->name, "%s", why);
+	return true;
 }
 
 /* Turn accounting on to sc->file.  Returns 0 or -1 after a failed check. */
@@ -284,7 +308,7 @@ static void play_unmount(struct scen *sc, int flags, bool racing)
 				ap_check(sc->rep, sc->name, "marker", false, "%s did not end as planned",
 					 sc->m[k].name);
 		struct ap_records r;
-		if (ap_records_load(sc->reader, 0, MAX_RECORDS, &r) == 0) {
+		if (ap_records_load(sc->reader, sc->base, MAX_RECORDS, &r) == 0) {
 			for (size_t k = (size_t)racers; k < (size_t)racers + RACING_MARKERS; k++)
 				recorded += has_record(sc, k, &r);
 			ap_records_free(&r);
@@ -302,6 +326,8 @@ static void play_unmount(struct scen *sc, int flags, bool racing)
 static void play_bind(struct scen *sc)
 {
 	char sub[PATH_MAX], bind[PATH_MAX];
+	if (no_foreign(sc, "with --acct-file, plain already unmounts a bind mount of the file"))
+		return;
 	if (ap_scratch_new(sc->ws, sc->name, &sc->s) < 0 ||
 	    ap_make_dir(sc->s.mnt, "sub", sub) < 0 || ap_bind(sub, sc->s.dir, "bind", bind) < 0 ||
 	    ap_acct_file_new(bind, "pacct", sc->file) < 0 || ap_path(sc->reader, sub, "pacct") < 0) {
@@ -327,6 +353,8 @@ static void play_remount(struct scen *sc)
 		ap_skip(sc->rep, sc->name, "would remount the caller's filesystem read-only");
 		return;
 	}
+	if (no_foreign(sc, "would remount the --acct-file's filesystem read-only"))
+		return;
 	if (start(sc) < 0 || acct_on(sc, sc->file) < 0 || markers(sc, 5, WANT_RECORD, 1, NULL) < 0)
 		return;
 	act(sc, "acctpin-remount", 0, true);
@@ -361,7 +389,7 @@ static bool fill_and_mark(struct scen *sc, int fd, double percent, size_t n, enu
 /* nearly-full: writing pauses at <= suspend% free and resumes at >= resume%. */
 static void play_nearly_full(struct scen *sc)
 {
-	if (start(sc) < 0)
+	if (no_foreign(sc, "would fill the --acct-file's filesystem") || start(sc) < 0)
 		return;
 	struct ap_space sp;
 	if (ap_space(sc->s.mnt, &sp) < 0 || sp.blocks == 0 ||
@@ -496,7 +524,8 @@ int ap_run_body(void *arg)
 	struct ap_run_options *o = arg;
 	struct ap_report rep = { .json = o->json };
 	set_name(NAME_IDLE);
-	if (ap_workspace_open(&o->ws) < 0) {
+	if (ap_workspace_open(&o->ws) < 0 ||
+	    (o->foreign && ap_foreign_reopen(o->foreign, &o->foreign_fd) < 0)) {
 		ap_workspace_close(&o->ws);
 		return 1;
 	}
@@ -508,6 +537,9 @@ int ap_run_body(void *arg)
 		       "PID namespace\n", u.release, fs_names[o->ws.kind],
 		       o->ws.existing ? " at " : "", o->ws.existing ? o->ws.existing : "",
 		       o->expect == AP_EXPECT_BSD ? "BSD" : "Linux", (int)getpid());
+	if (!o->json && o->foreign)
+		printf("# accounting to %s (--allow-foreign), through a bind mount of it\n",
+		       cli_quote(o->foreign));
 	for (size_t i = 0; ap_scenario_names[i] && !ap_interrupted; i++)
 		if (o->scenarios & (1ul << i))
 			play(o, &rep, i);

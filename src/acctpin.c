@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "acctpin.h"
 #include "cli.h"
@@ -15,7 +16,8 @@ enum { HANG_SECONDS = 30 };
 
 static const char overview[] =
 	"Usage: acctpin run [--scenario NAME]... [--fs tmpfs|ext4|existing] [--dir DIR]\n"
-	"                   [--expect linux|bsd] [--size N] [--watchdog S] [--json]\n"
+	"                   [--acct-file FILE --allow-foreign] [--expect linux|bsd]\n"
+	"                   [--size N] [--watchdog S] [--json]\n"
 	"  or:  acctpin race [--threads N] [--seconds S] [--iterations N] [--fs ...] [--dir DIR]\n"
 	"                    [--size N] [--watchdog S] [--json]\n"
 	"  or:  acctpin dump [--json] FILE...\n"
@@ -68,6 +70,19 @@ static bool parse_fs(const struct fs_args *a, struct ap_workspace *ws)
 			return cli_usage_message("--fs existing needs --dir DIR") == 0;
 		if (stat(a->dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
 			cli_error(errno ? errno : ENOTDIR, "%s", cli_quote(a->dir));
+			return false;
+		}
+		/* acctpin makes its directory in DIR and reaches it by name
+		 * later: whoever can rename entries of DIR could put a
+		 * symbolic link there instead and have root mount elsewhere. */
+		if (st.st_uid != 0 && st.st_uid != geteuid()) {
+			cli_error(0, "%s: owned by another user, who could swap acctpin's directory "
+				  "there for a symbolic link", cli_quote(a->dir));
+			return false;
+		}
+		if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) {
+			cli_error(0, "%s: writable by other users and not sticky: they could swap "
+				  "acctpin's directory there for a symbolic link", cli_quote(a->dir));
 			return false;
 		}
 		ws->existing = a->dir;
@@ -146,15 +161,21 @@ static int parse(poptContext ctx, const char *help, unsigned long *scenarios)
 /* acctpin run. */
 static int run_main(int argc, const char **argv)
 {
-	static struct ap_run_options o;
-	char *expect = NULL;
-	int json = 0;
+	static struct ap_run_options o = { .foreign_fd = -1 };
+	char *expect = NULL, *acct_file = NULL;
+	int json = 0, allow_foreign = 0;
 	const struct poptOption table[] = {
 		{ "scenario", 's', POPT_ARG_STRING, NULL, 1,
 		  "play only this scenario (repeatable): plain, lazy, bind, remount-ro, exiting, "
 		  "nearly-full, switch", "NAME" },
 		{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, (void *)fs_table, 0,
 		  "Scratch filesystem:", NULL },
+		{ "acct-file", '\0', POPT_ARG_STRING, &acct_file, 0,
+		  "account to FILE, an existing regular file, instead of a new one (plain, "
+		  "lazy, exiting, switch; the other scenarios are skipped)", "FILE" },
+		{ "allow-foreign", '\0', POPT_ARG_NONE, &allow_foreign, 0,
+		  "let --acct-file name a file acctpin did not create (it is never truncated; "
+		  "only records appended during the run are judged)", NULL },
 		{ "expect", '\0', POPT_ARG_STRING, &expect, 0,
 		  "judge by what linux (default) or bsd promises", "linux|bsd" },
 		{ "json", '\0', POPT_ARG_NONE, &json, 0, "print one JSON document", NULL },
@@ -168,6 +189,13 @@ static int run_main(int argc, const char **argv)
 		status = CLI_EXIT_USAGE;
 	if (!status && expect && strcmp(expect, "linux") && strcmp(expect, "bsd"))
 		status = cli_usage_message("invalid --expect: '%s' (linux or bsd)", expect);
+	if (!status && allow_foreign && !acct_file)
+		status = cli_usage_message("--allow-foreign goes with --acct-file FILE");
+	if (!status && acct_file) {
+		o.foreign = acct_file;
+		o.foreign_fd = ap_foreign_open(acct_file, allow_foreign);
+		status = o.foreign_fd < 0;
+	}
 	if (!status) {
 		o.expect = expect && !strcmp(expect, "bsd") ? AP_EXPECT_BSD : AP_EXPECT_LINUX;
 		o.json = json;
@@ -175,7 +203,10 @@ static int run_main(int argc, const char **argv)
 			o.scenarios = ~0ul;
 		status = sandbox("run", ap_run_body, &o);
 	}
+	if (o.foreign_fd >= 0)
+		close(o.foreign_fd);
 	free(expect);
+	free(acct_file);
 	free_fs_args();
 	poptFreeContext(ctx);
 	return status | cli_close_stdout();

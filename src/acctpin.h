@@ -178,6 +178,28 @@ int ap_acct_file_new(const char *dir, const char *name, char out[PATH_MAX]);
  * Returns 0 or -errno. */
 int ap_acct(const char *path);
 
+/* ---- a foreign accounting file (acctpin-foreign.c) ---- */
+
+/* Open path, an accounting file acctpin did not create, for run
+ * --acct-file: refused unless allowed (--allow-foreign); never follows a
+ * symbolic link; must be a regular file.  Returns a read-only fd, or -1
+ * after a message. */
+int ap_foreign_open(const char *path, bool allowed);
+
+/* In the sandbox's mount namespace: open path again and make sure it is
+ * still the file open on *fd, which the new fd replaces.  Returns 0, or -1
+ * after a message (the file was replaced or is gone). */
+int ap_foreign_reopen(const char *path, int *fd);
+
+/* The current size of the file fd.  Returns 0 or -errno. */
+int ap_foreign_size(int fd, uint64_t *size);
+
+/* Create dir/name as an empty placeholder (see ap_acct_file_new) and
+ * bind-mount the file open on fd over it, privately; the path goes to out.
+ * Unmounting out takes the file's mount away.  Returns 0 or -1 after a
+ * message. */
+int ap_acct_file_foreign(int fd, const char *dir, const char *name, char out[PATH_MAX]);
+
 /* ---- free space and the accounting thresholds (acctpin-space.c) ---- */
 
 /* The /proc/sys/kernel/acct values in force, and the locked fd through
@@ -282,6 +304,8 @@ struct ap_run_options {
 	enum ap_expect expect;
 	bool json;
 	unsigned long scenarios;   /* bit i: scenario i was asked for */
+	const char *foreign;       /* --acct-file FILE (with --allow-foreign), or NULL */
+	int foreign_fd;            /* FILE, open read-only; -1 without --acct-file */
 };
 
 /* Names of the scenarios, in the order they run; NULL-terminated. */
