@@ -22,15 +22,6 @@ unsigned ap_marker_flags(const struct ap_marker *m)
 	return AFORK | (m->code < 0 ? AXSIG : 0);
 }
 
-/* The kernel's struct sigaction, for rt_sigaction(2) (the layout of x86,
- * arm, arm64, riscv, powerpc and s390). */
-struct kernel_sigaction {
-	void (*handler)(int);
-	unsigned long flags;
-	void (*restorer)(void);
-	uint64_t mask;
-};
-
 /* The marker child: take the name, wait for the gate, end as planned.
  * It was forked from a process that may run other threads, so it makes raw
  * system calls only, never a libc function that a sanitizer intercepts: a
@@ -51,10 +42,12 @@ static __attribute__((noreturn)) void marker_child(const char *name, int code, c
 	}
 	if (code < 0) {
 #if defined(__mips__) || defined(__alpha__) || defined(__sparc__)
-		signal(-code, SIG_DFL);   /* another kernel layout: the libc call */
+		signal(-code, SIG_DFL);   /* other rt_sigaction conventions */
 #else
-		struct kernel_sigaction dfl = { .handler = SIG_DFL };
-		syscall(SYS_rt_sigaction, -code, &dfl, NULL, sizeof dfl.mask);
+		/* SIG_DFL is 0: a zeroed kernel struct sigaction (handler,
+		 * flags, restorer, 64-bit mask) is the default action. */
+		unsigned long dfl[4] = { 0 };
+		syscall(SYS_rt_sigaction, -code, dfl, NULL, sizeof(uint64_t));
 #endif
 		syscall(SYS_kill, syscall(SYS_getpid), -code);
 	}
