@@ -195,7 +195,8 @@ static void judge(struct scen *sc, int linux_err, int bsd_err, bool bsd_still_on
 		 "a marker run after it was %srecorded (accounting %s; expected %s)",
 		 post_here ? "" : "not ", post_here ? "still on" : "off",
 		 off_expected ? "off" : "on");
-	check_records(sc, &r, "file", sc->reader);
+	/* Name the caller's file, not the descriptor it is read through. */
+	check_records(sc, &r, "file", sc->o->foreign_fd >= 0 ? sc->o->foreign : sc->reader);
 	check_markers(sc, &r, 1, "missing", 0, sc->post);
 	const struct ap_record *last = r.n ? &r.v[r.n - 1] : NULL;
 	bool by_action = last && last->pid == (uint32_t)getpid() &&

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The fault-injection matrix for acctpin (see tests/fault/matrix.sh): the
 # plain scenario on tmpfs and on ext4 over a loop device, the switch to a
-# second filesystem, and dump.  Whatever fails, nothing is left behind: no
+# second filesystem, accounting to the caller's file (--acct-file), and dump.  Whatever fails, nothing is left behind: no
 # temporary directory, mount, loop device or sysctl change.
 . "$top_srcdir/tests/fault/matrix.sh"
 . "$top_srcdir/tests/priv/acctpin-lib.sh"
@@ -55,6 +55,31 @@ for sc in plain ext4 switch; do
 	${sc}_messages() { run_messages; }"
 	fm_matrix acctpin "$sc" "$IN_OURS"
 done
+
+# --acct-file with --allow-foreign: whatever fails, the caller's file keeps
+# what it had (only records are appended), with its mode and inode.
+printf 'the caller'"'"'s header\n' >"$T_DIR/pacct.orig"
+foreign_setup() { cp "$T_DIR/pacct.orig" "$T_DIR/pacct"; chmod 640 "$T_DIR/pacct"; }
+foreign_run() {
+	$FM_RUN "$BIN" run --scenario plain --acct-file "$T_DIR/pacct" --allow-foreign \
+		>out 2>err
+	FM_RC=$?
+}
+kept() {
+	local n
+	n=$(stat -c %s "$T_DIR/pacct.orig")
+	if ! cmp -s -n "$n" "$T_DIR/pacct" "$T_DIR/pacct.orig" ||
+		[ $((($(stat -c %s "$T_DIR/pacct") - n) % 64)) != 0 ] ||
+		[ "$(stat -c %a "$T_DIR/pacct")" != 640 ]; then
+		echo "the --acct-file lost what it had, or got more than whole records"
+		return 1
+	fi
+}
+foreign_ok() { all_passed && left_behind && kept; }
+foreign_failed() { left_behind && kept; }
+foreign_messages() { run_messages; }
+foreign_stdio=write
+fm_matrix acctpin foreign "$IN_OURS|.*$T_DIR/pacct"
 
 # dump: records made by accton(8), from the fuzzing corpus.
 RECORDS=$top_srcdir/tests/fuzz/corpus/pacct/accton-records
