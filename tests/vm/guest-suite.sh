@@ -352,6 +352,20 @@ cp /tmp/src.1m $M/one
 remount_refused size=512k
 check "remount below the data: says why" sh -c "dmesg | grep -q 'stealfs: .*smaller than'"
 remount_to size=0 mode=1770
+# 2^63 - 1 is the largest size truncate(2) takes; rounding it up to pages
+# must not overflow: 2^51 pages are accounted (statfs shows them under the
+# largest size=, 2^52 - 1 pages), and removing the file gives them back.
+# (stat's block count is the pages in memory, not what is accounted.)
+check "truncate to 2^63-1 without size=" truncate -s 9223372036854775807 $M/huge
+remount_to size=18446744073709547520 size=18014398509481980k,mode=1770
+check "size=16E-4096 with the 2^63-1 file: 2^51 + 256 pages in use" \
+	test "$(stat -f -c %f $M)" = 2251799813684991
+rm -f $M/huge
+check "rm of the 2^63-1 file gives 2^51 pages back" \
+	test "$(stat -f -c %f $M)" = 4503599627370239
+remount_to size=2m size=2048k,mode=1770
+check "size=2m after that: 1 MiB in use" test "$(stat -f -c %f $M)" = 256
+remount_to size=0 mode=1770
 chmod 755 $M
 check "busybox mount -o remount,size=3m (it re-sends mode=1770)" mount -o remount,size=3m $M
 check "busybox remount: size=3072k, mode= kept" test "$(fsopts)" = size=3072k,mode=1770
