@@ -32,12 +32,13 @@ int stealfs_account(struct inode *inode, loff_t end)
 	struct stealfs_sb *sbi = STEALFS_SB(inode->i_sb);
 	unsigned long have = inode->i_blocks / STEALFS_BLOCKS_PER_PAGE;
 	unsigned long need = stealfs_pages(end);
+	unsigned long max = READ_ONCE(sbi->max_pages);
 	long used;
 
 	if (need <= have)
 		return 0;
 	used = atomic_long_add_return(need - have, &sbi->used_pages);
-	if (sbi->max_pages && used > sbi->max_pages) {
+	if (max && (used < 0 || (unsigned long)used > max)) {
 		atomic_long_sub(need - have, &sbi->used_pages);
 		return -ENOSPC;
 	}

@@ -5,9 +5,11 @@
  */
 #include "stealfs.h"
 
+#include <linux/ctype.h>
 #include <linux/module.h>
 #include <linux/fs_context.h>
 #include <linux/fs_parser.h>
+#include <linux/overflow.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/statfs.h>
@@ -29,54 +31,145 @@ static const struct constant_table stealfs_steal_values[] = {
 	{}
 };
 
+/*
+ * size= and mode= are taken as strings and parsed here: the kernel's number
+ * helpers accept more than we document (memparse() reads a bare suffix as
+ * 0, wraps on overflow and takes octal and hex; kstrtouint() takes a '+'
+ * and a trailing newline).  Every value must be all digits.
+ */
 static const struct fs_parameter_spec stealfs_parameters[] = {
 	fsparam_string("size", OPT_SIZE),
-	fsparam_u32oct("mode", OPT_MODE),
+	fsparam_string("mode", OPT_MODE),
 	fsparam_enum("steal", OPT_STEAL, stealfs_steal_values),
 	{}
 };
 
-/* Parses one mount option into fc->fs_private; returns 0 or -errno. */
+/*
+ * Reads the number in base @base (8 or 10) that starts @s: digits only, no
+ * sign, no prefix.  Stores it in *@val and the first character after the
+ * digits in *@end.  Returns 0, -EINVAL when @s does not start with a digit,
+ * or -ERANGE when the number exceeds @max.
+ */
+static int stealfs_read_number(const char *s, unsigned int base, u64 max,
+			       u64 *val, const char **end)
+{
+	const char *p;
+	u64 v = 0;
+
+	for (p = s; *p >= '0' && *p < (char)('0' + base); p++) {
+		unsigned int digit = *p - '0';
+
+		if (v > (max - digit) / base)
+			return -ERANGE;
+		v = v * base + digit;
+	}
+	if (p == s)
+		return -EINVAL;
+	*val = v;
+	*end = p;
+	return 0;
+}
+
+/* The size= suffixes, each 1024 times the one before; 'k' is 1024. */
+static const char stealfs_size_suffixes[] = "kmgtpe";
+
+/*
+ * Parses size= (decimal bytes, optionally followed by one of K, M, G, T, P,
+ * E in either case) into *@pages, rounded up to whole pages; 0 means no
+ * limit.  Returns 0, or -EINVAL with a message in @fc's log.
+ */
+static int stealfs_parse_size(struct fs_context *fc, const char *s,
+			      unsigned long *pages)
+{
+	const char *end, *suffix;
+	unsigned int shift = 0;
+	u64 bytes;
+	int err;
+
+	err = stealfs_read_number(s, 10, U64_MAX, &bytes, &end);
+	if (err == -ERANGE)
+		goto too_large;
+	if (err)
+		goto bad;
+	if (*end) {
+		suffix = strchr(stealfs_size_suffixes, tolower(*end));
+		if (!suffix || end[1])
+			goto bad;
+		shift = 10 * (suffix - stealfs_size_suffixes + 1);
+	}
+	if (check_shl_overflow(bytes, shift, &bytes) ||
+	    bytes > U64_MAX - (PAGE_SIZE - 1) ||
+	    (bytes + PAGE_SIZE - 1) >> PAGE_SHIFT > ULONG_MAX)
+		goto too_large;
+	*pages = (bytes + PAGE_SIZE - 1) >> PAGE_SHIFT;
+	return 0;
+
+bad:
+	return invalfc(fc, "bad size '%s': want decimal bytes, optionally followed by K, M, G, T, P or E",
+		       s);
+too_large:
+	return invalfc(fc, "size '%s' is too large", s);
+}
+
+/*
+ * Parses mode= (octal, at most 7777) into *@mode.  Returns 0, or -EINVAL
+ * with a message in @fc's log.
+ */
+static int stealfs_parse_mode(struct fs_context *fc, const char *s,
+			      umode_t *mode)
+{
+	const char *end;
+	u64 val;
+	int err = stealfs_read_number(s, 8, S_IALLUGO, &val, &end);
+
+	if (err == -ERANGE)
+		return invalfc(fc, "mode '%s' is out of range (at most 7777)", s);
+	if (err || *end)
+		return invalfc(fc, "bad mode '%s': want octal digits", s);
+	*mode = val;
+	return 0;
+}
+
+/*
+ * Parses one mount option into fc->fs_private; returns 0 or -errno.  A
+ * repeated option replaces the earlier value, as mount(8) expects (it and
+ * busybox send the current options again on remount).
+ */
 static int stealfs_parse_param(struct fs_context *fc,
 			       struct fs_parameter *param)
 {
 	struct stealfs_options *opts = fc->fs_private;
 	struct fs_parse_result result;
-	unsigned long long size;
-	char *rest;
 	int opt;
 
 	opt = fs_parse(fc, stealfs_parameters, param, &result);
 	if (opt < 0)
-		return opt;	/* -ENOPARAM is not ours either: refuse it */
+		return opt;	/* -ENOPARAM: the VFS refuses it as unknown */
 	switch (opt) {
 	case OPT_SIZE:
-		size = memparse(param->string, &rest);
-		if (*rest)
-			return invalfc(fc, "bad size '%s'", param->string);
-		opts->max_pages = DIV_ROUND_UP_ULL(size, PAGE_SIZE);
-		break;
+		return stealfs_parse_size(fc, param->string, &opts->max_pages);
 	case OPT_MODE:
-		opts->root_mode = result.uint_32 & S_IALLUGO;
-		break;
+		return stealfs_parse_mode(fc, param->string, &opts->root_mode);
 	case OPT_STEAL:
 		opts->steal = result.uint_32;
-		break;
+		return 0;
 	}
-	return 0;
+	return -EINVAL;
 }
 
 /* Reports statfs: size= as the block count, accounted pages as used. */
 static int stealfs_statfs(struct dentry *dentry, struct kstatfs *buf)
 {
 	struct stealfs_sb *sbi = STEALFS_SB(dentry->d_sb);
+	unsigned long max = READ_ONCE(sbi->max_pages);
 	long used = atomic_long_read(&sbi->used_pages);
 
 	simple_statfs(dentry, buf);
 	buf->f_type = STEALFS_MAGIC;
-	if (sbi->max_pages) {
-		buf->f_blocks = sbi->max_pages;
-		buf->f_bfree = sbi->max_pages > used ? sbi->max_pages - used : 0;
+	if (max) {
+		buf->f_blocks = max;
+		buf->f_bfree = used < 0 ? max :
+			       max > (unsigned long)used ? max - used : 0;
 		buf->f_bavail = buf->f_bfree;
 	}
 	return 0;
@@ -86,12 +179,14 @@ static int stealfs_statfs(struct dentry *dentry, struct kstatfs *buf)
 static int stealfs_show_options(struct seq_file *m, struct dentry *root)
 {
 	struct stealfs_sb *sbi = STEALFS_SB(root->d_sb);
+	unsigned long max = READ_ONCE(sbi->max_pages);
 
-	if (sbi->max_pages)
-		seq_printf(m, ",size=%luk", sbi->max_pages << (PAGE_SHIFT - 10));
+	/* size= is at most 2^64 - 1 bytes, so this does not overflow */
+	if (max)
+		seq_printf(m, ",size=%lluk", (u64)max << (PAGE_SHIFT - 10));
 	if (sbi->root_mode != STEALFS_DEFAULT_MODE)
 		seq_printf(m, ",mode=%o", sbi->root_mode);
-	if (!sbi->steal)
+	if (!READ_ONCE(sbi->steal))
 		seq_puts(m, ",steal=off");
 	return 0;
 }
@@ -143,16 +238,31 @@ static int stealfs_get_tree(struct fs_context *fc)
 	return get_tree_nodev(fc, stealfs_fill_super);
 }
 
-/* Applies size= and steal= on remount; mode= only matters at mount time. */
+/*
+ * Applies size= and steal= on remount, all or nothing.  mode= is the root
+ * directory's mode at mount time: a remount may repeat it (mount(8) and
+ * busybox send the current options again) but not change it.  Returns 0
+ * or -EINVAL with a message in @fc's log.
+ */
 static int stealfs_reconfigure(struct fs_context *fc)
 {
 	struct stealfs_options *opts = fc->fs_private;
 	struct stealfs_sb *sbi = STEALFS_SB(fc->root->d_sb);
+	long used = atomic_long_read(&sbi->used_pages);
 
-	if (opts->max_pages &&
-	    opts->max_pages < atomic_long_read(&sbi->used_pages))
-		return invalfc(fc, "size is smaller than the data");
-	sbi->max_pages = opts->max_pages;
+	if (opts->root_mode != sbi->root_mode)
+		return invalfc(fc, "mode cannot change on remount (mounted with mode=%o); chmod the mount point instead",
+			       sbi->root_mode);
+	if (opts->max_pages && (used < 0 || opts->max_pages < (unsigned long)used))
+		return invalfc(fc, "size %lluk is smaller than the data (%lluk)",
+			       (u64)opts->max_pages << (PAGE_SHIFT - 10),
+			       (u64)max(used, 0L) << (PAGE_SHIFT - 10));
+	/*
+	 * Not atomic with stealfs_account(): a write racing the remount may
+	 * take the use a little past a lowered limit, as it could have just
+	 * before it.
+	 */
+	WRITE_ONCE(sbi->max_pages, opts->max_pages);
 	WRITE_ONCE(sbi->steal, opts->steal);
 	return 0;
 }

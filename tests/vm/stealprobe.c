@@ -18,6 +18,17 @@
  *                                             stderr, exit with its status
  *   stealprobe time-pipe SIZE COMMAND [ARG]...  the same, with stdin a pipe
  *                                             already holding SIZE bytes
+ *   stealprobe mount [-r] DIR [DATA]          mount(2) stealfs on DIR with the
+ *                                             data string DATA (-r: remount)
+ *   stealprobe fsconfig [-r] DIR PARAM...     the same through fsopen(2) and
+ *                                             fsconfig(2), or fspick(2) (-r);
+ *                                             PARAM is KEY=VALUE (a string),
+ *                                             KEY (a flag), KEY:fd (an fd),
+ *                                             KEY:bin=VALUE (a binary blob)
+ *                                             or KEY:path=VALUE (a path)
+ *     mount and fsconfig print OK or the errno's name (EINVAL, ...) on the
+ *     first line; fsconfig then prints the filesystem context's messages,
+ *     each as "log: MESSAGE"
  *
  * Built statically for the VM (tests/vm/check-vm.sh); exits 0 on success,
  * 1 on a failed check, 2 on a usage error.
@@ -33,7 +44,9 @@
 #include <string.h>
 #include <sys/acct.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -363,6 +376,145 @@ static int cmd_acct(const char *path)
 	return 0;
 }
 
+/* Returns the symbolic name of errno value @e ("EINVAL"), or "E<number>". */
+static const char *errno_name(int e)
+{
+	static const struct { int e; const char *name; } names[] = {
+		{ EINVAL, "EINVAL" }, { EPERM, "EPERM" }, { ENOENT, "ENOENT" },
+		{ EBUSY, "EBUSY" }, { ENODEV, "ENODEV" }, { ENOSPC, "ENOSPC" },
+		{ ERANGE, "ERANGE" }, { EOPNOTSUPP, "EOPNOTSUPP" },
+		{ ENOMEM, "ENOMEM" }, { EFAULT, "EFAULT" }, { EACCES, "EACCES" },
+		{ EBADF, "EBADF" }, { ENOTDIR, "ENOTDIR" }, { EROFS, "EROFS" },
+		{ ENOSYS, "ENOSYS" }, { EIO, "EIO" }, { ENOTTY, "ENOTTY" },
+	};
+	static char other[16];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].e == e)
+			return names[i].name;
+	snprintf(other, sizeof(other), "E%d", e);
+	return other;
+}
+
+/* Prints OK for @ret == 0, else the name of errno; returns 0 or 1. */
+static int report(int ret)
+{
+	puts(ret ? errno_name(errno) : "OK");
+	return ret != 0;
+}
+
+/*
+ * Mounts a stealfs on @dir with the mount(2) data string @data (NULL for
+ * none), or remounts @dir when @remount.  Prints OK or the errno's name;
+ * returns 0 on success, 1 on failure.
+ */
+static int cmd_mount(const char *dir, const char *data, int remount)
+{
+	return report(mount("none", dir, "stealfs", remount ? MS_REMOUNT : 0,
+			    data));
+}
+
+/* The fsconfig(2) commands, spelled here so that old headers do. */
+enum {
+	PROBE_SET_FLAG = 0,
+	PROBE_SET_STRING = 1,
+	PROBE_SET_BINARY = 2,
+	PROBE_SET_PATH = 3,
+	PROBE_SET_FD = 5,
+	PROBE_CMD_CREATE = 6,
+	PROBE_CMD_RECONFIGURE = 7,
+};
+#define PROBE_MOVE_MOUNT_F_EMPTY_PATH 0x4
+
+/* Prints the messages the kernel left in filesystem context @fsfd. */
+static void print_fs_log(int fsfd)
+{
+	char msg[1024];
+	ssize_t n;
+
+	while ((n = read(fsfd, msg, sizeof(msg) - 1)) > 0) {
+		msg[n] = '\0';
+		printf("log: %.*s\n", (int)strcspn(msg, "\n"), msg);
+	}
+}
+
+/*
+ * Passes @param (see the usage) to filesystem context @fsfd with
+ * fsconfig(2); returns its result (0, or -1 with errno set).
+ */
+static int probe_fsconfig(int fsfd, const char *param)
+{
+	char key[256];
+	const char *eq = strchr(param, '='), *colon = strchr(param, ':');
+	size_t klen = strcspn(param, "=:");
+	int cmd = eq ? PROBE_SET_STRING : PROBE_SET_FLAG, aux = 0, ret;
+	const char *value = eq ? eq + 1 : NULL;
+
+	if (klen >= sizeof(key))
+		fail("parameter name too long");
+	memcpy(key, param, klen);
+	key[klen] = '\0';
+	if (colon && (!eq || colon < eq)) {
+		if (!strcmp(colon, ":fd")) {
+			cmd = PROBE_SET_FD;
+			aux = open("/dev/null", O_RDONLY);
+			value = NULL;
+			if (aux < 0)
+				die("/dev/null");
+		} else if (!strncmp(colon, ":bin=", 5)) {
+			cmd = PROBE_SET_BINARY;
+			aux = (int)strlen(value);
+		} else if (!strncmp(colon, ":path=", 6)) {
+			cmd = PROBE_SET_PATH;
+			aux = AT_FDCWD;
+		} else {
+			fail("bad fsconfig parameter");
+		}
+	}
+	ret = (int)syscall(SYS_fsconfig, fsfd, cmd, key, value, aux);
+	if (cmd == PROBE_SET_FD) {
+		int e = errno;
+
+		close(aux);
+		errno = e;
+	}
+	return ret;
+}
+
+/*
+ * Mounts a stealfs on @dir through fsopen/fsconfig/fsmount/move_mount with
+ * the @n parameters @params, or with @remount reconfigures the stealfs on
+ * @dir through fspick.  Prints OK or the errno's name, then the context's
+ * messages; returns 0 on success, 1 on failure.
+ */
+static int cmd_fsconfig(const char *dir, char **params, int n, int remount)
+{
+	int fsfd, mfd, ret = 0;
+
+	if (remount)
+		fsfd = (int)syscall(SYS_fspick, AT_FDCWD, dir, 0);
+	else
+		fsfd = (int)syscall(SYS_fsopen, "stealfs", 0);
+	if (fsfd < 0)
+		return report(-1);
+	for (int i = 0; i < n && !ret; i++)
+		ret = probe_fsconfig(fsfd, params[i]);
+	if (!ret)
+		ret = (int)syscall(SYS_fsconfig, fsfd, remount ?
+				   PROBE_CMD_RECONFIGURE : PROBE_CMD_CREATE,
+				   NULL, NULL, 0);
+	if (!ret && !remount) {
+		mfd = (int)syscall(SYS_fsmount, fsfd, 0, 0);
+		ret = mfd < 0 ? -1 : (int)syscall(SYS_move_mount, mfd, "",
+						  AT_FDCWD, dir,
+						  PROBE_MOVE_MOUNT_F_EMPTY_PATH);
+	}
+	ret = report(ret);
+	print_fs_log(fsfd);
+	close(fsfd);
+	return ret;
+}
+
 /* A shared mapping of a whole file, kept while data moves. */
 struct mapping {
 	unsigned char *addr;
@@ -417,7 +569,9 @@ static int usage(void)
 	      "       stealprobe gift SIZE DST | pattern SIZE | mmap FILE\n"
 	      "       stealprobe acct FILE|-\n"
 	      "       stealprobe time COMMAND [ARG]...\n"
-	      "       stealprobe time-pipe SIZE COMMAND [ARG]...\n", stderr);
+	      "       stealprobe time-pipe SIZE COMMAND [ARG]...\n"
+	      "       stealprobe mount [-r] DIR [DATA]\n"
+	      "       stealprobe fsconfig [-r] DIR PARAM...\n", stderr);
 	return 2;
 }
 
@@ -426,7 +580,7 @@ int main(int argc, char **argv)
 	unsigned int flags = 0;
 	loff_t offset = 0;
 	const char *cmd;
-	int opt, mapped = 0;
+	int opt, mapped = 0, remount = 0;
 
 	if (argc < 2)
 		return usage();
@@ -436,11 +590,13 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "time-pipe") && argc > 3)
 		return cmd_time_pipe(parse_size(argv[2]), argv + 3);
 	argv++, argc--;
-	while ((opt = getopt(argc, argv, "Mmo:")) != -1) {
+	while ((opt = getopt(argc, argv, "+Mmro:")) != -1) {
 		if (opt == 'M')
 			flags |= SPLICE_F_MOVE;
 		else if (opt == 'm')
 			mapped = 1;
+		else if (opt == 'r')
+			remount = 1;
 		else if (opt == 'o')
 			offset = (loff_t)parse_size(optarg);
 		else
@@ -482,5 +638,9 @@ int main(int argc, char **argv)
 		return cmd_mmap(argv[0]);
 	if (!strcmp(cmd, "acct") && argc == 1)
 		return cmd_acct(argv[0]);
+	if (!strcmp(cmd, "mount") && (argc == 1 || argc == 2))
+		return cmd_mount(argv[0], argc == 2 ? argv[1] : NULL, remount);
+	if (!strcmp(cmd, "fsconfig") && argc >= 1)
+		return cmd_fsconfig(argv[0], argv + 1, argc - 1, remount);
 	return usage();
 }
