@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -551,11 +553,25 @@ int ap_run_body(void *arg)
 		ap_report_free(&rep);
 		return 1;
 	}
-	char header[512];
-	snprintf(header, sizeof header, "\"command\":\"run\",\"kernel\":\"%s\",\"fs\":\"%s\","
-		 "\"expect\":\"%s\"", u.release, fs_names[o->ws.kind],
-		 o->expect == AP_EXPECT_BSD ? "bsd" : "linux");
-	ap_report_finish(&rep, header);
+	char *header = NULL;
+	size_t header_len = 0;
+	FILE *h = open_memstream(&header, &header_len);
+	if (h) {
+		fputs("\"command\":\"run\",\"kernel\":", h);
+		ap_json_string(h, u.release);
+		fprintf(h, ",\"fs\":\"%s\",\"expect\":\"%s\"", fs_names[o->ws.kind],
+			o->expect == AP_EXPECT_BSD ? "bsd" : "linux");
+		if (o->foreign) {
+			fputs(",\"acct_file\":", h);
+			ap_json_string(h, o->foreign);
+		}
+		if (fclose(h) != 0) {
+			free(header);
+			header = NULL;
+		}
+	}
+	ap_report_finish(&rep, header ? header : "\"command\":\"run\"");
+	free(header);
 	int status = rep.failed || ap_cleanup_failed ? 1 : 0;
 	ap_report_free(&rep);
 	return status;

@@ -39,6 +39,14 @@ check_eq "accounting sysctl restored" "$sysctl_before" "$(acct_sysctl)"
 check_eq "no mount left" "$mounts_before" "$(grep -c acctpin /proc/self/mountinfo)"
 check_eq "temporary directory removed" "" "$(ls tmp)"
 
+# --json names the file.
+run_cmd json err "$ACCTPIN" run --json --scenario plain --acct-file "$T_DIR/pacct" --allow-foreign
+check_eq "json: exit status" 0 "$RC"
+ok "json: names the --acct-file" grep -qF "\"acct_file\":\"$T_DIR/pacct\"" json
+if command -v python3 >/dev/null 2>&1; then
+	ok "json: parses, with acct_file" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["acct_file"] == sys.argv[2] and d["failed"] == 0' json "$T_DIR/pacct"
+fi
+
 # A second run judges only its own records: the first run's are ignored.
 run_cmd out err "$ACCTPIN" run --scenario plain --acct-file "$T_DIR/pacct" --allow-foreign
 check_eq "second run: exit status" 0 "$RC"
