@@ -416,6 +416,18 @@ static bool any_write_route(const struct fan *f)
 	return false;
 }
 
+/* The copy for write(2) failed with rc: every live output served by write
+ * loses it (the consumer, served by splice, stays).  Returns 0 to go on or
+ * a negative errno to stop with. */
+static int drop_write_routes(struct fan *f, int rc)
+{
+	int stop = 0;
+	for (size_t i = 0; i < f->n && !stop; i++)
+		if (f->outs[i].live && f->outs[i].route == ROUTE_WRITE)
+			stop = drop(f, i, rc);
+	return stop;
+}
+
 /* A drainer's thread: splice each chunk it is handed out of its scratch
  * pipe into its output, and say how far it got. */
 static void *drain_loop(void *arg)
@@ -570,15 +582,8 @@ static int stage_chunk(struct fan *f, size_t consumer)
 		return r < 0 ? input_failed(f, r) : 0;
 	f->chunk = (size_t)r;
 	int rc = 0;
-	if (any_write_route(f) && (rc = fill_buffer(f, false)) && rc != -ECANCELED) {
-		/* The copy for write(2) failed: the outputs it was for lose it. */
-		int err = rc;
-		rc = 0;
-		for (size_t i = 0; i < f->n && !rc; i++)
-			if (f->outs[i].live && f->outs[i].route == ROUTE_WRITE)
-				rc = drop(f, i, err);
-		consumer = consumer_of(f);
-	}
+	if (any_write_route(f) && (rc = fill_buffer(f, false)) && rc != -ECANCELED)
+		rc = drop_write_routes(f, rc);
 	if (!rc)
 		rc = serve_all(f, consumer);
 	rc = collect_all(f, rc);
