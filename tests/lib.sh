@@ -5,10 +5,27 @@ set -u
 : "${top_srcdir:=$top_builddir}"
 : "${STRACE:=$(command -v strace || true)}"
 
-SPCAT="$top_builddir/src/spcat"
-SPTEE="$top_builddir/src/sptee"
-SPMOVE="$top_builddir/src/spmove"
-ACCTPIN="$top_builddir/src/acctpin"
+SPCAT="$top_builddir/src/spcat/spcat"
+SPTEE="$top_builddir/src/sptee/sptee"
+SPMOVE="$top_builddir/src/spmove/spmove"
+ACCTPIN="$top_builddir/src/acctpin/acctpin"
+
+# real_bin TOOL: the path of TOOL's real binary, not libtool's wrapper script
+# (which strace would trace too); callers that run it also export
+# use_built_library.
+real_bin() {
+	if [ -x "$top_builddir/src/$1/.libs/$1" ]; then
+		echo "$top_builddir/src/$1/.libs/$1"
+	else
+		echo "$top_builddir/src/$1/$1"
+	fi
+}
+
+# use_built_library: make the real binaries find the libsplice just built.
+use_built_library() {
+	LD_LIBRARY_PATH="$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	export LD_LIBRARY_PATH
+}
 
 # The name of this test, for messages.
 T_NAME=$(basename "$0" .sh)

@@ -4,8 +4,14 @@
 set -u
 : "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 # Run the real binaries, not libtool's wrapper scripts (a shell start per run).
-BIN="$top_builddir/src/.libs"
-[ -d "$BIN" ] || BIN="$top_builddir/src"
+# tool_bin TOOL: the path of TOOL's real binary in the build tree.
+tool_bin() {
+	if [ -x "$top_builddir/src/$1/.libs/$1" ]; then
+		echo "$top_builddir/src/$1/.libs/$1"
+	else
+		echo "$top_builddir/src/$1/$1"
+	fi
+}
 export LD_LIBRARY_PATH="$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 BENCH="$top_builddir/contrib/bench"
 BENCH_RUNS=${BENCH_RUNS:-5}

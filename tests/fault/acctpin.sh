@@ -4,8 +4,8 @@
 # second filesystem, accounting to the caller's file (--acct-file), and dump.  Whatever fails, nothing is left behind: no
 # temporary directory, mount, loop device or sysctl change.
 . "$top_srcdir/tests/fault/matrix.sh"
-. "$top_srcdir/tests/priv/acctpin-lib.sh"
-BIN=$(fm_bin acctpin)
+. "$top_srcdir/tests/acctpin/common.sh"
+BIN=$(real_bin acctpin)
 
 # left_behind: nothing of acctpin's is left -- no file in its TMPDIR, no
 # mount and no loop device over a file there, kernel.acct as it was; prints

@@ -58,15 +58,7 @@ fsync fdatasync rename renameat renameat2 mount umount2 acct"
 export LC_ALL=C
 
 # The libtool wrappers would be traced too: run the real binaries.
-export LD_LIBRARY_PATH="$top_builddir/lib/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-# fm_bin TOOL: the path of TOOL's real binary.
-fm_bin() {
-	if [ -x "$top_builddir/src/.libs/$1" ]; then
-		echo "$top_builddir/src/.libs/$1"
-	else
-		echo "$top_builddir/src/$1"
-	fi
-}
+use_built_library
 
 # fm_strerror ERRNO: the message text the C library gives for ERRNO.
 fm_strerror() {

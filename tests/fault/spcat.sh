@@ -2,7 +2,7 @@
 # The fault-injection matrix for spcat (see tests/fault/matrix.sh): files,
 # standard input, a pipe on either side and an append-mode output.
 . "$top_srcdir/tests/fault/matrix.sh"
-BIN=$(fm_bin spcat)
+BIN=$(real_bin spcat)
 
 # Inputs big enough for several calls through a 64 KiB pipe.
 make_random "$T_DIR/a" 200000

@@ -6,7 +6,7 @@
 # destination is intact (or the new one complete), the source is whole, and
 # no temporary file is left.
 . "$top_srcdir/tests/fault/matrix.sh"
-BIN=$(fm_bin spmove)
+BIN=$(real_bin spmove)
 
 make_random "$T_DIR/src" 300000
 make_random "$T_DIR/src2" 70000

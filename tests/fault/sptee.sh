@@ -2,7 +2,7 @@
 # The fault-injection matrix for sptee (see tests/fault/matrix.sh): a file
 # or a pipe in, files and pipes out, an output in append mode.
 . "$top_srcdir/tests/fault/matrix.sh"
-BIN=$(fm_bin sptee)
+BIN=$(real_bin sptee)
 
 make_random "$T_DIR/in" 300000
 inputs() { cp "$T_DIR/in" .; }
