@@ -13,6 +13,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The splice(2) flags, also for callers that did not define _GNU_SOURCE
+ * (glibc declares them only then); the values are the kernel's. */
+#ifndef SPLICE_F_MOVE
+#define SPLICE_F_MOVE 1
+#endif
+#ifndef SPLICE_F_NONBLOCK
+#define SPLICE_F_NONBLOCK 2
+#endif
+#ifndef SPLICE_F_MORE
+#define SPLICE_F_MORE 4
+#endif
+#ifndef SPLICE_F_GIFT
+#define SPLICE_F_GIFT 8
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -31,7 +46,7 @@ enum sp_method {
 	SP_METHOD_AUTO = 0, /* splice where the kernel allows, else read/write */
 	SP_METHOD_SPLICE,   /* splice only: a refusal is an error (-EINVAL) */
 	SP_METHOD_RW,       /* read/write only */
-	/* Added for spmove; see "More data paths" below.  Each needs a regular
+	/* The added data paths (see "Paths" below).  Each needs a regular
 	 * input (and copy_file_range a regular output); for other fds, or when
 	 * the kernel refuses before any byte moved, the transfer takes the
 	 * SP_METHOD_AUTO path and counts a fallback. */
@@ -88,6 +103,11 @@ struct sp_options {
 	/* Optional: when *cancel becomes nonzero (a signal handler sets it),
 	 * the transfer stops at the next interruption or chunk with -ECANCELED. */
 	const volatile sig_atomic_t *cancel;
+	/* Room for options added later: must be zero (sp_mover_new() refuses
+	 * anything else), which designated initializers give for free.  A
+	 * later release turns some of it into fields whose zero is today's
+	 * behaviour, so callers built now keep working unchanged. */
+	uint64_t reserved[8];
 };
 
 struct sp_mover;
@@ -148,6 +168,7 @@ struct sp_fanout_status {
 	uint64_t bytes;  /* bytes written to this output */
 	int error;       /* 0 while it is live; else the errno that dropped it */
 	int copied;      /* nonzero once write(2) served it instead of splice/tee */
+	uint64_t reserved[2]; /* for later releases; the library clears it */
 };
 
 /*
@@ -187,9 +208,9 @@ int64_t sp_fanout(struct sp_mover *mover, int in_fd, const int *out_fds, size_t 
 
 /* ---- end of fan-out --------------------------------------------------- */
 
-/* ---- More data paths (spmove): method names, the path taken, comparing ---- */
+/* ---- Paths: method names, the path taken, comparing ------------------------ */
 
-/* The method's name as spmove spells it ("splice", "copy_file_range",
+/* The method's name ("splice", "copy_file_range",
  * "auto" for SP_METHOD_BEST ...), or NULL for an unknown value. */
 const char *sp_method_name(enum sp_method method);
 
@@ -207,6 +228,88 @@ enum sp_method sp_last_method(const struct sp_mover *mover);
  * are equal, 1 when they differ or one ends early, or a negative errno.
  */
 int sp_compare(int a, int64_t off_a, int b, int64_t off_b, uint64_t length);
+
+/* ---- Probing: what the running kernel does (lib/probe.c) ------------------ */
+
+/* stealfs's page counters (contrib/stealfs), summed since it was loaded. */
+struct sp_stealfs_counts {
+	uint64_t stolen;  /* pages taken into a page cache instead of copied */
+	uint64_t copied;  /* pages copied */
+};
+
+/* Read stealfs's counters.  Returns 0, or -ENOENT when the module is not
+ * loaded (or its counters cannot be read). */
+int sp_stealfs_read(struct sp_stealfs_counts *counts);
+
+/* How sp_probe() judged one method. */
+enum sp_probe_verdict {
+	SP_PROBE_NOT_RUN = 0,  /* could not be set up; error says why */
+	SP_PROBE_WORKS,        /* moved every byte, by the method asked for */
+	SP_PROBE_FALLS_BACK,   /* right data, but another path moved it (used) */
+	SP_PROBE_FAILS,        /* the transfer failed with error */
+	SP_PROBE_WRONG_DATA,   /* it claimed success, the copy differs */
+};
+
+/* One method tried between two files of the probed directory. */
+struct sp_probe_method {
+	enum sp_method method;     /* asked for */
+	unsigned int splice_flags; /* 0 or SPLICE_F_MOVE */
+	enum sp_probe_verdict verdict;
+	int error;                 /* errno of a failure, else 0 */
+	enum sp_method used;       /* the path that moved the bytes */
+	uint64_t bytes;            /* bytes delivered */
+	uint64_t bytes_spliced;    /* of which never entered user memory */
+	int64_t pages_moved;       /* stealfs's count of pages moved; -1 without it */
+	int64_t pages_copied;      /* and of pages copied; -1 without it */
+};
+
+/* What became of pages handed to the kernel, as observed. */
+enum sp_page_fate {
+	SP_PAGES_UNKNOWN = 0, /* the kernel gives no way to tell here (or error) */
+	SP_PAGES_SHARED,      /* the pipe (or destination) references them */
+	SP_PAGES_COPIED,      /* a copy was made */
+	SP_PAGES_MOVED,       /* they left their owner: stolen */
+	SP_PAGES_REFUSED,     /* the call was refused (error is EINVAL) */
+};
+
+/* One page-level measurement. */
+struct sp_probe_pages {
+	enum sp_page_fate fate;
+	int error;            /* errno when the measurement failed, else 0 */
+	int64_t pages;        /* pages involved; -1 when not measured */
+	int64_t pages_moved;  /* stealfs's count of pages moved; -1 without it */
+};
+
+/* The methods sp_probe() tries, in this order: auto, splice, vmsplice,
+ * gift, rw, copy_file_range, sendfile, then splice and gift with
+ * SPLICE_F_MOVE. */
+#define SP_PROBE_METHODS 9
+
+/* Everything sp_probe() measures.  Later releases add fields at the end;
+ * sp_probe() fills as much as the caller's size says. */
+struct sp_probe {
+	char kernel[65];           /* uname -r */
+	unsigned long fs_type;     /* statfs(2) f_type of the directory */
+	size_t page_size;
+	int stealfs_counters;      /* nonzero when stealfs's counters are present */
+	struct sp_probe_method methods[SP_PROBE_METHODS];
+	struct sp_probe_pages vmsplice_anon;  /* vmsplice of anonymous memory */
+	struct sp_probe_pages vmsplice_gift;  /* ... with SPLICE_F_GIFT */
+	struct sp_probe_pages vmsplice_file;  /* vmsplice of a shared file mapping */
+	struct sp_probe_pages splice_in;      /* splice from a file into a pipe */
+	struct sp_probe_pages pagecache_move; /* page-cache pages spliced on with SPLICE_F_MOVE */
+	struct sp_probe_pages anon_move;      /* write(2) pipe pages with SPLICE_F_MOVE */
+	struct sp_probe_pages gift_move;      /* gifted pages with SPLICE_F_MOVE */
+};
+
+/*
+ * Measure, with scratch files in dir (created there and unlinked at once),
+ * which methods work and what the kernel does with the pages; size is
+ * sizeof(*result) as the caller knows it.  Takes well under a second.
+ * Returns 0, -EINVAL for a NULL argument or a size smaller than release
+ * 0.2's struct, or a negative errno when dir cannot be examined or written.
+ */
+int sp_probe(const char *dir, struct sp_probe *result, size_t size);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,9 @@ int sp_mover_new(struct sp_mover **mover, const struct sp_options *opts)
 		return -EINVAL;
 	if (!opts)
 		opts = &defaults;
+	for (size_t i = 0; i < sizeof(opts->reserved) / sizeof(opts->reserved[0]); i++)
+		if (opts->reserved[i])
+			return -EINVAL; /* an option of a later release */
 	if (opts->method > SP_METHOD_BEST ||
 	    (opts->splice_flags & ~(unsigned int)SP_KNOWN_SPLICE_FLAGS) ||
 	    opts->pipe_size > INT32_MAX || opts->buffer_size > INT32_MAX)

@@ -22,32 +22,18 @@ void stealfs_count(enum stealfs_counter c, unsigned long n)
 static ssize_t stealfs_counter_show(struct kobject *kobj,
 				    struct kobj_attribute *attr, char *buf);
 
-#define STEALFS_ATTR(name) \
+#define STEALFS_ATTR(e, name) \
 	static struct kobj_attribute stealfs_attr_##name = \
-		__ATTR(name, 0444, stealfs_counter_show, NULL)
-
-STEALFS_ATTR(stolen_anon);
-STEALFS_ATTR(stolen_pagecache);
-STEALFS_ATTR(copied);
-STEALFS_ATTR(refused_partial);
-STEALFS_ATTR(refused_large);
-STEALFS_ATTR(refused_anon);
-STEALFS_ATTR(refused_mapped);
-STEALFS_ATTR(refused_flags);
-STEALFS_ATTR(refused_busy);
+		__ATTR(name, 0444, stealfs_counter_show, NULL);
+STEALFS_COUNTERS(STEALFS_ATTR)
+#undef STEALFS_ATTR
 
 /* Indexed by enum stealfs_counter. */
+#define STEALFS_ATTR_SLOT(e, name) [STEALFS_##e] = &stealfs_attr_##name.attr,
 static struct attribute *stealfs_stat_attrs[STEALFS_NR_COUNTERS + 1] = {
-	[STEALFS_STOLEN_ANON] = &stealfs_attr_stolen_anon.attr,
-	[STEALFS_STOLEN_PAGECACHE] = &stealfs_attr_stolen_pagecache.attr,
-	[STEALFS_COPIED] = &stealfs_attr_copied.attr,
-	[STEALFS_REFUSED_PARTIAL] = &stealfs_attr_refused_partial.attr,
-	[STEALFS_REFUSED_LARGE] = &stealfs_attr_refused_large.attr,
-	[STEALFS_REFUSED_ANON] = &stealfs_attr_refused_anon.attr,
-	[STEALFS_REFUSED_MAPPED] = &stealfs_attr_refused_mapped.attr,
-	[STEALFS_REFUSED_FLAGS] = &stealfs_attr_refused_flags.attr,
-	[STEALFS_REFUSED_BUSY] = &stealfs_attr_refused_busy.attr,
+	STEALFS_COUNTERS(STEALFS_ATTR_SLOT)
 };
+#undef STEALFS_ATTR_SLOT
 
 static const struct attribute_group stealfs_stat_group = {
 	.name = "stats",

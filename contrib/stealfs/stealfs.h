@@ -10,8 +10,7 @@
 #include <linux/fs.h>
 #include <linux/atomic.h>
 #include "compat.h"
-
-#define STEALFS_MAGIC 0x5354454c	/* "STEL" */
+#include "stealfs-abi.h"
 
 /* Per-mount state, in sb->s_fs_info. */
 struct stealfs_sb {
@@ -26,19 +25,13 @@ static inline struct stealfs_sb *STEALFS_SB(struct super_block *sb)
 	return sb->s_fs_info;
 }
 
-/* The counters under /sys/fs/stealfs/stats/, one file each. */
+/* The counters under /sys/fs/stealfs/stats/, one file each (stealfs-abi.h). */
+#define STEALFS_COUNTER_ENUM(e, name) STEALFS_##e,
 enum stealfs_counter {
-	STEALFS_STOLEN_ANON,
-	STEALFS_STOLEN_PAGECACHE,
-	STEALFS_COPIED,
-	STEALFS_REFUSED_PARTIAL,
-	STEALFS_REFUSED_LARGE,
-	STEALFS_REFUSED_ANON,
-	STEALFS_REFUSED_MAPPED,
-	STEALFS_REFUSED_FLAGS,
-	STEALFS_REFUSED_BUSY,
+	STEALFS_COUNTERS(STEALFS_COUNTER_ENUM)
 	STEALFS_NR_COUNTERS
 };
+#undef STEALFS_COUNTER_ENUM
 
 void stealfs_count(enum stealfs_counter c, unsigned long n);
 int stealfs_stats_init(void);

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * stealfs-abi.h - what stealfs shows user space: its statfs magic, where its
+ * counters live in sysfs and their names.  Included by the module and by the
+ * tools (spmove --stats and --probe, the VM tests), so that each constant is
+ * written once.  Plain C, no kernel or libc headers needed.
+ */
+#ifndef STEALFS_ABI_H
+#define STEALFS_ABI_H
+
+/* statfs(2)'s f_type on a stealfs mount ("STEL"). */
+#define STEALFS_MAGIC 0x5354454c
+
+/* The module's sysfs directory and its counters' directory. */
+#define STEALFS_SYSFS_DIR "/sys/fs/stealfs"
+#define STEALFS_STATS_DIR STEALFS_SYSFS_DIR "/stats"
+
+/*
+ * The counters, one read-only file each under STEALFS_STATS_DIR, each a
+ * count of pages since the module was loaded: X(ENUM_SUFFIX, file_name).
+ *   stolen_anon       anonymous pipe pages (write(2)) taken into the page cache
+ *   stolen_pagecache  page-cache pages of another file taken over
+ *   copied            pages copied instead
+ *   refused_*         why a page offered with SPLICE_F_MOVE was copied
+ */
+#define STEALFS_COUNTERS(X)                         \
+	X(STOLEN_ANON, stolen_anon)                 \
+	X(STOLEN_PAGECACHE, stolen_pagecache)       \
+	X(COPIED, copied)                           \
+	X(REFUSED_PARTIAL, refused_partial)         \
+	X(REFUSED_LARGE, refused_large)             \
+	X(REFUSED_ANON, refused_anon)               \
+	X(REFUSED_MAPPED, refused_mapped)           \
+	X(REFUSED_FLAGS, refused_flags)             \
+	X(REFUSED_BUSY, refused_busy)
+
+#endif

@@ -1,0 +1,426 @@
+/* sp_probe(): measure, in a directory, which data paths work and what the
+ * running kernel really does with the pages -- never assume it.  Every
+ * verdict comes from an observation: data read back, a byte changed after
+ * the fact, residency of the source's pages, or stealfs's own counters. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <sys/utsname.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "stealfs-abi.h"
+
+/* Size of the probe's source file: whole pages and a ragged tail. */
+#define PROBE_BYTES ((1u << 20) + 123)
+/* Pages used by the page-level measurements. */
+#define PROBE_PAGES 16
+
+/* The probe's scratch files in the directory (unlinked once open). */
+struct scratch {
+	const char *dir;
+	int src, dst;
+	size_t page;
+};
+
+/* Create an unnamed-in-effect scratch file in dir: created with a unique
+ * name, unlinked at once.  Returns the fd or a negative errno. */
+static int scratch_file(const char *dir)
+{
+	char path[PATH_MAX];
+	if ((size_t)snprintf(path, sizeof(path), "%s/.spmove-probe-XXXXXX", dir) >= sizeof(path))
+		return -ENAMETOOLONG;
+	int fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	unlink(path);
+	return fd;
+}
+
+/* Write n bytes of a pattern starting at seed to fd from offset 0 and cut
+ * the file there.  Returns 0 or a negative errno. */
+static int fill(int fd, size_t n, unsigned seed)
+{
+	char buf[4096];
+	for (size_t at = 0; at < n;) {
+		size_t k = n - at < sizeof(buf) ? n - at : sizeof(buf);
+		for (size_t i = 0; i < k; i++)
+			buf[i] = (char)((at + i) * 31 + seed);
+		ssize_t w = pwrite(fd, buf, k, (off_t)at);
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		at += (size_t)w;
+	}
+	return ftruncate(fd, (off_t)n) < 0 ? -errno : 0;
+}
+
+/* Read the n bytes a pipe holds and return the first one, or a negative
+ * errno (-EIO when fewer came). */
+static int pipe_first_byte(int rfd, size_t n)
+{
+	char *buf = malloc(n);
+	if (!buf)
+		return -ENOMEM;
+	size_t got = 0;
+	while (got < n) {
+		ssize_t k = read(rfd, buf + got, n - got);
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	int first = got == n ? (unsigned char)buf[0] : -EIO;
+	free(buf);
+	return first;
+}
+
+/* One stealfs counter; false when it cannot be read. */
+static bool stealfs_counter(const char *name, uint64_t *value)
+{
+	char path[128];
+	snprintf(path, sizeof(path), STEALFS_STATS_DIR "/%s", name);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	bool ok = fscanf(f, "%" SCNu64, value) == 1;
+	fclose(f);
+	return ok;
+}
+
+int sp_stealfs_read(struct sp_stealfs_counts *c)
+{
+	uint64_t anon, pagecache, copied;
+	if (!stealfs_counter("stolen_anon", &anon) ||
+	    !stealfs_counter("stolen_pagecache", &pagecache) ||
+	    !stealfs_counter("copied", &copied))
+		return -ENOENT;
+	c->stolen = anon + pagecache;
+	c->copied = copied;
+	return 0;
+}
+
+/* Counter differences between two readings into moved/copied (-1 each when
+ * either reading failed). */
+static void stealfs_delta(int before_rc, const struct sp_stealfs_counts *before,
+			  int64_t *moved, int64_t *copied)
+{
+	struct sp_stealfs_counts after;
+	if (before_rc || sp_stealfs_read(&after)) {
+		*moved = *copied = -1;
+		return;
+	}
+	*moved = (int64_t)(after.stolen - before->stolen);
+	*copied = (int64_t)(after.copied - before->copied);
+}
+
+/* Copy the source to the destination by method with flags and judge it. */
+static void probe_method(const struct scratch *sc, enum sp_method method, unsigned flags,
+			 struct sp_probe_method *r)
+{
+	struct sp_options mo = { .method = method, .splice_flags = flags };
+	struct sp_mover *m;
+	*r = (struct sp_probe_method){ .method = method, .splice_flags = flags,
+				       .pages_moved = -1, .pages_copied = -1 };
+	if (ftruncate(sc->dst, 0) < 0 || lseek(sc->dst, 0, SEEK_SET) < 0) {
+		r->error = errno;
+		return;
+	}
+	int rc = sp_mover_new(&m, &mo);
+	if (rc) {
+		r->error = -rc;
+		return;
+	}
+	struct sp_stealfs_counts before;
+	int before_rc = sp_stealfs_read(&before);
+	int64_t n = sp_move(m, sc->src, sc->dst, 0, SP_LENGTH_EOF);
+	stealfs_delta(before_rc, &before, &r->pages_moved, &r->pages_copied);
+	const struct sp_stats *st = sp_get_stats(m);
+	r->used = sp_last_method(m);
+	r->bytes = st->bytes;
+	r->bytes_spliced = st->bytes_spliced;
+	if (n < 0) {
+		r->verdict = SP_PROBE_FAILS;
+		r->error = (int)-n;
+	} else if (n != PROBE_BYTES || sp_compare(sc->src, 0, sc->dst, 0, PROBE_BYTES)) {
+		r->verdict = SP_PROBE_WRONG_DATA;
+	} else if (method != SP_METHOD_BEST && (r->used != method || st->fallbacks)) {
+		r->verdict = SP_PROBE_FALLS_BACK;
+	} else {
+		r->verdict = SP_PROBE_WORKS;
+	}
+	sp_mover_free(m);
+}
+
+/* vmsplice (with flags) len bytes of mem, all 'A', into a new pipe, then
+ * overwrite them with 'B' and read the pipe: 'B' means the pipe referenced
+ * the pages, 'A' that vmsplice copied them. */
+static void vmsplice_shares(char *mem, size_t len, unsigned flags, struct sp_probe_pages *r)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		r->error = errno;
+		return;
+	}
+	sp_pipe_grow(p[1], len);
+	memset(mem, 'A', len);
+	struct iovec iov = { .iov_base = mem, .iov_len = len };
+	ssize_t k = vmsplice(p[1], &iov, 1, flags);
+	if (k < 0) {
+		r->error = errno;
+		r->fate = errno == EINVAL ? SP_PAGES_REFUSED : SP_PAGES_UNKNOWN;
+	} else {
+		memset(mem, 'B', len);
+		int first = pipe_first_byte(p[0], (size_t)k);
+		r->fate = first == 'B' ? SP_PAGES_SHARED : first == 'A' ? SP_PAGES_COPIED
+								    : SP_PAGES_UNKNOWN;
+		r->error = first < 0 ? -first : 0;
+		r->pages = (int64_t)((size_t)k / (size_t)sysconf(_SC_PAGESIZE));
+	}
+	close(p[0]);
+	close(p[1]);
+}
+
+/* What vmsplice does with anonymous memory (plain and gifted) and with a
+ * mapped file. */
+static void probe_vmsplice(const struct scratch *sc, struct sp_probe *r)
+{
+	size_t len = PROBE_PAGES * sc->page;
+	char *anon = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (anon == MAP_FAILED) {
+		r->vmsplice_anon.error = r->vmsplice_gift.error = errno;
+	} else {
+		vmsplice_shares(anon, len, 0, &r->vmsplice_anon);
+		vmsplice_shares(anon, len, SPLICE_F_GIFT, &r->vmsplice_gift);
+		munmap(anon, len);
+	}
+	int rc = fill(sc->dst, len, 0);
+	char *map = rc ? MAP_FAILED
+		       : mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, sc->dst, 0);
+	if (map == MAP_FAILED) {
+		r->vmsplice_file.error = rc ? -rc : errno;
+		return;
+	}
+	vmsplice_shares(map, len, 0, &r->vmsplice_file);
+	munmap(map, len);
+}
+
+/* Splice the destination's first pages into a pipe, change the file, read
+ * the pipe: does splice(2) take page-cache pages by reference? */
+static void probe_splice_in(const struct scratch *sc, struct sp_probe_pages *r)
+{
+	size_t len = PROBE_PAGES * sc->page;
+	int p[2];
+	int rc = fill(sc->dst, len, 0);
+	if (rc || pipe2(p, O_CLOEXEC) < 0) {
+		r->error = rc ? -rc : errno;
+		return;
+	}
+	sp_pipe_grow(p[1], len);
+	char a = 'A', b = 'B';
+	loff_t off = 0;
+	if (pwrite(sc->dst, &a, 1, 0) == 1 &&
+	    splice(sc->dst, &off, p[1], NULL, len, 0) == (ssize_t)len &&
+	    pwrite(sc->dst, &b, 1, 0) == 1) {
+		int first = pipe_first_byte(p[0], len);
+		r->fate = first == 'B' ? SP_PAGES_SHARED : first == 'A' ? SP_PAGES_COPIED
+								    : SP_PAGES_UNKNOWN;
+		r->error = first < 0 ? -first : 0;
+		r->pages = PROBE_PAGES;
+	} else {
+		r->error = errno ? errno : EIO;
+	}
+	close(p[0]);
+	close(p[1]);
+}
+
+/* Of the len bytes of fd's mapping, how many pages are resident; -1 when
+ * that cannot be told. */
+static long resident_pages(int fd, size_t len, size_t page)
+{
+	unsigned char vec[PROBE_PAGES];
+	char *map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		return -1;
+	long resident = -1;
+	if (mincore(map, len, vec) == 0) {
+		resident = 0;
+		for (size_t i = 0; i < len / page; i++)
+			resident += vec[i] & 1;
+	}
+	munmap(map, len);
+	return resident;
+}
+
+/* Splice cached source pages to the destination with SPLICE_F_MOVE.  Pages
+ * that left the source's page cache were moved; a destination that changes
+ * with the source shares its pages (a bug).  stealfs's counters, when
+ * present, count the pages moved. */
+static void probe_page_move(const struct scratch *sc, struct sp_probe_pages *r)
+{
+	size_t len = PROBE_PAGES * sc->page;
+	int p[2] = { -1, -1 };
+	int src = scratch_file(sc->dir);
+	char *buf = malloc(len);
+	int rc = src < 0 ? src : !buf ? -ENOMEM : fill(src, len, 7);
+	if (!rc && pipe2(p, O_CLOEXEC) < 0)
+		rc = -errno;
+	if (!rc && pread(src, buf, len, 0) != (ssize_t)len) /* cache it */
+		rc = -EIO;
+	if (!rc) {
+		sp_pipe_grow(p[1], len);
+		struct sp_stealfs_counts before;
+		int before_rc = sp_stealfs_read(&before);
+		loff_t off = 0, out_off = 0;
+		ssize_t in = splice(src, &off, p[1], NULL, len, 0);
+		ssize_t out = in > 0 && ftruncate(sc->dst, 0) == 0
+				      ? splice(p[0], NULL, sc->dst, &out_off, (size_t)in, SPLICE_F_MOVE)
+				      : -1;
+		int64_t copied;
+		stealfs_delta(before_rc, &before, &r->pages_moved, &copied);
+		long resident = out == (ssize_t)len ? resident_pages(src, len, sc->page) : -1;
+		r->pages = PROBE_PAGES;
+		if (out < 0)
+			r->error = errno;
+		else if (resident >= 0)
+			r->fate = resident == PROBE_PAGES ? SP_PAGES_COPIED : SP_PAGES_MOVED;
+		char z = 0;
+		if (r->fate != SP_PAGES_UNKNOWN && pwrite(src, &z, 1, 0) == 1 &&
+		    pread(sc->dst, buf, 1, 0) == 1 && buf[0] == 0)
+			r->fate = SP_PAGES_SHARED;
+	} else {
+		r->error = -rc;
+	}
+	free(buf);
+	if (p[0] >= 0) {
+		close(p[0]);
+		close(p[1]);
+	}
+	if (src >= 0)
+		close(src);
+}
+
+/* Anonymous pages written into a pipe with write(2), or gifted with
+ * vmsplice, spliced into the directory with SPLICE_F_MOVE: only stealfs's
+ * counters can tell whether they were moved. */
+static void probe_anon_move(const struct scratch *sc, bool gift, struct sp_probe_pages *r)
+{
+	size_t len = PROBE_PAGES * sc->page;
+	int p[2];
+	char *buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED || pipe2(p, O_CLOEXEC) < 0) {
+		r->error = errno;
+		if (buf != MAP_FAILED)
+			munmap(buf, len);
+		return;
+	}
+	sp_pipe_grow(p[1], len);
+	memset(buf, 'x', len);
+	struct sp_stealfs_counts before;
+	int before_rc = sp_stealfs_read(&before);
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	ssize_t in = gift ? vmsplice(p[1], &iov, 1, SPLICE_F_GIFT) : write(p[1], buf, len);
+	munmap(buf, len); /* a gift must be unmapped before the kernel may keep it */
+	loff_t off = 0;
+	ssize_t out = in > 0 && ftruncate(sc->dst, 0) == 0
+			      ? splice(p[0], NULL, sc->dst, &off, (size_t)in, SPLICE_F_MOVE)
+			      : -1;
+	if (out < 0) {
+		r->error = errno;
+	} else {
+		int64_t copied;
+		stealfs_delta(before_rc, &before, &r->pages_moved, &copied);
+		r->pages = out / (ssize_t)sc->page;
+		if (r->pages_moved >= 0)
+			r->fate = r->pages_moved ? SP_PAGES_MOVED : SP_PAGES_COPIED;
+	}
+	close(p[0]);
+	close(p[1]);
+}
+
+/* The methods sp_probe() tries, in order. */
+static const struct {
+	enum sp_method method;
+	unsigned flags;
+} probed[SP_PROBE_METHODS] = {
+	{ SP_METHOD_BEST, 0 },
+	{ SP_METHOD_SPLICE, 0 },
+	{ SP_METHOD_VMSPLICE, 0 },
+	{ SP_METHOD_GIFT, 0 },
+	{ SP_METHOD_RW, 0 },
+	{ SP_METHOD_COPY_FILE_RANGE, 0 },
+	{ SP_METHOD_SENDFILE, 0 },
+	{ SP_METHOD_SPLICE, SPLICE_F_MOVE },
+	{ SP_METHOD_GIFT, SPLICE_F_MOVE },
+};
+
+/* Page measurements that need no pages of their own: mark them "not
+ * measured" (-1 counts) before any runs. */
+static void pages_init(struct sp_probe_pages *p)
+{
+	*p = (struct sp_probe_pages){ .pages = -1, .pages_moved = -1 };
+}
+
+/* The size of struct sp_probe in release 0.2, the smallest a caller may pass. */
+#define PROBE_SIZE_0_2 sizeof(struct sp_probe)
+
+/* Fill r (all of it) for dir.  Returns 0 or a negative errno. */
+static int probe(const char *dir, struct sp_probe *r)
+{
+	struct statfs sf;
+	if (statfs(dir, &sf) < 0)
+		return -errno;
+	struct scratch sc = { .dir = dir, .page = (size_t)sysconf(_SC_PAGESIZE) };
+	sc.src = scratch_file(dir);
+	sc.dst = sc.src < 0 ? sc.src : scratch_file(dir);
+	int rc = sc.dst < 0 ? sc.dst : fill(sc.src, PROBE_BYTES, 1);
+	if (rc) {
+		if (sc.src >= 0)
+			close(sc.src);
+		return rc;
+	}
+	struct utsname u;
+	if (uname(&u) == 0)
+		snprintf(r->kernel, sizeof(r->kernel), "%s", u.release);
+	r->fs_type = (unsigned long)sf.f_type;
+	r->page_size = sc.page;
+	struct sp_stealfs_counts counts;
+	r->stealfs_counters = sp_stealfs_read(&counts) == 0;
+
+	for (unsigned i = 0; i < SP_PROBE_METHODS; i++)
+		probe_method(&sc, probed[i].method, probed[i].flags, &r->methods[i]);
+	struct sp_probe_pages *pages[] = { &r->vmsplice_anon, &r->vmsplice_gift, &r->vmsplice_file,
+					   &r->splice_in, &r->pagecache_move, &r->anon_move,
+					   &r->gift_move };
+	for (unsigned i = 0; i < sizeof(pages) / sizeof(pages[0]); i++)
+		pages_init(pages[i]);
+	probe_vmsplice(&sc, r);
+	probe_splice_in(&sc, &r->splice_in);
+	probe_page_move(&sc, &r->pagecache_move);
+	probe_anon_move(&sc, false, &r->anon_move);
+	probe_anon_move(&sc, true, &r->gift_move);
+	close(sc.src);
+	close(sc.dst);
+	return 0;
+}
+
+int sp_probe(const char *dir, struct sp_probe *result, size_t size)
+{
+	if (!dir || !result || size < PROBE_SIZE_0_2)
+		return -EINVAL;
+	int saved_errno = errno;
+	struct sp_probe r = { 0 };
+	int rc = probe(dir, &r);
+	memset(result, 0, size);
+	if (!rc)
+		memcpy(result, &r, size < sizeof(r) ? size : sizeof(r));
+	errno = saved_errno;
+	return rc;
+}
