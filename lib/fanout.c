@@ -197,7 +197,7 @@ static void gave(struct fan *f, size_t i, size_t k, bool spliced)
 static bool may_fall_back(const struct fan *f, size_t i, ssize_t rc)
 {
 	return (rc == -EINVAL || rc == -ENOSYS) && f->status[i].bytes == 0 &&
-	       f->m->opts.method != SP_METHOD_SPLICE;
+	       sp_may_switch_path(f->m);
 }
 
 /* Whether rc from tee(2) is the kernel refusing it; then the fan-out goes
@@ -205,7 +205,7 @@ static bool may_fall_back(const struct fan *f, size_t i, ssize_t rc)
  * exact at any point of the stream. */
 static bool tee_refused(struct fan *f, ssize_t rc)
 {
-	if ((rc != -EINVAL && rc != -ENOSYS) || f->m->opts.method == SP_METHOD_SPLICE)
+	if ((rc != -EINVAL && rc != -ENOSYS) || !sp_may_switch_path(f->m))
 		return false;
 	f->rw = true;
 	f->m->stats.fallbacks++;
@@ -572,7 +572,7 @@ static int stage_chunk(struct fan *f, size_t consumer)
 {
 	ssize_t r = call(f, OP_SPLICE, f->in, f->m->pipe_fds[1], NULL, f->cap);
 	if (r < 0 && (r == -EINVAL || r == -ENOSYS) && f->total == 0 &&
-	    f->m->opts.method != SP_METHOD_SPLICE) {
+	    sp_may_switch_path(f->m)) {
 		/* The input cannot splice. */
 		f->rw = true;
 		f->m->stats.fallbacks++;
@@ -620,7 +620,7 @@ static void classify(struct fan *f, size_t i, int fd)
 		o->route = ROUTE_TEE;
 		m->stats.syscalls += 2;
 		sp_pipe_grow(fd, m->opts.pipe_size);
-	} else if (m->opts.method != SP_METHOD_SPLICE) {
+	} else if (sp_may_switch_path(m)) {
 		m->stats.syscalls += 2;
 		int fl = fcntl(fd, F_GETFL);
 		/* splice(2) refuses O_APPEND; ttys are for write(2). */
@@ -743,7 +743,7 @@ static int setup(struct fan *f, int in_fd, const int *out_fds)
 	for (size_t i = 0; i < f->n; i++)
 		classify(f, i, out_fds[i]);
 	f->live = f->n;
-	f->rw = m->opts.method == SP_METHOD_RW;
+	f->rw = sp_rw_only(m);
 
 	struct stat st;
 	SP_COUNT_OTHER(m);
@@ -753,7 +753,7 @@ static int setup(struct fan *f, int in_fd, const int *out_fds)
 	}
 	if (!f->rw && consumer_of(f) < f->n) {
 		int rc = open_pipes(f);
-		if (rc && m->opts.method == SP_METHOD_SPLICE)
+		if (rc && !sp_may_switch_path(m))
 			return rc;
 		if (rc) {
 			f->rw = true;

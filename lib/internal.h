@@ -33,13 +33,26 @@ struct sp_mover {
 	struct sp_output_memo out_memo;
 	enum sp_side err_side;
 	uint64_t last_bytes;
-	enum sp_method last_method;
+	enum sp_path last_path;
 };
 
 /* Count one system call of the given kind (a field of struct sp_stats). */
 #define SP_COUNT(mover, field) \
 	do { (mover)->stats.syscalls++; (mover)->stats.field++; } while (0)
 #define SP_COUNT_OTHER(mover) ((mover)->stats.syscalls++)
+
+/* Whether the mover may leave a path the kernel refuses for another one:
+ * every policy but SP_POLICY_ONLY. */
+static inline bool sp_may_switch_path(const struct sp_mover *m)
+{
+	return m->opts.policy != SP_POLICY_ONLY;
+}
+
+/* Whether the mover moves bytes with read(2)/write(2) only. */
+static inline bool sp_rw_only(const struct sp_mover *m)
+{
+	return m->opts.policy != SP_POLICY_AUTO && m->opts.path == SP_PATH_RW;
+}
 
 /* True when the caller asked to stop (its cancel flag is set). */
 bool sp_cancelled(const struct sp_mover *m);

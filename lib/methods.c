@@ -1,5 +1,5 @@
 /* The in-kernel copy paths (copy_file_range(2), sendfile(2)) and the
- * names of the methods. */
+ * names of the paths. */
 #include "config.h"
 
 #include <errno.h>
@@ -15,35 +15,34 @@
 #define KERNEL_COPY_CHUNK (16u << 20)
 
 static const char *const names[] = {
-	[SP_METHOD_AUTO] = "splice-or-rw",
-	[SP_METHOD_SPLICE] = "splice",
-	[SP_METHOD_RW] = "rw",
-	[SP_METHOD_VMSPLICE] = "vmsplice",
-	[SP_METHOD_GIFT] = "gift",
-	[SP_METHOD_COPY_FILE_RANGE] = "copy_file_range",
-	[SP_METHOD_SENDFILE] = "sendfile",
-	[SP_METHOD_BEST] = "auto",
+	[SP_PATH_NONE] = "none",
+	[SP_PATH_SPLICE] = "splice",
+	[SP_PATH_RW] = "rw",
+	[SP_PATH_VMSPLICE] = "vmsplice",
+	[SP_PATH_GIFT] = "gift",
+	[SP_PATH_COPY_FILE_RANGE] = "copy_file_range",
+	[SP_PATH_SENDFILE] = "sendfile",
 };
 
-const char *sp_method_name(enum sp_method method)
+const char *sp_path_name(enum sp_path path)
 {
-	return (unsigned)method < sizeof(names) / sizeof(names[0]) ? names[method] : NULL;
+	return (unsigned)path < sizeof(names) / sizeof(names[0]) ? names[path] : NULL;
 }
 
-int sp_method_parse(const char *name, enum sp_method *method)
+int sp_path_parse(const char *name, enum sp_path *path)
 {
-	for (unsigned i = 0; name && i < sizeof(names) / sizeof(names[0]); i++) {
+	for (unsigned i = SP_PATH_NONE + 1; name && i < sizeof(names) / sizeof(names[0]); i++) {
 		if (!strcmp(name, names[i])) {
-			*method = (enum sp_method)i;
+			*path = (enum sp_path)i;
 			return 0;
 		}
 	}
 	return -EINVAL;
 }
 
-enum sp_method sp_last_method(const struct sp_mover *m)
+enum sp_path sp_last_path(const struct sp_mover *m)
 {
-	return m->last_method;
+	return m->last_path;
 }
 
 /* Whether err from the first in-kernel copy call means "not between these
@@ -55,9 +54,9 @@ static bool refusal(int err)
 }
 
 /* One in-kernel copy call of up to n bytes by the given method. */
-static ssize_t kernel_copy(struct xfer *x, enum sp_method how, size_t n)
+static ssize_t kernel_copy(struct xfer *x, enum sp_path how, size_t n)
 {
-	if (how == SP_METHOD_COPY_FILE_RANGE)
+	if (how == SP_PATH_COPY_FILE_RANGE)
 		return copy_file_range(x->in, x->posp, x->out, NULL, n, 0);
 	return sendfile(x->out, x->in, x->posp, n);
 }
@@ -65,7 +64,7 @@ static ssize_t kernel_copy(struct xfer *x, enum sp_method how, size_t n)
 /* Copy with copy_file_range(2) or sendfile(2) until done.  Returns 0,
  * XFER_REFUSED when the first call is refused (or finds nothing to copy,
  * as on files whose size the kernel does not know), or a negative errno. */
-static int move_in_kernel(struct xfer *x, enum sp_method how)
+static int move_in_kernel(struct xfer *x, enum sp_path how)
 {
 	struct sp_mover *m = x->m;
 	x->used = how;
@@ -92,10 +91,10 @@ static int move_in_kernel(struct xfer *x, enum sp_method how)
 
 int xfer_move_copy_file_range(struct xfer *x)
 {
-	return move_in_kernel(x, SP_METHOD_COPY_FILE_RANGE);
+	return move_in_kernel(x, SP_PATH_COPY_FILE_RANGE);
 }
 
 int xfer_move_sendfile(struct xfer *x)
 {
-	return move_in_kernel(x, SP_METHOD_SENDFILE);
+	return move_in_kernel(x, SP_PATH_SENDFILE);
 }

@@ -20,8 +20,7 @@ int xfer_fail(struct xfer *x, enum sp_side side, int err)
  * may still route around by reading and writing -- if nothing has moved. */
 static bool may_fall_back(const struct xfer *x, int err)
 {
-	return (err == EINVAL || err == ENOSYS) && x->done == 0 &&
-	       x->m->opts.method != SP_METHOD_SPLICE;
+	return (err == EINVAL || err == ENOSYS) && x->done == 0 && sp_may_switch_path(x->m);
 }
 
 /* Wait until fd is ready for events; a failure is blamed on side, except
@@ -131,7 +130,7 @@ static int move_rw(struct xfer *x)
 	int rc = sp_buffer(m);
 	if (rc)
 		return xfer_fail(x, SP_SIDE_NONE, -rc);
-	x->used = SP_METHOD_RW;
+	x->used = SP_PATH_RW;
 	while (x->left) {
 		ssize_t n = xfer_read(x, m->buf, xfer_min(x->left, m->opts.buffer_size));
 		if (n <= 0)
@@ -173,7 +172,7 @@ static int skip_input(struct xfer *x, uint64_t n)
 static int move_direct(struct xfer *x)
 {
 	struct sp_mover *m = x->m;
-	x->used = SP_METHOD_SPLICE;
+	x->used = SP_PATH_SPLICE;
 	while (x->left) {
 		SP_COUNT(m, splice_calls);
 		ssize_t n = splice(x->in, x->posp, x->out, NULL,
@@ -255,26 +254,19 @@ int xfer_drain_pipe(struct xfer *x, size_t n, bool *refused)
 	return rc;
 }
 
-/* Whether the caller left the path to us (auto, best): then read/write may
- * stand in for a private pipe that cannot be made. */
-static bool may_route_around(const struct sp_mover *m)
-{
-	return m->opts.method == SP_METHOD_AUTO || m->opts.method == SP_METHOD_BEST;
-}
-
 /* Neither fd is a pipe: splice in -> private pipe -> out, chunk by chunk. */
 static int move_via_pipe(struct xfer *x)
 {
 	struct sp_mover *m = x->m;
 	int rc = sp_private_pipe(m);
 	if (rc) {
-		if (may_route_around(m)) {
+		if (sp_may_switch_path(m)) {
 			m->pipe_unavailable = true;
 			return xfer_fall_back(x);
 		}
 		return xfer_fail(x, SP_SIDE_NONE, -rc);
 	}
-	x->used = SP_METHOD_SPLICE;
+	x->used = SP_PATH_SPLICE;
 	while (x->left) {
 		SP_COUNT(m, splice_calls);
 		ssize_t n = splice(x->in, x->posp, m->pipe_fds[1], NULL,
@@ -374,32 +366,35 @@ static int run_splice(struct xfer *x)
 	}
 	if (m->out_memo.append) {
 		/* splice(2) refuses every output opened with O_APPEND. */
-		if (m->opts.method == SP_METHOD_SPLICE)
+		if (!sp_may_switch_path(m))
 			return xfer_fail(x, SP_SIDE_OUTPUT, EINVAL);
 		return xfer_fall_back(x);
 	}
-	if (m->pipe_unavailable && may_route_around(m))
+	if (m->pipe_unavailable && sp_may_switch_path(m))
 		return xfer_fall_back(x);
 	return move_via_pipe(x);
 }
 
-/* The path a method takes for this pair of fds, or NULL for the splice path. */
-static int (*method_path(const struct xfer *x))(struct xfer *)
+/* The path other than splice that the mover's policy takes for this pair
+ * of fds, or NULL for the splice path (also when the path asked for does
+ * not apply to these fds). */
+static int (*added_path(const struct xfer *x))(struct xfer *)
 {
-	unsigned int move = x->m->opts.splice_flags & SPLICE_F_MOVE;
+	const struct sp_options *o = &x->m->opts;
 	if (!x->in_reg || x->m->out_memo.append)
 		return NULL;
-	switch (x->m->opts.method) {
-	case SP_METHOD_BEST:
+	if (o->policy == SP_POLICY_AUTO)
 		/* SPLICE_F_MOVE only means something on the splice path. */
-		return x->out_reg && !move ? xfer_move_copy_file_range : NULL;
-	case SP_METHOD_COPY_FILE_RANGE:
+		return x->out_reg && !(o->splice_flags & SPLICE_F_MOVE) ? xfer_move_copy_file_range
+									 : NULL;
+	switch (o->path) {
+	case SP_PATH_COPY_FILE_RANGE:
 		return x->out_reg ? xfer_move_copy_file_range : NULL;
-	case SP_METHOD_SENDFILE:
+	case SP_PATH_SENDFILE:
 		return xfer_move_sendfile;
-	case SP_METHOD_VMSPLICE:
+	case SP_PATH_VMSPLICE:
 		return xfer_move_vmsplice;
-	case SP_METHOD_GIFT:
+	case SP_PATH_GIFT:
 		return xfer_move_gift;
 	default:
 		return NULL;
@@ -410,16 +405,19 @@ static int (*method_path(const struct xfer *x))(struct xfer *)
 static int run(struct xfer *x)
 {
 	struct sp_mover *m = x->m;
-	if (m->opts.method == SP_METHOD_RW)
+	if (sp_rw_only(m))
 		return move_rw(x);
-	int (*path)(struct xfer *) = method_path(x);
+	int (*path)(struct xfer *) = added_path(x);
 	if (path) {
 		int rc = path(x);
 		if (rc != XFER_REFUSED)
 			return rc;
 	}
-	if (m->opts.method > SP_METHOD_RW && m->opts.method != SP_METHOD_BEST)
-		m->stats.fallbacks++; /* the method asked for could not be used */
+	bool other_path = m->opts.policy != SP_POLICY_AUTO && m->opts.path != SP_PATH_SPLICE;
+	if (other_path && !sp_may_switch_path(m))
+		return xfer_fail(x, SP_SIDE_NONE, EINVAL); /* the only path refused */
+	if (other_path)
+		m->stats.fallbacks++; /* the path asked for could not be used */
 	return run_splice(x);
 }
 
@@ -431,7 +429,7 @@ int64_t sp_move(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
 	int saved_errno = errno;
 	uint64_t start = sp_now_ns();
 	struct xfer x = { .m = m, .in = in_fd, .out = out_fd, .left = length,
-			  .flags = m->opts.splice_flags, .used = m->opts.method };
+			  .flags = m->opts.splice_flags, .used = SP_PATH_NONE };
 	m->err_side = SP_SIDE_NONE;
 
 	int rc = 0;
@@ -443,7 +441,7 @@ int64_t sp_move(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
 		rc = run(&x);
 
 	m->last_bytes = x.done;
-	m->last_method = x.used;
+	m->last_path = x.used;
 	m->stats.elapsed_ns += sp_now_ns() - start;
 	errno = saved_errno;
 	return rc ? rc : (int64_t)x.done;

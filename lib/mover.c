@@ -23,7 +23,9 @@ int sp_mover_new(struct sp_mover **mover, const struct sp_options *opts)
 	for (size_t i = 0; i < sizeof(opts->reserved) / sizeof(opts->reserved[0]); i++)
 		if (opts->reserved[i])
 			return -EINVAL; /* an option of a later release */
-	if (opts->method > SP_METHOD_BEST ||
+	bool path_needed = opts->policy != SP_POLICY_AUTO;
+	if (opts->policy > SP_POLICY_ONLY || opts->path > SP_PATH_SENDFILE ||
+	    path_needed != (opts->path != SP_PATH_NONE) ||
 	    (opts->splice_flags & ~(unsigned int)SP_KNOWN_SPLICE_FLAGS) ||
 	    opts->pipe_size > INT32_MAX || opts->buffer_size > INT32_MAX)
 		return -EINVAL;

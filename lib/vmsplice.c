@@ -1,6 +1,6 @@
 /* The vmsplice(2) paths: a mapping of the input pushed into the private
- * pipe (SP_METHOD_VMSPLICE), and fresh pages read from the input and given
- * to the kernel with SPLICE_F_GIFT (SP_METHOD_GIFT); the pipe is then
+ * pipe (SP_PATH_VMSPLICE), and fresh pages read from the input and given
+ * to the kernel with SPLICE_F_GIFT (SP_PATH_GIFT); the pipe is then
  * spliced on to the output. */
 #include "config.h"
 
@@ -71,7 +71,7 @@ static int vmsplice_mapped(struct xfer *x)
 	struct sp_mover *m = x->m;
 	size_t page = page_size();
 	bool finished = false;
-	x->used = SP_METHOD_VMSPLICE;
+	x->used = SP_PATH_VMSPLICE;
 	while (!finished && x->left && x->pos < x->in_size) {
 		off_t base = x->pos & ~(off_t)(page - 1);
 		size_t skew = (size_t)(x->pos - base);
@@ -106,7 +106,7 @@ static int vmsplice_gift(struct xfer *x)
 	struct sp_mover *m = x->m;
 	size_t size = m->pipe_size & ~(page_size() - 1);
 	bool finished = false;
-	x->used = SP_METHOD_GIFT;
+	x->used = SP_PATH_GIFT;
 	while (!finished && x->left) {
 		SP_COUNT_OTHER(m);
 		char *buf = mmap(NULL, size, PROT_READ | PROT_WRITE,

@@ -22,7 +22,7 @@ struct xfer {
 	size_t chunk;       /* bytes asked for per call */
 	unsigned int flags; /* splice flags */
 	bool staged;        /* bytes went through user memory before the pipe */
-	enum sp_method used; /* the path that moved the bytes */
+	enum sp_path used;  /* the path that moved the bytes */
 };
 
 /* A data path's answer when the kernel refused it before any byte moved:

@@ -79,7 +79,8 @@ int main(int argc, char **argv)
 {
 	cli_init("spcat");
 	struct spcat_options o = { .offset = SP_OFFSET_CURRENT, .length = SP_LENGTH_EOF };
-	struct sp_options mo = { .method = SP_METHOD_AUTO };
+	/* Splice, falling back to read/write where the kernel refuses. */
+	struct sp_options mo = { .policy = SP_POLICY_PREFER, .path = SP_PATH_SPLICE };
 	char *offset_arg = NULL, *length_arg = NULL, *pipe_size_arg = NULL;
 	int no_splice = 0, stats = 0, ignored = 0;
 
@@ -148,8 +149,10 @@ int main(int argc, char **argv)
 		poptFreeContext(ctx);
 		return CLI_EXIT_USAGE;
 	}
-	if (no_splice)
-		mo.method = SP_METHOD_RW;
+	if (no_splice) {
+		mo.policy = SP_POLICY_ONLY;
+		mo.path = SP_PATH_RW;
+	}
 	o.stats = stats;
 
 	struct sp_mover *mover;

@@ -17,7 +17,7 @@ static int move(struct spmove *s, int in, int out, int64_t offset, uint64_t leng
 		enum sp_side *side)
 {
 	int64_t n = sp_move(s->mover, in, out, offset, length);
-	s->methods_used |= 1u << sp_last_method(s->mover);
+	s->methods_used |= 1u << sp_last_path(s->mover);
 	if (n >= 0)
 		return 0;
 	*side = sp_error_side(s->mover);

@@ -166,12 +166,12 @@ static void print_stats(const struct spmove *s, const struct stealfs_counts *bef
 {
 	char extra[512];
 	size_t len = (size_t)snprintf(extra, sizeof(extra), "method %s",
-				      sp_method_name(s->o->method));
+				      s->o->path ? sp_path_name(s->o->path) : "auto");
 	const char *sep = " (";
-	for (unsigned m = 0; m <= SP_METHOD_BEST; m++) {
-		if (s->methods_used & (1u << m)) {
+	for (unsigned p = SP_PATH_NONE + 1; p <= SP_PATH_SENDFILE; p++) {
+		if (s->methods_used & (1u << p)) {
 			len += (size_t)snprintf(extra + len, sizeof(extra) - len, "%s%s", sep,
-						sp_method_name((enum sp_method)m));
+						sp_path_name((enum sp_path)p));
 			sep = ", ";
 		}
 	}
@@ -245,7 +245,7 @@ static void finish(poptContext ctx, struct option_strings *str)
 int main(int argc, char **argv)
 {
 	cli_init("spmove");
-	struct spmove_options o = { .progress = -1, .method = SP_METHOD_BEST };
+	struct spmove_options o = { .progress = -1 };
 	struct option_strings str = { NULL, NULL, NULL, NULL };
 	int recursive = 0, remove_source = 0, in_place = 0, fsync_ = 0, verify = 0, stats = 0,
 	    splice_move = 0, probe_ = 0, progress = 0;
@@ -329,7 +329,7 @@ int main(int argc, char **argv)
 	struct sp_options mo = { .cancel = &spmove_cancel };
 	if (ok && str.sparse)
 		ok = parse_sparse(&o, str.sparse);
-	if (ok && str.method && sp_method_parse(str.method, &o.method) < 0)
+	if (ok && str.method && strcmp(str.method, "auto") && sp_path_parse(str.method, &o.path) < 0)
 		ok = cli_usage_message("invalid argument '%s' for '--method'", str.method) == 0;
 	if (ok && str.pipe_size && (ok = cli_size_option("pipe size", str.pipe_size, &v, INT32_MAX)) &&
 	    v == 0)
@@ -346,7 +346,9 @@ int main(int argc, char **argv)
 	o.stats = stats;
 	if (progress)
 		o.progress = 1;
-	mo.method = o.method;
+	/* --method=NAME prefers that path; auto leaves it to the library. */
+	mo.policy = o.path ? SP_POLICY_PREFER : SP_POLICY_AUTO;
+	mo.path = o.path;
 	mo.pipe_size = (size_t)v;
 	mo.splice_flags = splice_move ? SPLICE_F_MOVE : 0;
 

@@ -36,7 +36,8 @@ static void page_line(const char *label, const char *verdict)
 static void print_method(const struct sp_probe_method *r)
 {
 	char label[40];
-	snprintf(label, sizeof(label), "%s%s", sp_method_name(r->method),
+	snprintf(label, sizeof(label), "%s%s",
+		 r->policy == SP_POLICY_AUTO ? "auto" : sp_path_name(r->path),
 		 r->splice_flags ? " -M" : "");
 	printf("  %-20s ", label);
 	switch (r->verdict) {
@@ -50,11 +51,11 @@ static void print_method(const struct sp_probe_method *r)
 		printf("WRONG DATA (%" PRIu64 " bytes)\n", r->bytes);
 		return;
 	case SP_PROBE_FALLS_BACK:
-		printf("falls back to %s", sp_method_name(r->used));
+		printf("falls back to %s", sp_path_name(r->used));
 		break;
 	case SP_PROBE_WORKS:
-		if (r->method == SP_METHOD_BEST)
-			printf("works (uses %s)", sp_method_name(r->used));
+		if (r->policy == SP_POLICY_AUTO)
+			printf("works (uses %s)", sp_path_name(r->used));
 		else
 			printf("works");
 		break;

@@ -259,7 +259,8 @@ int main(int argc, char **argv)
 	if (status >= 0)
 		return status;
 	struct run run = { .mode = cfg.mode };
-	struct sp_options mo = { .method = cfg.no_splice ? SP_METHOD_RW : SP_METHOD_AUTO,
+	struct sp_options mo = { .policy = cfg.no_splice ? SP_POLICY_ONLY : SP_POLICY_PREFER,
+				 .path = cfg.no_splice ? SP_PATH_RW : SP_PATH_SPLICE,
 				 .pipe_size = cfg.pipe_size };
 
 	if (cfg.ignore_interrupts)

@@ -25,7 +25,7 @@ static unsigned flags(const struct spmove_options *o)
 static struct spmove_options options(unsigned bits)
 {
 	struct spmove_options o = {
-		.method = SP_METHOD_RW, .overwrite = OVERWRITE_ASK, .recursive = true,
+		.path = SP_PATH_RW, .overwrite = OVERWRITE_ASK, .recursive = true,
 		.verify = true, .sparse = SPARSE_NEVER, .progress = 7,
 	};
 	o.preserve_mode = bits & 1;
