@@ -2,10 +2,10 @@
 # Every function libsplice.h declares has its manual page, "man FUNCTION":
 # man/FUNCTION.3, the page itself or a link page (".so man3/PAGE.3") to
 # the page whose NAME lists it; every page's SYNOPSIS declares the functions
-# its NAME lists exactly as the header does; no page is left for a function
-# the header does not declare; every page is installed; the EXAMPLES
-# compile.  LIBSPLICE_H names another header to check the pages against
-# (such as the next release's, before it lands).
+# its NAME lists exactly as the header does; libsplice(3) lists them all;
+# no page is left for a function the header does not declare; every page is
+# installed; the EXAMPLES compile.  LIBSPLICE_H names another header to
+# check the pages against (such as the next release's, before it lands).
 . "$top_srcdir/tests/lib.sh"
 H=${LIBSPLICE_H:-$top_srcdir/lib/libsplice.h}
 MAN=$top_srcdir/man
@@ -147,6 +147,11 @@ for path in "$MAN"/*.3; do
 			"$(awk -F '\t' -v f="$fn" '$1 == f { print $2 }' synopsis.decl)"
 	done
 done
+
+# The overview, libsplice(3), lists every function, each on a line of its own.
+section DESCRIPTION "$MAN/libsplice.3" | sed -n 's/^\.BR \(sp_[a-z_0-9]*\) (3)$/\1/p' |
+	sort -u >listed
+check_eq "libsplice.3 lists every function" "$(cat declared)" "$(cat listed)"
 
 # No page is left for a function the header does not declare (renamed away).
 ls "$MAN" | sed -n 's/^\(sp_.*\)\.3$/\1/p' | sort >paged
