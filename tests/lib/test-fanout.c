@@ -2,8 +2,11 @@
 #include "config.h"
 
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -464,6 +467,79 @@ START_TEST(cancelled)
 }
 END_TEST
 
+/* The thread that handled the last SIGUSR1 (0: none yet). */
+static volatile pid_t usr1_thread;
+
+static void note_usr1_thread(int sig)
+{
+	(void)sig;
+	usr1_thread = gettid();
+}
+
+/* How many threads the process has now. */
+static int thread_count(void)
+{
+	DIR *dir = opendir("/proc/self/task");
+	ck_assert_ptr_nonnull(dir);
+	int n = 0;
+	for (struct dirent *e; (e = readdir(dir));)
+		n += e->d_name[0] != '.';
+	closedir(dir);
+	return n;
+}
+
+/* A progress callback (it runs on the calling thread): at the first chunk,
+ * note how many threads there are in *arg, then send the process SIGUSR1
+ * while this thread blocks it, so that the kernel hands it to any other
+ * thread that does not; give such a thread a moment to take it, then
+ * unblock it here. */
+static int signal_the_process(const struct sp_stats *stats, void *arg)
+{
+	int *threads = arg;
+	(void)stats;
+	if (*threads)
+		return 0;
+	*threads = thread_count();
+	sigset_t usr1;
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	ck_assert_int_eq(pthread_sigmask(SIG_BLOCK, &usr1, NULL), 0);
+	ck_assert_int_eq(kill(getpid(), SIGUSR1), 0);
+	for (int waited = 0; !usr1_thread && waited < 200; waited++)
+		usleep(1000);
+	ck_assert_int_eq(pthread_sigmask(SIG_UNBLOCK, &usr1, NULL), 0);
+	return 0;
+}
+
+/* A signal sent to the process while helper threads copy into files is
+ * handled by the thread that called sp_fanout(). */
+START_TEST(signals_reach_the_calling_thread)
+{
+	struct sigaction sa = { .sa_handler = note_usr1_thread };
+	ck_assert_int_eq(sigaction(SIGUSR1, &sa, NULL), 0);
+	size_t size = 4 * 1024 * 1024;
+	char *data = make_data(size);
+	int in = feeder(data, size, 1 << 20);
+	int outs[] = { temp_file(0), temp_file(0), temp_file(0) };
+	struct sp_fanout_status st[3];
+	int threads = 0;
+	struct sp_options o = { .pipe_size = 256 * 1024, .progress = signal_the_process,
+				.progress_arg = &threads };
+	struct sp_mover *m;
+	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
+	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, NULL, NULL), (int64_t)size);
+	cpu_set_t cpus;
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(cpus), &cpus), 0);
+	if (CPU_COUNT(&cpus) > 1)
+		ck_assert_int_gt(threads, 1); /* helper threads were there to take it */
+	ck_assert_int_eq(usr1_thread, gettid());
+	for (int i = 0; i < 3; i++)
+		ck_assert(file_holds(outs[i], 0, data, size));
+	sp_mover_free(m);
+	free(data);
+}
+END_TEST
+
 static Suite *fanout_suite(void)
 {
 	Suite *s = suite_create("fanout");
@@ -482,6 +558,7 @@ static Suite *fanout_suite(void)
 	tcase_add_test(tc, devices);
 	tcase_add_test(tc, files_failing_later);
 	tcase_add_test(tc, cancelled);
+	tcase_add_test(tc, signals_reach_the_calling_thread);
 	suite_add_tcase(s, tc);
 	return s;
 }
