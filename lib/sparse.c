@@ -48,20 +48,22 @@ static int transfer(struct sparse *s, int64_t offset, uint64_t length)
 
 /* The first data extent [*data, *hole) of fd at or after pos and before
  * end, *hole cut at end.  Returns 1 when there is one, 0 when only a hole
- * is left before end, or a negative errno. */
+ * is left before end, or a negative errno; after 0 or an error, *data and
+ * *hole are end. */
 static int next_extent(struct sparse *s, int fd, off_t pos, off_t end, off_t *data,
 		       off_t *hole)
 {
 	SP_COUNT_OTHER(&s->m->stats);
-	*data = lseek(fd, pos, SEEK_DATA);
-	if (*data < 0)
-		return errno == ENXIO ? 0 : -errno;
-	if (*data >= end)
-		return 0;
+	off_t at = lseek(fd, pos, SEEK_DATA);
+	int rc = at >= 0 ? 1 : errno == ENXIO ? 0 : -errno;
+	*data = *hole = end;
+	if (rc <= 0 || at >= end)
+		return rc < 0 ? rc : 0;
+	*data = at;
 	SP_COUNT_OTHER(&s->m->stats);
-	*hole = lseek(fd, *data, SEEK_HOLE);
-	if (*hole < 0 || *hole > end)
-		*hole = end; /* no answer: take the rest as data */
+	at = lseek(fd, at, SEEK_HOLE);
+	if (at >= 0 && at < end)
+		*hole = at; /* else no answer: take the rest as data */
 	return 1;
 }
 
