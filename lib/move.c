@@ -144,28 +144,42 @@ static int skip_input(struct xfer *x, uint64_t n)
 	return 0;
 }
 
+/* Splice up to len bytes of input into to: out itself, or the empty
+ * private pipe, which neither holds the call up nor fails it (only the
+ * input can).  Returns 0 with the count in *n (0 at end of input),
+ * SP_FALL_BACK when the kernel refused before any byte was delivered, or
+ * a negative errno. */
+static int splice_input(struct xfer *x, int to, size_t len, size_t *n)
+{
+	bool direct = to == x->out;
+	for (;;) {
+		SP_COUNT(&x->m->stats, splice_calls);
+		ssize_t k = splice(x->in, x->posp, to, NULL, len, x->flags);
+		if (k >= 0) {
+			*n = (size_t)k;
+			return 0;
+		}
+		int err = errno;
+		int rc = xfer_next_step(x, err, x->in, direct ? x->out : -1,
+					xfer_splice_refusals(x),
+					direct ? xfer_error_side(x, err) : SP_SIDE_INPUT);
+		if (rc)
+			return rc;
+	}
+}
+
 /* One splice at a time straight from in to out (one of them is a pipe). */
 static int move_direct(struct xfer *x)
 {
-	struct sp_mover *m = x->m;
 	x->used = SP_METHOD_SPLICE;
 	while (x->left) {
-		SP_COUNT(&m->stats, splice_calls);
-		ssize_t n = splice(x->in, x->posp, x->out, NULL,
-				   xfer_min(x->left, x->chunk), x->flags);
-		if (n < 0) {
-			int err = errno;
-			int rc = xfer_next_step(x, err, x->in, x->out, xfer_splice_refusals(x),
-						xfer_error_side(x, err));
-			if (rc == SP_FALL_BACK)
-				return xfer_fall_back(x);
-			if (rc)
-				return rc;
-			continue;
-		}
-		if (n == 0)
-			break;
-		int rc = xfer_spliced(x, (size_t)n);
+		size_t n;
+		int rc = splice_input(x, x->out, xfer_min(x->left, x->chunk), &n);
+		if (rc == SP_FALL_BACK)
+			return xfer_fall_back(x);
+		if (rc || n == 0)
+			return rc;
+		rc = xfer_spliced(x, n);
 		if (rc)
 			return rc;
 	}
@@ -246,24 +260,15 @@ static int move_via_pipe(struct xfer *x)
 	}
 	x->used = SP_METHOD_SPLICE;
 	while (x->left) {
-		SP_COUNT(&m->stats, splice_calls);
-		ssize_t n = splice(x->in, x->posp, m->pipe_fds[1], NULL,
-				   xfer_min(x->left, m->pipe_size), x->flags);
-		if (n < 0) {
-			/* The private pipe is empty: only the input can hold us up. */
-			rc = xfer_next_step(x, errno, x->in, -1, xfer_splice_refusals(x),
-					    SP_SIDE_INPUT);
-			if (rc == SP_FALL_BACK)
-				return xfer_fall_back(x);
-			if (rc)
-				return rc;
-			continue;
-		}
-		if (n == 0)
-			break;
-		x->left -= (uint64_t)n;
+		size_t n;
+		rc = splice_input(x, m->pipe_fds[1], xfer_min(x->left, m->pipe_size), &n);
+		if (rc == SP_FALL_BACK)
+			return xfer_fall_back(x);
+		if (rc || n == 0)
+			return rc;
+		x->left -= n;
 		bool refused = false;
-		rc = xfer_drain_pipe(x, (size_t)n, &refused);
+		rc = xfer_drain_pipe(x, n, &refused);
 		if (rc)
 			return rc;
 		if (refused)
