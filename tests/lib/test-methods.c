@@ -67,21 +67,42 @@ START_TEST(each_method_copies_a_file)
 }
 END_TEST
 
-START_TEST(each_method_honours_offset_length_and_position)
+/* A positional part: the file position stays where it is. */
+START_TEST(each_method_honours_an_offset)
 {
 	enum sp_method method = all_methods[_i];
 	int in = pattern_file(SIZE, 2), out = empty_file();
 	struct sp_mover *m = mover(method, 0);
-	/* A positional part: the file position stays where it is. */
 	ck_assert_int_eq(sp_move(m, in, out, 5000, 70000), 70000);
 	ck_assert_int_eq(lseek(in, 0, SEEK_CUR), 0);
 	ck_assert_int_eq(sp_compare(in, 5000, out, 0, 70000), 0);
-	/* From the file position, which then moves past what was copied. */
+	sp_mover_free(m);
+	close(in);
+	close(out);
+}
+END_TEST
+
+/* From the file position, which then moves past what was copied. */
+START_TEST(each_method_honours_the_file_position)
+{
+	enum sp_method method = all_methods[_i];
+	int in = pattern_file(SIZE, 2), out = empty_file();
+	struct sp_mover *m = mover(method, 0);
 	ck_assert_int_eq(lseek(in, 12345, SEEK_SET), 12345);
 	ck_assert_int_eq(sp_move(m, in, out, SP_OFFSET_CURRENT, 100000), 100000);
 	ck_assert_int_eq(lseek(in, 0, SEEK_CUR), 112345);
-	ck_assert_int_eq(sp_compare(in, 12345, out, 70000, 100000), 0);
-	/* Past the end: nothing. */
+	ck_assert_int_eq(sp_compare(in, 12345, out, 0, 100000), 0);
+	sp_mover_free(m);
+	close(in);
+	close(out);
+}
+END_TEST
+
+START_TEST(each_method_moves_nothing_past_the_end)
+{
+	enum sp_method method = all_methods[_i];
+	int in = pattern_file(SIZE, 2), out = empty_file();
+	struct sp_mover *m = mover(method, 0);
 	ck_assert_int_eq(sp_move(m, in, out, SIZE, SP_LENGTH_EOF), 0);
 	sp_mover_free(m);
 	close(in);
@@ -200,37 +221,113 @@ END_TEST
 
 START_TEST(method_names_round_trip)
 {
-	for (unsigned i = 0; i < N_METHODS; i++) {
-		enum sp_method back;
-		const char *name = sp_method_name(all_methods[i]);
-		ck_assert_ptr_nonnull(name);
-		ck_assert_int_eq(sp_method_parse(name, &back), 0);
-		ck_assert_int_eq(back, all_methods[i]);
-	}
-	enum sp_method m;
+	enum sp_method back;
+	const char *name = sp_method_name(all_methods[_i]);
+	ck_assert_ptr_nonnull(name);
+	ck_assert_int_eq(sp_method_parse(name, &back), 0);
+	ck_assert_int_eq(back, all_methods[_i]);
+}
+END_TEST
+
+START_TEST(best_is_called_auto)
+{
 	ck_assert_str_eq(sp_method_name(SP_METHOD_BEST), "auto");
+}
+END_TEST
+
+START_TEST(misspelt_method_refused)
+{
+	enum sp_method m;
 	ck_assert_int_eq(sp_method_parse("splcie", &m), -EINVAL);
+}
+END_TEST
+
+START_TEST(unknown_method_has_no_name)
+{
 	ck_assert_ptr_null(sp_method_name((enum sp_method)(SP_METHOD_BEST + 1)));
+}
+END_TEST
+
+START_TEST(unknown_method_makes_no_mover)
+{
 	struct sp_mover *mv;
 	struct sp_options o = { .method = (enum sp_method)(SP_METHOD_BEST + 1) };
 	ck_assert_int_eq(sp_mover_new(&mv, &o), -EINVAL);
 }
 END_TEST
 
-START_TEST(compare_tells_equal_from_different)
+/* Two files of the pattern, 300000 bytes each, and a third one byte shorter. */
+struct trio {
+	int a, b, c;
+};
+
+static struct trio trio_open(void)
 {
-	int a = pattern_file(300000, 9), b = pattern_file(300000, 9), c = pattern_file(299999, 9);
-	ck_assert_int_eq(sp_compare(a, 0, b, 0, SP_LENGTH_EOF), 0);
-	ck_assert_int_eq(sp_compare(a, 0, c, 0, SP_LENGTH_EOF), 1);
-	ck_assert_int_eq(sp_compare(a, 0, c, 0, 299999), 0);
-	ck_assert_int_eq(pwrite(b, "!", 1, 299000), 1);
-	ck_assert_int_eq(sp_compare(a, 0, b, 0, SP_LENGTH_EOF), 1);
-	ck_assert_int_eq(sp_compare(a, 1, b, 0, 1000), 1);
-	ck_assert_int_eq(sp_compare(a, -1, b, 0, 1), -EINVAL);
-	ck_assert_int_eq(sp_compare(-1, 0, b, 0, 1), -EBADF);
-	close(a);
-	close(b);
-	close(c);
+	return (struct trio){ pattern_file(300000, 9), pattern_file(300000, 9),
+			      pattern_file(299999, 9) };
+}
+
+static void trio_close(struct trio t)
+{
+	close(t.a);
+	close(t.b);
+	close(t.c);
+}
+
+START_TEST(compare_equal_files)
+{
+	struct trio t = trio_open();
+	ck_assert_int_eq(sp_compare(t.a, 0, t.b, 0, SP_LENGTH_EOF), 0);
+	trio_close(t);
+}
+END_TEST
+
+START_TEST(compare_shorter_file_differs)
+{
+	struct trio t = trio_open();
+	ck_assert_int_eq(sp_compare(t.a, 0, t.c, 0, SP_LENGTH_EOF), 1);
+	trio_close(t);
+}
+END_TEST
+
+START_TEST(compare_equal_prefix)
+{
+	struct trio t = trio_open();
+	ck_assert_int_eq(sp_compare(t.a, 0, t.c, 0, 299999), 0);
+	trio_close(t);
+}
+END_TEST
+
+START_TEST(compare_changed_byte_differs)
+{
+	struct trio t = trio_open();
+	ck_assert_int_eq(pwrite(t.b, "!", 1, 299000), 1);
+	ck_assert_int_eq(sp_compare(t.a, 0, t.b, 0, SP_LENGTH_EOF), 1);
+	trio_close(t);
+}
+END_TEST
+
+START_TEST(compare_shifted_offset_differs)
+{
+	struct trio t = trio_open();
+	ck_assert_int_eq(sp_compare(t.a, 1, t.b, 0, 1000), 1);
+	trio_close(t);
+}
+END_TEST
+
+START_TEST(compare_negative_offset_refused)
+{
+	struct trio t = trio_open();
+	ck_assert_int_eq(sp_compare(t.a, -1, t.b, 0, 1), -EINVAL);
+	trio_close(t);
+}
+END_TEST
+
+START_TEST(compare_bad_fd_refused)
+{
+	struct trio t = trio_open();
+	ck_assert_int_eq(sp_compare(-1, 0, t.b, 0, 1), -EBADF);
+	trio_close(t);
 }
 END_TEST
 
@@ -240,7 +337,9 @@ static Suite *methods_suite(void)
 	TCase *tc = tcase_create("paths");
 	tcase_set_timeout(tc, 30);
 	tcase_add_loop_test(tc, each_method_copies_a_file, 0, N_METHODS);
-	tcase_add_loop_test(tc, each_method_honours_offset_length_and_position, 0, N_METHODS);
+	tcase_add_loop_test(tc, each_method_honours_an_offset, 0, N_METHODS);
+	tcase_add_loop_test(tc, each_method_honours_the_file_position, 0, N_METHODS);
+	tcase_add_loop_test(tc, each_method_moves_nothing_past_the_end, 0, N_METHODS);
 	tcase_add_loop_test(tc, pipe_input_takes_the_splice_path, 0, N_METHODS);
 	tcase_add_loop_test(tc, append_output_is_appended_to, 0, N_METHODS);
 	tcase_add_loop_test(tc, progress_callback_stops_every_method, 0, N_METHODS);
@@ -249,8 +348,18 @@ static Suite *methods_suite(void)
 	tcase_add_test(tc, gift_counts_bytes_as_copied);
 	suite_add_tcase(s, tc);
 	TCase *names = tcase_create("names");
-	tcase_add_test(names, method_names_round_trip);
-	tcase_add_test(names, compare_tells_equal_from_different);
+	tcase_add_loop_test(names, method_names_round_trip, 0, N_METHODS);
+	tcase_add_test(names, best_is_called_auto);
+	tcase_add_test(names, misspelt_method_refused);
+	tcase_add_test(names, unknown_method_has_no_name);
+	tcase_add_test(names, unknown_method_makes_no_mover);
+	tcase_add_test(names, compare_equal_files);
+	tcase_add_test(names, compare_shorter_file_differs);
+	tcase_add_test(names, compare_equal_prefix);
+	tcase_add_test(names, compare_changed_byte_differs);
+	tcase_add_test(names, compare_shifted_offset_differs);
+	tcase_add_test(names, compare_negative_offset_refused);
+	tcase_add_test(names, compare_bad_fd_refused);
 	suite_add_tcase(s, names);
 	return s;
 }
