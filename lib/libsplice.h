@@ -9,8 +9,8 @@
  * function has its own manual page (man sp_move).
  *
  * Contents: constants; paths and policies; options and movers; moving
- * (one input to one output); fan-out (one input to many outputs);
- * comparing; probing the kernel.
+ * (one input to one output, sparse files too); fan-out (one input to many
+ * outputs); comparing; probing the kernel.
  */
 #ifndef LIBSPLICE_H
 #define LIBSPLICE_H
@@ -172,7 +172,7 @@ long sp_pipe_grow(int fd, size_t want);
 /* The library's version string, such as "0.2.0". */
 const char *sp_version(void);
 
-/* ---- Moving: one input to one output (lib/move.c) --------------------- */
+/* ---- Moving: one input to one output (lib/move.c, lib/sparse.c) ------- */
 
 /*
  * Move up to length bytes (SP_LENGTH_EOF: until end of input) from in_fd to
@@ -197,6 +197,49 @@ uint64_t sp_last_bytes(const struct sp_mover *mover);
 /* The path that moved the bytes of the last call (the last one taken when
  * a fallback switched paths); SP_PATH_NONE before any. */
 enum sp_path sp_last_path(const struct sp_mover *mover);
+
+/* What sp_move_sparse() makes of holes. */
+enum sp_holes {
+	SP_HOLES_KEEP = 0, /* the input's holes (SEEK_HOLE) stay holes */
+	SP_HOLES_PUNCH,    /* they do, and every block of zeros the copy wrote
+			    * becomes a hole too (as cp --sparse=always) */
+	SP_HOLES_FILL,     /* holes are written out as zeros (cp --sparse=never) */
+};
+
+/*
+ * Copy all of in_fd to out_fd, making holes as how says.
+ *
+ * A regular in_fd is copied whole, from offset 0 to its end, whatever its
+ * file position (which is left where it was); any other input from its
+ * file position to its end.  The copy goes to out_fd from its file
+ * position on, and leaves that position after the copy.
+ *
+ * Only a regular out_fd not opened with O_APPEND can have holes.  Into
+ * one, a regular input with holes (fewer blocks than its size needs) is
+ * copied extent by extent (SEEK_DATA, SEEK_HOLE): its holes are skipped
+ * over, not written, and a hole at its end is made by setting out_fd's
+ * size to where the copy ends, so that the copy has exactly the input's
+ * size.  Into anything else -- a pipe, a FIFO, a character device such as
+ * /dev/null, a socket -- holes are written as the zeros they read as,
+ * whatever how says.
+ *
+ * With SP_HOLES_PUNCH, each run of whole 4096-byte blocks of zeros (at
+ * multiples of 4096 in the file) that the copy wrote into a regular
+ * out_fd is then made a hole (fallocate(FALLOC_FL_PUNCH_HOLE)).  The zeros
+ * are found through a read-only mapping of out_fd: where it cannot be
+ * mapped (opened write-only) or the filesystem cannot punch holes, the
+ * zeros stay.
+ *
+ * Each stretch of data is one sp_move() with the mover's options: its
+ * path, progress callback, cancel flag and statistics apply throughout.
+ * Returns the number of bytes written to out_fd (holes kept are not
+ * written), -EINVAL for an unknown how, or another negative errno value;
+ * sp_error_side() then tells which fd failed.  sp_last_bytes() is the
+ * bytes written by the whole call, successful or not; sp_last_path()
+ * names the path of its last stretch.
+ */
+int64_t sp_move_sparse(struct sp_mover *mover, int in_fd, int out_fd, enum sp_holes how);
+
 
 /* ---- Fan-out: one input to many outputs (lib/fanout.c) ---------------- */
 

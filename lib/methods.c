@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <string.h>
 #include <sys/sendfile.h>
 #include <unistd.h>
@@ -45,14 +44,6 @@ enum sp_path sp_last_path(const struct sp_mover *m)
 	return m->last_path;
 }
 
-/* Whether err from the first in-kernel copy call means "not between these
- * two files" (another filesystem, no support, O_APPEND ...). */
-static bool refusal(int err)
-{
-	return err == EXDEV || err == EINVAL || err == ENOSYS || err == EOPNOTSUPP ||
-	       err == EBADF;
-}
-
 /* One in-kernel copy call of up to n bytes by the given method. */
 static ssize_t kernel_copy(struct xfer *x, enum sp_path how, size_t n)
 {
@@ -62,26 +53,28 @@ static ssize_t kernel_copy(struct xfer *x, enum sp_path how, size_t n)
 }
 
 /* Copy with copy_file_range(2) or sendfile(2) until done.  Returns 0,
- * XFER_REFUSED when the first call is refused (or finds nothing to copy,
- * as on files whose size the kernel does not know), or a negative errno. */
+ * SP_FALL_BACK when the first call is refused, as between two files it
+ * cannot copy between (another filesystem, no support, O_APPEND ...), or
+ * finds nothing to copy, as on files whose size the kernel does not know;
+ * or a negative errno. */
 static int move_in_kernel(struct xfer *x, enum sp_path how)
 {
 	struct sp_mover *m = x->m;
 	x->used = how;
 	while (x->left) {
-		SP_COUNT_OTHER(m);
+		SP_COUNT_OTHER(&m->stats);
 		ssize_t n = kernel_copy(x, how, xfer_min(x->left, KERNEL_COPY_CHUNK));
 		if (n < 0) {
 			int err = errno;
-			if (x->done == 0 && refusal(err))
-				return XFER_REFUSED;
-			int rc = xfer_retry_after(x, err, x->out, POLLOUT, xfer_error_side(x, err));
+			int rc = xfer_next_step(x, err, -1, x->out,
+						x->done ? SP_REFUSALS_NONE : SP_REFUSALS_COPY,
+						xfer_error_side(x, err));
 			if (rc)
 				return rc;
 			continue;
 		}
 		if (n == 0)
-			return x->done == 0 ? XFER_REFUSED : 0;
+			return x->done == 0 ? SP_FALL_BACK : 0;
 		int rc = xfer_spliced(x, (size_t)n);
 		if (rc)
 			return rc;

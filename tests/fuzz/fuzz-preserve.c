@@ -37,7 +37,7 @@ static struct spmove_options options(unsigned bits)
 /* Whether a and b agree on everything but the three flags. */
 static bool same_others(const struct spmove_options *a, const struct spmove_options *b)
 {
-	return a->method == b->method && a->overwrite == b->overwrite &&
+	return a->path == b->path && a->overwrite == b->overwrite &&
 	       a->recursive == b->recursive && a->remove_source == b->remove_source &&
 	       a->in_place == b->in_place && a->fsync == b->fsync && a->verify == b->verify &&
 	       a->sparse == b->sparse && a->progress == b->progress && a->stats == b->stats;
