@@ -15,7 +15,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "message.h"
 #include "spmove.h"
 
 /* Size of the probe's source file: whole pages and a ragged tail. */
