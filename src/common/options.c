@@ -38,12 +38,13 @@ static bool walk(const struct poptOption *table, visit_fn *visit, void *ctx)
 	return false;
 }
 
-/* Whether the option takes an argument; whether it may go without. */
+/* Whether the option takes an argument (a string; the others are flags). */
 static bool takes_arg(const struct poptOption *o)
 {
 	return (o->argInfo & POPT_ARG_MASK) == POPT_ARG_STRING;
 }
 
+/* Whether the option's argument may be left out. */
 static bool arg_optional(const struct poptOption *o)
 {
 	return o->argInfo & POPT_ARGFLAG_OPTIONAL;
@@ -63,6 +64,7 @@ struct short_search {
 	struct entry found;
 };
 
+/* walk()'s visitor for a short_search: stops at the entry of that letter. */
 static bool visit_short(struct entry e, void *ctx)
 {
 	struct short_search *s = ctx;
@@ -81,6 +83,8 @@ struct long_search {
 	FILE *list;                /* where list_candidate() writes */
 };
 
+/* walk()'s visitor for a long_search: notes the first entry the name
+ * abbreviates and whether another acts otherwise; stops at an exact match. */
 static bool visit_long(struct entry e, void *ctx)
 {
 	struct long_search *s = ctx;
@@ -97,8 +101,9 @@ static bool visit_long(struct entry e, void *ctx)
 	return false;
 }
 
-/* Write " '--NAME'" for each candidate of an ambiguous search, as glibc
- * lists them: the first match and the matches that act otherwise. */
+/* walk()'s visitor after an ambiguous long_search: writes " '--NAME'" for
+ * each candidate, as glibc lists them (the first match and the matches
+ * that act otherwise).  Never stops the walk. */
 static bool list_candidate(struct entry e, void *ctx)
 {
 	struct long_search *s = ctx;
