@@ -66,9 +66,13 @@ static int enter(struct walk *w, const char *name)
 	l->ino = st.st_ino;
 	if (w->depth)
 		strcpy(l->name, name); /* a d_name: at most NAME_MAX bytes */
+	/* The open levels are the deepest ones, without gaps: closing the one
+	 * OPEN_LEVELS up (unless it was closed before, on an earlier way down)
+	 * keeps them OPEN_LEVELS at most. */
 	if (++w->depth > OPEN_LEVELS) {
 		struct level *old = &w->levels[w->depth - 1 - OPEN_LEVELS];
-		closedir(old->dir);
+		if (old->dir)
+			closedir(old->dir);
 		old->dir = NULL;
 	}
 	return 0;
