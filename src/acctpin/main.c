@@ -48,6 +48,7 @@ static const struct poptOption fs_table[] = {
 	  "report a hang after S seconds without progress (default 30)", "S" },
 	POPT_TABLEEND
 };
+
 /* Fill ws from the --fs/--dir/--size arguments.  Returns true, or false
  * after a usage message. */
 static bool parse_fs(const struct fs_args *a, struct ap_workspace *ws)

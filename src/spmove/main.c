@@ -1,12 +1,10 @@
 /* spmove: copy and move files through splice(2) -- the command line. */
 #include "config.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
