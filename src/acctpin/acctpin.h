@@ -66,8 +66,9 @@ long ap_records_find(const struct ap_records *r, uint32_t pid, const char *comm)
 
 /* ---- dump (acctpin-dump.c) ---- */
 
-/* acctpin dump FILE...: returns the exit status. */
-int ap_dump_main(int argc, const char **argv);
+/* Print the records of files (NULL-terminated; "-" is standard input) as
+ * dump-acct does, or as JSON.  Returns 0, or 1 after reported errors. */
+int ap_dump(char *const *files, bool json);
 
 /* ---- the sandbox: namespaces, signals, watchdog (acctpin-sandbox.c) ---- */
 

@@ -21,7 +21,8 @@
 #include <unistd.h>
 
 #include "acctpin.h"
-#include "cli.h"
+#include "message.h"
+#include "quote.h"
 
 enum { MAX_RECORDS = 1 << 20, EBUSY_RETRIES = 200 };
 

@@ -20,7 +20,8 @@
 #include <linux/loop.h>
 
 #include "acctpin.h"
-#include "cli.h"
+#include "message.h"
+#include "quote.h"
 
 int ap_path(char out[PATH_MAX], const char *dir, const char *name)
 {

@@ -12,7 +12,6 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "spmove.h"
 
 /* DST split into an open directory and a name in it. */

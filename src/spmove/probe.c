@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "message.h"
 #include "spmove.h"
 #include "stealfs-abi.h"
 

@@ -35,6 +35,13 @@ struct spmove {
 	struct progress *progress; /* NULL without a progress bar */
 };
 
+/* ---- operands.c ---- */
+
+/* Copy (or move) the operands args[0..n-1]: SRC DST, SRC... DIR, or with
+ * target_dir (-t DIR) SRC...  Returns the exit status (1 after reported
+ * errors, also for missing operands). */
+int run_operands(struct spmove *s, char **args, int n, const char *target_dir);
+
 /* ---- spmove-report.c ---- */
 
 /* Print "spmove: 'SRC' -> 'DST': MESSAGE[: strerror(err)]" on stderr. */
