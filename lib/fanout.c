@@ -812,7 +812,7 @@ int64_t sp_fanout(struct sp_mover *m, int in_fd, const int *out_fds, size_t n,
 	if (!m || (n && (!out_fds || !status)))
 		return -EINVAL;
 	int saved_errno = errno;
-	uint64_t start = sp_now_ns();
+	uint64_t start = now_ns();
 	m->err_side = SP_SIDE_NONE;
 	struct fan f = { .m = m, .in = in_fd, .status = status, .n = n,
 			 .on_error = on_error, .arg = arg,
@@ -839,7 +839,7 @@ int64_t sp_fanout(struct sp_mover *m, int in_fd, const int *out_fds, size_t n,
 	free(f.buf);
 	free(f.outs);
 	m->last_bytes = f.total;
-	m->stats.elapsed_ns += sp_now_ns() - start;
+	m->stats.elapsed_ns += now_ns() - start;
 	errno = saved_errno;
 	return rc < 0 ? rc : (int64_t)f.total;
 }

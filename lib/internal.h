@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "clock.h"
 #include "libsplice.h"
 
 /* Everything declared from here on is internal to the library: hidden from
@@ -116,9 +117,6 @@ int sp_buffer(struct sp_mover *m);
 
 /* Report progress after a chunk; returns 0 or -ECANCELED. */
 int sp_report_progress(struct sp_mover *m);
-
-/* Monotonic clock in nanoseconds. */
-uint64_t sp_now_ns(void);
 
 #pragma GCC visibility pop
 

@@ -404,7 +404,7 @@ int64_t sp_move(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
 	if (!m)
 		return -EINVAL;
 	int saved_errno = errno;
-	uint64_t start = sp_now_ns();
+	uint64_t start = now_ns();
 	struct xfer x = { .m = m, .in = in_fd, .out = out_fd, .left = length,
 			  .flags = m->opts.splice_flags, .used = SP_PATH_NONE };
 	m->err_side = SP_SIDE_NONE;
@@ -419,7 +419,7 @@ int64_t sp_move(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
 
 	m->last_bytes = x.done;
 	m->last_path = x.used;
-	m->stats.elapsed_ns += sp_now_ns() - start;
+	m->stats.elapsed_ns += now_ns() - start;
 	errno = saved_errno;
 	return rc ? rc : (int64_t)x.done;
 }

@@ -98,10 +98,3 @@ int sp_report_progress(struct sp_mover *m)
 		return -ECANCELED;
 	return 0;
 }
-
-uint64_t sp_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}

@@ -213,14 +213,14 @@ int64_t sp_move_sparse(struct sp_mover *m, int in_fd, int out_fd, enum sp_holes 
 	if (!m || (unsigned)how > SP_HOLES_FILL)
 		return -EINVAL;
 	int saved_errno = errno;
-	uint64_t start = sp_now_ns(), elapsed = m->stats.elapsed_ns;
+	uint64_t start = now_ns(), elapsed = m->stats.elapsed_ns;
 	struct sparse s = { .m = m, .in = in_fd, .out = out_fd };
 	m->err_side = SP_SIDE_NONE;
 	m->last_path = SP_PATH_NONE;
 	int rc = copy(&s, how);
 	m->last_bytes = s.done;
 	/* The whole call, not only its sp_move()s. */
-	m->stats.elapsed_ns = elapsed + (sp_now_ns() - start);
+	m->stats.elapsed_ns = elapsed + (now_ns() - start);
 	errno = saved_errno;
 	return rc ? rc : (int64_t)s.done;
 }

@@ -38,6 +38,7 @@ int path_split(const char *path, char *buf, size_t size, const char **dir, const
 
 int path_join(char *buf, size_t size, const char *dir, const char *name)
 {
-	int n = snprintf(buf, size, "%s/%s", dir, name);
+	size_t len = strlen(dir);
+	int n = snprintf(buf, size, "%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", name);
 	return n < 0 || (size_t)n >= size ? ENAMETOOLONG : 0;
 }

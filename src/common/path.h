@@ -14,7 +14,8 @@
  */
 int path_split(const char *path, char *buf, size_t size, const char **dir, const char **base);
 
-/* Write "DIR/NAME" into buf (size bytes).  Returns 0, or ENAMETOOLONG when
+/* Write "DIR/NAME" into buf (size bytes); a DIR that ends in a slash gets
+ * no second one.  Returns 0, or ENAMETOOLONG when
  * it does not fit (buf then holds a truncated path). */
 int path_join(char *buf, size_t size, const char *dir, const char *name);
 
