@@ -201,9 +201,9 @@ enum sp_path sp_last_path(const struct sp_mover *mover);
 /* What sp_move_sparse() makes of holes. */
 enum sp_holes {
 	SP_HOLES_KEEP = 0, /* the input's holes (SEEK_HOLE) stay holes */
-	SP_HOLES_PUNCH,    /* they do, and every block of zeros the copy wrote
-			    * becomes a hole too (as cp --sparse=always) */
-	SP_HOLES_FILL,     /* holes are written out as zeros (cp --sparse=never) */
+	SP_HOLES_PUNCH,    /* they do, and every block of zeros the copy
+			    * wrote becomes a hole too */
+	SP_HOLES_FILL,     /* holes are written out as the zeros they read as */
 };
 
 /*
