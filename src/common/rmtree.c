@@ -15,7 +15,7 @@
 
 /* How many directories of the current path stay open; the ones above them
  * are closed and opened again through ".." on the way back. */
-enum { OPEN_LEVELS = 16 };
+enum { OPEN_LEVELS = 4 };
 
 /* One directory on the path from the top of the tree down to the one
  * being emptied. */

@@ -98,8 +98,9 @@ static int resolve_output(const struct spmove *s, const char *dst, bool exists,
 			  char *out, size_t size)
 {
 	struct stat st;
+	/* A link to a pipe or device (/dev/stdout) is opened, not resolved. */
 	if (s->o->remove_source || s->o->remove_destination || lstat(dst, &st) < 0 ||
-	    !S_ISLNK(st.st_mode)) {
+	    !S_ISLNK(st.st_mode) || (exists && stat(dst, &st) == 0 && !S_ISREG(st.st_mode))) {
 		snprintf(out, size, "%s", dst);
 		return 0;
 	}
@@ -142,7 +143,10 @@ struct output {
 static int output_open(const struct spmove *s, const struct target *t,
 		       const struct stat *dst_st, mode_t src_mode, struct output *out)
 {
-	out->special = dst_st && !S_ISREG(dst_st->st_mode);
+	/* A device or FIFO is written into (cp); a move replaces it. */
+	out->special = dst_st && !s->o->remove_source &&
+		       (S_ISCHR(dst_st->st_mode) || S_ISBLK(dst_st->st_mode) ||
+			S_ISFIFO(dst_st->st_mode) || S_ISSOCK(dst_st->st_mode));
 	out->temp = !out->special && !s->o->in_place;
 	if (out->temp) {
 		out->fd = temp_create(t, NULL, 0, 0, out->name, sizeof(out->name));
@@ -265,7 +269,8 @@ static int copy_into(struct spmove *s, const char *src, int in, const struct sta
 	if (!cloned) {
 		enum sp_side side = SP_SIDE_OUTPUT;
 		err = -copy_data(s, in, out.fd, st, &side);
-		if (err && !(err == ECANCELED && spmove_cancel))
+		/* After a signal (SIGPIPE, SIGXFSZ...), only the signal tells. */
+		if (err && !spmove_cancel)
 			data_error(err, side, src, dst);
 		status = err != 0;
 	}

@@ -187,7 +187,7 @@ static int stat_dest(const struct spmove *s, const struct stat *st, const char *
 		d->followed = !no_follow;
 		return 0;
 	}
-	if (errno == ENOENT || errno == ENOTDIR)
+	if (errno == ENOENT)
 		return 0;
 	/* cp -f onto a symbolic link loop replaces the link. */
 	if (errno == ELOOP && !no_follow && o->force && lstat(dst, &d->st) == 0) {
@@ -410,9 +410,12 @@ static int copy_directory(struct spmove *s, const char *src, const struct stat *
 			cli_error(errno, "cannot create directory %s", quoted(dst));
 			return 1;
 		}
+		/* Known, so that a copy into itself finds itself there. */
 		struct stat made_st;
-		if (!up && stat(dst, &made_st) == 0)
+		if (!out->made_dir && stat(dst, &made_st) == 0) {
 			seen_add(s->copies, &made_st, dst);
+			out->made_dir = true;
+		}
 		if (o->verbose && o->remove_source)
 			printf("created directory %s\n", quoted(dst));
 		else if (o->verbose)

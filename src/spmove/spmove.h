@@ -101,6 +101,7 @@ struct ancestor {
 struct outcome {
 	bool renamed;    /* moved by rename(2) or left alone: keep the source */
 	bool into_self;  /* a directory was to go inside itself */
+	bool made_dir;   /* the operand's first new directory is known */
 };
 
 /* The operand a copy started from: the names its messages quote. */

@@ -65,7 +65,7 @@ int copy_children(struct spmove *s, const char *src, const char *dst, const stru
 	}
 	int status = 0;
 	char *from = malloc(PATH_MAX), *to = malloc(PATH_MAX);
-	for (const char *name = names; from && to && *name && !spmove_cancel;
+	for (const char *name = names; from && to && *name && !spmove_cancel && !out->into_self;
 	     name += strlen(name) + 1) {
 		int err = path_join(from, PATH_MAX, src, name);
 		if (!err)
