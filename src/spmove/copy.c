@@ -183,10 +183,10 @@ static int output_finish(struct spmove *s, const struct target *t, struct output
 			 const struct stat *dst_st, const char *dst)
 {
 	int err = 0;
-	const char *what = "cannot set attributes for";
+	const char *what = "setting permissions for";
 	if (out->temp && out->replaces && !keeps_mode(s))
 		err = keep_replaced(s, t, out, dst_st);
-	else if (out->temp && fchmod(out->fd, new_file_mode(s, st->st_mode)) < 0)
+	else if (out->temp && !keeps_mode(s) && fchmod(out->fd, new_file_mode(s, st->st_mode)) < 0)
 		err = errno;
 	if (!err && !out->special && attrs_copy(s, src, in, st, out->fd, dst, !out->replaces))
 		return 1;

@@ -128,7 +128,7 @@ static bool apply_option(struct spmove_options *o, struct raw_options *raw, int 
 	case OPT_INTERACTIVE: raw->ask_copy = raw->ask_move = ASK_USER; break;
 	case OPT_NO_CLOBBER: raw->ask_copy = raw->ask_move = ASK_SKIP; break;
 	case OPT_PRESERVE_DEFAULT: return apply_preserve(o, "mode,ownership,timestamps", true);
-	case OPT_PRESERVE: return apply_preserve(o, arg, true);
+	case OPT_PRESERVE: return apply_preserve(o, arg ? arg : "mode,ownership,timestamps", true);
 	case OPT_NO_PRESERVE: return apply_preserve(o, arg, false);
 	case OPT_REFLINK:
 		v = arg ? cli_argmatch("--reflink", arg, reflinks, 3) : REFLINK_ALWAYS;
