@@ -13,9 +13,11 @@ require_strace
 use_built_library
 bin=$(real_bin spmove)
 
-# Calls that touch only the process's memory or itself: a kill there leaves
-# the files as a kill at the next other call does, so they are left out.
-quiet='^(mmap|munmap|mprotect|mremap|madvise|brk|arch_prctl|set_tid_address|set_robust_list|rseq|prlimit64|getrandom|futex|rt_sigaction|rt_sigprocmask|rt_sigreturn|sigaltstack|getpid|gettid|getuid|geteuid|getgid|getegid|clock_gettime)$'
+# Calls that change nothing in any file system (they touch the process's
+# memory, look at files or move data between the process and pipes): a
+# kill on entry to one of them leaves the files as a kill on entry to the
+# next call does, so they are left out.
+quiet='^(mmap|munmap|mprotect|mremap|madvise|brk|arch_prctl|set_tid_address|set_robust_list|rseq|prlimit64|getrandom|futex|rt_sigaction|rt_sigprocmask|rt_sigreturn|sigaltstack|getpid|gettid|getuid|geteuid|getgid|getegid|getgroups|clock_gettime|uname|sysinfo|umask|getcwd|newfstatat|fstat|stat|lstat|statx|fstatfs|statfs|access|faccessat|faccessat2|readlink|readlinkat|getdents64|lseek|fcntl|dup|dup2|dup3|pipe|pipe2|read|pread64|readv|poll|ppoll|fadvise64|listxattr|llistxattr|flistxattr|getxattr|lgetxattr|fgetxattr|close|fsync|fdatasync)$'
 
 # points MARK CMD...: "NAME FIRST LAST" for each kind of system call CMD
 # makes (all its processes) from the first call that names MARK on, FIRST
@@ -97,7 +99,7 @@ $list
 EOF
 echo "# move: $total kill points, $halfway with the copy half made," \
 	"$removing while the source was being removed, $temps left a temporary file"
-ok "move: killed at many points (at least 30)" test "$total" -ge 30
+ok "move: killed at many points (at least 20)" test "$total" -ge 20
 check_eq "move: every kill left a complete tree, the source or the destination" 0 "$bad"
 ok "move: some kills came while the copy was half made" test "$halfway" -gt 0
 ok "move: some kills came while the source was being removed" test "$removing" -gt 0
@@ -148,7 +150,7 @@ $list
 EOF
 echo "# copy: $total kill points, $olds left the old file, $news the new one," \
 	"$temps left a temporary file"
-ok "copy: killed at many points (at least 10)" test "$total" -ge 10
+ok "copy: killed at many points (at least 5)" test "$total" -ge 5
 check_eq "copy: every kill left the old destination or the new one, the source intact" 0 "$bad"
 ok "copy: some kills came before the new file was in place" test "$olds" -gt 0
 ok "copy: some kills came after it was in place" test "$news" -gt 0

@@ -110,8 +110,9 @@ touch -h -d '2004-01-01 00:00:00' a/keep/l
 mkfifo a/keep/fifo
 mknod a/keep/zero c 1 5
 mknod a/keep/blk b 7 200
+sock=yes
 perl -MSocket -e 'socket(S, PF_UNIX, SOCK_STREAM, 0) or die; bind(S, sockaddr_un("a/keep/sock")) or die' ||
-	echo "# perl cannot make a socket: no socket in the tree"
+	{ sock=no; echo "# perl cannot make a socket: no socket in the tree"; }
 echo in-dd >a/keep/dd/x
 setfacl -m u:nobody:rwx -d -m g:nogroup:rx a/keep/dd
 setfattr -n user.d -v dir a/keep/dd
@@ -139,8 +140,8 @@ check_eq "move: the character device made anew" "character special file 1 5" \
 	"$(stat -c '%F %t %T' b/keep/zero)"
 check_eq "move: the block device made anew" "block special file 7 c8" \
 	"$(stat -c '%F %t %T' b/keep/blk)"
-if [ -e b/keep/sock ]; then
-	check_eq "move: the socket made anew" socket "$(stat -c %F b/keep/sock)"
+if [ $sock = yes ]; then
+	check_eq "move: the socket made anew" socket "$(stat -c %F b/keep/sock 2>&1)"
 fi
 ok "move: the sources gone" test ! -e a/keep -a ! -e a/op
 ok "move: no temporary file" no_temp_left
