@@ -3,6 +3,8 @@
 #ifndef SPLICE_UTILS_RMTREE_H
 #define SPLICE_UTILS_RMTREE_H
 
+#include <stdbool.h>
+
 /*
  * Remove name (relative to dirfd, or AT_FDCWD) and, when it is a
  * directory, everything under it.  Symbolic links are removed, never
@@ -13,5 +15,12 @@
  * that was entered: the tree was moved meanwhile); returns 0 on success.
  */
 int rm_tree_at(int dirfd, const char *name);
+
+/* Told of each file or directory rm_tree_at_told() removed, by its path
+ * from the name it was given ("t/sub/y"). */
+typedef void rm_tree_removed(const char *path, bool is_dir, void *arg);
+
+/* rm_tree_at(), telling removed (with arg) of each removal as it happens. */
+int rm_tree_at_told(int dirfd, const char *name, rm_tree_removed *removed, void *arg);
 
 #endif

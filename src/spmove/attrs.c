@@ -97,11 +97,13 @@ static int keep_owner(const struct spmove *s, int fd, const char *dst, const str
 
 /* Keep mode and ACLs (mode bits without the special ones when ownership was
  * not kept).  Returns 0 or 1 after a reported error that must fail. */
-static int keep_mode(const struct spmove *s, const char *src, int src_fd, mode_t mode,
-		     int fd, const char *dst, struct reporter *r)
+static int keep_mode(const struct spmove *s, const char *src, int src_fd, mode_t mode_type,
+		     mode_t mode, int fd, const char *dst, struct reporter *r)
 {
 	int rc = 0;
-	if ((src_fd >= 0 && fd >= 0 ? perm_copy_fd(src, src_fd, dst, fd, &r->ctx)
+	/* A directory's default ACL goes only by name. */
+	bool by_fd = src_fd >= 0 && fd >= 0 && !S_ISDIR(mode_type);
+	if ((by_fd ? perm_copy_fd(src, src_fd, dst, fd, &r->ctx)
 			 : perm_copy_file(src, dst, &r->ctx)) != 0) {
 		rc = s->o->require_keep;
 		if (!r->reported)
@@ -155,7 +157,7 @@ int attrs_copy(const struct spmove *s, const char *src, int src_fd, const struct
 	if (link)
 		return 0;
 	if (keeps_mode(s))
-		return keep_mode(s, src, src_fd, mode, fd, dst, &r);
+		return keep_mode(s, src, src_fd, st->st_mode, mode, fd, dst, &r);
 	if (o->no_keep_mode && new_file && fd >= 0 && fchmod(fd, new_file_mode(s, st->st_mode)) < 0) {
 		cli_error(errno, "preserving permissions for %s", quoted(dst));
 		return 1;

@@ -85,7 +85,7 @@ static int backup_name(const struct spmove_options *o, int dirfd, const char *ba
 	return len < 0 || (size_t)len >= size || (size_t)len > NAME_MAX ? ENAMETOOLONG : 0;
 }
 
-char *backup_rename(const struct spmove_options *o, const char *path)
+char *backup_path(const struct spmove_options *o, const char *path)
 {
 	char buf[PATH_MAX], name[NAME_MAX + 2];
 	const char *dir, *base;
@@ -95,8 +95,6 @@ char *backup_rename(const struct spmove_options *o, const char *path)
 		err = errno;
 	if (!err)
 		err = backup_name(o, dirfd, base, name, sizeof(name));
-	if (!err && renameat(dirfd, base, dirfd, name) < 0)
-		err = errno;
 	if (dirfd >= 0)
 		close(dirfd);
 	/* The backup's name as path spells its directory ("d/f" -> "d/f~"). */
@@ -108,6 +106,18 @@ char *backup_rename(const struct spmove_options *o, const char *path)
 	}
 	if (err)
 		errno = err;
+	return backup;
+}
+
+char *backup_rename(const struct spmove_options *o, const char *path)
+{
+	char *backup = backup_path(o, path);
+	if (backup && rename(path, backup) < 0) {
+		int err = errno;
+		free(backup);
+		errno = err;
+		return NULL;
+	}
 	return backup;
 }
 

@@ -188,8 +188,8 @@ static int output_finish(struct spmove *s, const struct target *t, struct output
 		err = keep_replaced(s, t, out, dst_st);
 	else if (out->temp && !keeps_mode(s) && fchmod(out->fd, new_file_mode(s, st->st_mode)) < 0)
 		err = errno;
-	if (!err && !out->special && attrs_copy(s, src, in, st, out->fd, dst, !out->replaces))
-		return 1;
+	/* As cp: attributes that cannot be kept fail the copy, not undo it. */
+	bool kept = err || out->special || !attrs_copy(s, src, in, st, out->fd, dst, !out->replaces);
 	bool durable = s->o->fsync || s->o->remove_source;
 	if (!err && durable && fsync(out->fd) < 0) {
 		err = errno;
@@ -214,7 +214,7 @@ static int output_finish(struct spmove *s, const struct target *t, struct output
 	}
 	if (err && !(err == ECANCELED && spmove_cancel))
 		cli_error(err == EIO && s->o->verify ? 0 : err, "%s %s", what, quoted(dst));
-	return err != 0;
+	return err != 0 || !kept;
 }
 
 /* Remove what a failed copy left behind. */

@@ -223,8 +223,12 @@ static int check_existing(struct spmove *s, const char *src, const struct stat *
 		cli_error(0, "%s and %s are the same file", quoted(src), quoted(dst));
 		return 1;
 	}
-	if (not_older(s, st, &d->st) || skip_existing(s, dst, st, &d->st)) {
+	if (not_older(s, st, &d->st)) {
 		out->renamed = true; /* the source stays */
+		return -1;
+	}
+	if (skip_existing(s, dst, st, &d->st)) {
+		out->renamed = true;
 		return skipped(s, dst) ? 1 : -1;
 	}
 	bool src_dir = S_ISDIR(st->st_mode), dst_dir = S_ISDIR(d->st.st_mode);
@@ -492,9 +496,10 @@ int copy_entry(struct spmove *s, const char *src, const char *dst, const struct 
 		cli_error(0, "-r not specified; omitting directory %s", quoted(src));
 		return 1;
 	}
-	if (command_line && !S_ISDIR(st.st_mode) && o->backup == BACKUP_NONE) {
+	if (command_line && !o->remove_source && !S_ISDIR(st.st_mode) &&
+	    o->backup == BACKUP_NONE) {
 		const char *before = seen_add(s->sources, &st, src);
-		if (before) {
+		if (before && same_entry(before, src)) {
 			cli_error(0, "warning: source file %s specified more than once", quoted(src));
 			out->renamed = o->remove_source;
 			return 0;

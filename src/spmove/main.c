@@ -163,7 +163,11 @@ static int combine_options(struct raw_options *raw, struct config *cfg)
 	if (o->ask == ASK_SKIP)
 		o->update = UPDATE_NONE;
 	if (raw->backup && (o->update == UPDATE_NONE || o->update == UPDATE_NONE_FAIL))
-		return cli_usage_message("--backup is mutually exclusive with -n or --update=none-fail");
+		return o->remove_source
+			       ? cli_usage_message("cannot combine --backup with --exchange, -n, "
+						   "or --update=none-fail")
+			       : cli_usage_message("--backup is mutually exclusive with -n or "
+						   "--update=none-fail");
 	if (o->reflink == REFLINK_ALWAYS && o->sparse != SPARSE_AUTO)
 		return cli_usage_message("--reflink can be used only with --sparse=auto");
 	if (o->reflink == REFLINK_AUTO && o->sparse == SPARSE_NEVER)
@@ -205,10 +209,15 @@ static int take_options(struct raw_options *raw, struct config *cfg)
 	if (raw->progress)
 		o->progress = 1;
 	cfg->probe = raw->probe;
-	/* --method=NAME prefers that path; auto leaves it to the library. */
+	/* --method=NAME prefers that path; auto leaves it to the library, but
+	 * --reflink=never rules out copy_file_range(2), which may share the
+	 * blocks (btrfs, XFS): then splice(2) is preferred. */
+	enum sp_path path = o->path;
+	if (!path && o->reflink == REFLINK_NEVER)
+		path = SP_PATH_SPLICE;
 	cfg->mover = (struct sp_options){ .cancel = &spmove_cancel,
-					  .policy = o->path ? SP_POLICY_PREFER : SP_POLICY_AUTO,
-					  .path = o->path,
+					  .policy = path ? SP_POLICY_PREFER : SP_POLICY_AUTO,
+					  .path = path,
 					  .pipe_size = (size_t)pipe_size,
 					  .splice_flags = raw->splice_move ? SPLICE_F_MOVE : 0 };
 	return 0;

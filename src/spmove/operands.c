@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -22,6 +23,35 @@ static bool trailing_slash(const char *path)
 	return len > 0 && path[len - 1] == '/';
 }
 
+/* Whether this is cp -bf FILE FILE, which copies FILE to its backup. */
+static bool copy_onto_backup(const struct spmove *s, const char *src, const char *dst)
+{
+	struct stat st;
+	return !s->o->remove_source && s->o->force && s->o->backup != BACKUP_NONE &&
+	       !strcmp(src, dst) && stat(dst, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Copy src to the name of its backup, without a backup of that.
+ * Returns 0 or 1. */
+static int copy_to_backup(struct spmove *s, const char *src)
+{
+	char *backup = backup_path(s->o, src);
+	if (!backup) {
+		cli_error(errno, "cannot backup %s", quoted(src));
+		return 1;
+	}
+	struct spmove_options o = *s->o;
+	o.backup = BACKUP_NONE;
+	struct spmove plain = *s;
+	plain.o = &o;
+	struct top top = { src, backup };
+	struct outcome out = { 0 };
+	int status = copy_entry(&plain, src, backup, &top, NULL, &out);
+	s->methods_used |= plain.methods_used;
+	free(backup);
+	return status;
+}
+
 /* Copy or move one operand src to dst.  Returns 0 or 1. */
 static int do_operand(struct spmove *s, const char *src, const char *dst)
 {
@@ -34,6 +64,8 @@ static int do_operand(struct spmove *s, const char *src, const char *dst)
 		cli_error(ENOTDIR, "cannot create regular file %s", quoted(dst));
 		return 1;
 	}
+	if (copy_onto_backup(s, src, dst))
+		return copy_to_backup(s, src);
 	struct top top = { src, dst };
 	struct outcome out = { 0 };
 	int status = copy_entry(s, src, dst, &top, NULL, &out);
@@ -82,9 +114,10 @@ static bool is_dir(const char *path)
 
 int run_operands(struct spmove *s, char **args, int n, const char *target_dir)
 {
-	if (target_dir && s->o->no_target_directory)
-		return cli_usage_message("cannot combine --target-directory (-t) "
-					 "and --no-target-directory (-T)");
+	if (target_dir && s->o->no_target_directory) {
+		cli_error(0, "cannot combine --target-directory (-t) and --no-target-directory (-T)");
+		return 1;
+	}
 	if (n < 1)
 		return cli_usage_message("missing file operand");
 	if (target_dir) {

@@ -180,6 +180,9 @@ bool backup_parse(const char *control, enum backup *type);
  * (one with a slash is ignored). */
 const char *backup_suffix(const char *option);
 
+/* The name path's backup would get (malloc'd), or NULL with errno set. */
+char *backup_path(const struct spmove_options *o, const char *path);
+
 /* Rename path aside as its backup.  Returns the backup's name (malloc'd),
  * or NULL with errno set (ENOENT: path is gone, nothing to back up). */
 char *backup_rename(const struct spmove_options *o, const char *path);

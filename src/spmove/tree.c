@@ -87,14 +87,18 @@ int copy_children(struct spmove *s, const char *src, const char *dst, const stru
 	return status;
 }
 
+/* -v: what rm -v says of each removal. */
+static void say_removed(const char *path, bool is_dir, void *arg)
+{
+	printf(is_dir ? "removed directory %s\n" : "removed %s\n", quoted(path));
+}
+
 int remove_source(const struct spmove *s, const char *path)
 {
-	int err = rm_tree_at(AT_FDCWD, path);
+	int err = rm_tree_at_told(AT_FDCWD, path, s->o->verbose ? say_removed : NULL, NULL);
 	if (err) {
 		cli_error(err, "cannot remove %s", quoted(path));
 		return 1;
 	}
-	if (s->o->verbose)
-		printf("removed %s\n", quoted(path));
 	return 0;
 }

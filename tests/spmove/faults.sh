@@ -35,9 +35,16 @@ expect_failure "vmsplice EFAULT" vmsplice:error=EFAULT:when=2 \
 	"error reading 'a': Bad address" --method=vmsplice
 expect_failure "fsync EIO" fsync:error=EIO:when=1 "cannot sync 'd': Input/output error" --fsync
 expect_failure "rename EACCES" renameat:error=EACCES "cannot create regular file 'd': Permission denied"
+# An attribute that cannot be kept fails the copy but, as in cp, the
+# complete copy stays.
 if [ "$(id -u)" = 0 ]; then
-	expect_failure "fchown EPERM under -p (root)" fchown:error=EPERM \
-		"failed to preserve ownership for 'd': Operation not permitted" -p
+	cp keep d
+	run_cmd out err inject fchown:error=EPERM "$SPMOVE" -p a d
+	check_eq "fchown EPERM under -p (root): exit 1" 1 "$RC"
+	check_eq "fchown EPERM under -p (root): message" \
+		"spmove: failed to preserve ownership for 'd': Operation not permitted" "$(cat err)"
+	same_files "fchown EPERM under -p (root): the complete copy" a d
+	ok "fchown EPERM under -p (root): no temporary file" no_temp_left
 fi
 
 # A failed move never removes its source.
