@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,7 +16,7 @@
 
 /* How many directories of the current path stay open; the ones above them
  * are closed and opened again through ".." on the way back. */
-enum { OPEN_LEVELS = 16 };
+enum { OPEN_LEVELS = 4 };
 
 /* One directory on the path from the top of the tree down to the one
  * being emptied. */
@@ -32,7 +33,24 @@ struct walk {
 	const char *top_name;
 	struct level *levels;    /* levels[0] is the top */
 	size_t depth, allocated;
+	rm_tree_removed *removed; /* told of each removal, or NULL */
+	void *arg;
 };
+
+/* Tell w's caller that name in the deepest directory (the top itself when
+ * name is NULL) was removed, by its path from the top's name. */
+static void tell(const struct walk *w, const char *name, bool is_dir)
+{
+	if (!w->removed)
+		return;
+	char path[PATH_MAX];
+	size_t len = (size_t)snprintf(path, sizeof(path), "%s", w->top_name);
+	for (size_t i = 1; i < w->depth && len < sizeof(path); i++)
+		len += (size_t)snprintf(path + len, sizeof(path) - len, "/%s", w->levels[i].name);
+	if (name && len < sizeof(path))
+		snprintf(path + len, sizeof(path) - len, "/%s", name);
+	w->removed(path, is_dir, w->arg);
+}
 
 /* The descriptor of the deepest directory, or of the top's parent. */
 static int deepest_fd(const struct walk *w)
@@ -82,8 +100,10 @@ static int enter(struct walk *w, const char *name)
  * directory itself.  Returns 0 or an errno value. */
 static int remove_or_enter(struct walk *w, const char *name)
 {
-	if (unlinkat(deepest_fd(w), name, 0) == 0)
+	if (unlinkat(deepest_fd(w), name, 0) == 0) {
+		tell(w, w->depth ? name : NULL, false);
 		return 0;
+	}
 	int err = errno;
 	if (err != EISDIR && err != EPERM)
 		return err;
@@ -121,12 +141,19 @@ static int leave(struct walk *w)
 	closedir(l->dir);
 	if (!err && unlinkat(deepest_fd(w), w->depth ? l->name : w->top_name, AT_REMOVEDIR) < 0)
 		err = errno;
+	if (!err)
+		tell(w, w->depth ? l->name : NULL, true);
 	return err;
 }
 
 int rm_tree_at(int dirfd, const char *name)
 {
-	struct walk w = { .top_dirfd = dirfd, .top_name = name };
+	return rm_tree_at_told(dirfd, name, NULL, NULL);
+}
+
+int rm_tree_at_told(int dirfd, const char *name, rm_tree_removed *removed, void *arg)
+{
+	struct walk w = { .top_dirfd = dirfd, .top_name = name, .removed = removed, .arg = arg };
 	int err = remove_or_enter(&w, name);
 	while (!err && w.depth) {
 		errno = 0;

@@ -3,15 +3,24 @@
 #ifndef SPLICE_UTILS_RMTREE_H
 #define SPLICE_UTILS_RMTREE_H
 
+#include <stdbool.h>
+
 /*
  * Remove name (relative to dirfd, or AT_FDCWD) and, when it is a
  * directory, everything under it.  Symbolic links are removed, never
- * followed.  However deep the tree, at most 17 descriptors are open at
+ * followed.  However deep the tree, at most 5 descriptors are open at
  * once: deep directories are reached again through "..", checked to be
  * the directory left.  Stops at the first failure and returns its errno
  * value (ENOENT when a directory on the way back up is no longer the one
  * that was entered: the tree was moved meanwhile); returns 0 on success.
  */
 int rm_tree_at(int dirfd, const char *name);
+
+/* Told of each file or directory rm_tree_at_told() removed, by its path
+ * from the name it was given ("t/sub/y"). */
+typedef void rm_tree_removed(const char *path, bool is_dir, void *arg);
+
+/* rm_tree_at(), telling removed (with arg) of each removal as it happens. */
+int rm_tree_at_told(int dirfd, const char *name, rm_tree_removed *removed, void *arg);
 
 #endif

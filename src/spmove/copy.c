@@ -1,6 +1,8 @@
-/* spmove: copy one file (or symbolic link) into place.  The data goes to a
- * temporary file in DST's directory that replaces DST only when it is
- * complete (and durable, when asked or when the source is to be removed). */
+/* spmove: make one file at its destination -- a regular file's data, a
+ * symbolic link, a special file.  Each is made under a temporary name in
+ * the destination's directory and renamed over it only when complete (and
+ * durable, when asked or when the source is to be removed): whatever
+ * happens, the destination holds the old file or the new one. */
 #include "config.h"
 
 #include <errno.h>
@@ -12,42 +14,42 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include <acl/libacl.h>
+
+#include "message.h"
 #include "path.h"
 #include "spmove.h"
 
-/* DST split into an open directory and a name in it. */
+/* Where a new file goes: a directory and a name in it. */
 struct target {
 	int dirfd;
 	const char *base;
-	char path[PATH_MAX];
-	bool exists;       /* the name exists (a dangling symlink counts) */
-	struct stat st;    /* what it names (lstat) */
+	char path[PATH_MAX];  /* the name the file gets, as opened */
+	char buf[PATH_MAX];   /* path taken apart */
 };
 
-/* Open dst's directory.  Returns 0 or an errno value. */
-static int target_open(const char *dst, struct target *t)
+/* Open the directory of path.  Returns 0 or an errno value. */
+static int target_open(const char *path, struct target *t)
 {
 	const char *dir;
-	int err = path_split(dst, t->path, sizeof(t->path), &dir, &t->base);
+	if (strlen(path) >= sizeof(t->path))
+		return ENAMETOOLONG;
+	strcpy(t->path, path);
+	int err = path_split(path, t->buf, sizeof(t->buf), &dir, &t->base);
 	if (err)
 		return err;
 	t->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (t->dirfd < 0)
-		return errno;
-	t->exists = fstatat(t->dirfd, t->base, &t->st, AT_SYMLINK_NOFOLLOW) == 0;
-	if (!t->exists && errno != ENOENT) {
-		err = errno;
-		close(t->dirfd);
-		return err;
-	}
-	return 0;
+	return t->dirfd < 0 ? errno : 0;
 }
 
-/* Create an empty temporary file (or, given link_target, a symbolic link to
- * it) under a fresh name in t's directory; the name goes to name.  Returns
- * the file's fd (0 for a link) or a negative errno. */
-static int temp_create(const struct target *t, const char *link_target, char *name,
-		       size_t size)
+/*
+ * Make a temporary name in t's directory: an empty file (mode 0600), a
+ * symbolic link to link_target, or with mode a FIFO, socket or device
+ * (dev).  The name goes to name.  Returns the file's fd (0 for the others)
+ * or a negative errno.
+ */
+static int temp_create(const struct target *t, const char *link_target, mode_t mode, dev_t dev,
+		       char *name, size_t size)
 {
 	for (int tries = 0; tries < 100; tries++) {
 		uint32_t r;
@@ -55,6 +57,7 @@ static int temp_create(const struct target *t, const char *link_target, char *na
 			r = (uint32_t)getpid() * 2654435761u + (uint32_t)tries;
 		snprintf(name, size, ".spmove-%08x", r);
 		int fd = link_target ? symlinkat(link_target, t->dirfd, name)
+			 : mode      ? mknodat(t->dirfd, name, mode, dev)
 				     : openat(t->dirfd, name, O_RDWR | O_CREAT | O_EXCL |
 					      O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd >= 0)
@@ -65,91 +68,18 @@ static int temp_create(const struct target *t, const char *link_target, char *na
 	return -EEXIST;
 }
 
-mode_t new_file_mode(const struct spmove *s, mode_t src_mode)
+/* Put the temporary name over t's name (and make that durable when asked).
+ * Returns 0 or an errno value; the temporary is gone either way. */
+static int temp_commit(const struct spmove *s, const struct target *t, const char *name)
 {
-	if (s->o->preserve_mode)
-		return src_mode & 07777;
-	return src_mode & 0777 & ~s->umask;
-}
-
-int preserve_attributes(const struct spmove *s, int fd, int dirfd, const char *name,
-			const struct stat *st)
-{
-	int err = 0;
-	if (s->o->preserve_owner) {
-		int r = fd >= 0 ? fchown(fd, st->st_uid, st->st_gid)
-				: fchownat(dirfd, name, st->st_uid, st->st_gid, AT_SYMLINK_NOFOLLOW);
-		/* Like cp -p: someone else's ownership is kept only by root. */
-		if (r < 0 && errno != EPERM)
-			err = errno;
+	if (renameat(t->dirfd, name, t->dirfd, t->base) < 0) {
+		int err = errno;
+		unlinkat(t->dirfd, name, 0);
+		return err;
 	}
-	if (fd >= 0 && !err && s->o->preserve_mode && fchmod(fd, st->st_mode & 07777) < 0)
-		err = errno;
-	if (!err && s->o->preserve_times) {
-		struct timespec ts[2] = { st->st_atim, st->st_mtim };
-		int r = fd >= 0 ? futimens(fd, ts)
-				: utimensat(dirfd, name, ts, AT_SYMLINK_NOFOLLOW);
-		if (r < 0)
-			err = errno;
-	}
-	return err;
-}
-
-/* Whether an existing t may be replaced (-n and -i).  Reports nothing. */
-static bool may_replace(const struct spmove *s, const struct target *t, const char *dst)
-{
-	if (!t->exists || s->o->overwrite == OVERWRITE_YES)
-		return true;
-	return s->o->overwrite == OVERWRITE_ASK && ask_overwrite(dst);
-}
-
-/* Where the bytes go: DST itself (--in-place, or a DST that is not a
- * regular file, such as /dev/null) or a temporary file. */
-struct output {
-	int fd;
-	bool temp;
-	bool special;  /* DST is a device or FIFO: written, never read back */
-	char name[32];
-};
-
-/* Open the output for a source with mode src_mode.  Returns 0 or an errno value. */
-static int output_open(const struct spmove *s, const struct target *t, mode_t src_mode,
-		       struct output *out)
-{
-	bool special = t->exists && !S_ISREG(t->st.st_mode) && !S_ISLNK(t->st.st_mode);
-	out->special = special;
-	out->temp = !special && !s->o->in_place;
-	if (out->temp) {
-		out->fd = temp_create(t, NULL, out->name, sizeof(out->name));
-		return out->fd < 0 ? -out->fd : 0;
-	}
-	int flags = O_TRUNC | O_CLOEXEC | O_NOCTTY | (special ? O_WRONLY : O_RDWR | O_CREAT);
-	out->fd = openat(t->dirfd, t->base, flags, new_file_mode(s, src_mode));
-	if (out->fd < 0 && t->exists && !special && s->o->overwrite == OVERWRITE_YES &&
-	    unlinkat(t->dirfd, t->base, 0) == 0)
-		out->fd = openat(t->dirfd, t->base, flags, new_file_mode(s, src_mode));
-	return out->fd < 0 ? errno : 0;
-}
-
-/* Give the finished output its mode and -p attributes.  Returns 0 or an errno. */
-static int output_attributes(const struct spmove *s, const struct target *t,
-			     const struct output *out, const struct stat *src_st)
-{
-	if (!out->temp)
-		return s->o->preserve_mode || s->o->preserve_owner || s->o->preserve_times
-			       ? preserve_attributes(s, out->fd, -1, NULL, src_st) : 0;
-	/* A stream (standard input) makes a file as the shell's > would. */
-	mode_t src_mode = S_ISREG(src_st->st_mode) ? src_st->st_mode : 0666;
-	mode_t mode = new_file_mode(s, src_mode);
-	if (t->exists && S_ISREG(t->st.st_mode) && !s->o->preserve_mode) {
-		/* cp keeps an existing DST's mode and owner. */
-		mode = t->st.st_mode & 07777;
-		if (geteuid() == 0 && fchown(out->fd, t->st.st_uid, t->st.st_gid) < 0)
-			return errno;
-	}
-	if (fchmod(out->fd, mode) < 0)
+	if ((s->o->fsync || s->o->remove_source) && fsync(t->dirfd) < 0)
 		return errno;
-	return preserve_attributes(s, out->fd, -1, NULL, src_st);
+	return 0;
 }
 
 /* Whether the run was interrupted by a signal; sets *err to ECANCELED then. */
@@ -160,41 +90,131 @@ static bool cancelled(int *err)
 	return *err != 0;
 }
 
-/* Make the output complete and durable, verify it, and put it in place.
- * Returns 0 or an errno value; *what names the step that failed. */
-static int output_finish(struct spmove *s, const struct target *t, struct output *out,
-			 int in, const struct stat *src_st, const char **what)
+/* The file a copy writes: dst itself, or for a copy (not a move) into a
+ * symbolic link, the file the link names -- also when it does not exist
+ * yet, if POSIXLY_CORRECT is set (else that is refused, as cp does).
+ * Returns 0, or 1 after a report. */
+static int resolve_output(const struct spmove *s, const char *dst, bool exists,
+			  char *out, size_t size)
 {
-	int err = output_attributes(s, t, out, src_st);
-	*what = "cannot set attributes";
+	struct stat st;
+	/* A link to a pipe or device (/dev/stdout) is opened, not resolved. */
+	if (s->o->remove_source || s->o->remove_destination || lstat(dst, &st) < 0 ||
+	    !S_ISLNK(st.st_mode) || (exists && stat(dst, &st) == 0 && !S_ISREG(st.st_mode))) {
+		snprintf(out, size, "%s", dst);
+		return 0;
+	}
+	char *real = realpath(dst, NULL);
+	if (real && exists) {
+		snprintf(out, size, "%s", real);
+		free(real);
+		return 0;
+	}
+	free(real);
+	if (!getenv("POSIXLY_CORRECT")) {
+		cli_error(0, "not writing through dangling symlink %s", quoted(dst));
+		return 1;
+	}
+	char link[PATH_MAX], buf[PATH_MAX];
+	const char *dir, *base;
+	ssize_t n = readlink(dst, link, sizeof(link) - 1);
+	if (n < 0 || path_split(dst, buf, sizeof(buf), &dir, &base)) {
+		cli_error(errno, "cannot create regular file %s", quoted(dst));
+		return 1;
+	}
+	link[n] = '\0';
+	if (link[0] == '/' || path_join(out, size, dir, link))
+		snprintf(out, size, "%s", link);
+	return 0;
+}
+
+/* Where the bytes go: a temporary file, or (--in-place, or a DST that is
+ * a device or FIFO, such as /dev/null) DST itself. */
+struct output {
+	int fd;
+	bool temp;
+	bool special;   /* written, never read back */
+	bool replaces;  /* keeps an existing DST's mode and owner */
+	char name[32];
+};
+
+/* Open the output for a source with mode src_mode; dst_st is the existing
+ * file's.  Returns 0 or an errno value. */
+static int output_open(const struct spmove *s, const struct target *t,
+		       const struct stat *dst_st, mode_t src_mode, struct output *out)
+{
+	/* A device or FIFO is written into (cp); a move replaces it. */
+	out->special = dst_st && !s->o->remove_source &&
+		       (S_ISCHR(dst_st->st_mode) || S_ISBLK(dst_st->st_mode) ||
+			S_ISFIFO(dst_st->st_mode) || S_ISSOCK(dst_st->st_mode));
+	out->temp = !out->special && !s->o->in_place;
+	if (out->temp) {
+		out->fd = temp_create(t, NULL, 0, 0, out->name, sizeof(out->name));
+		return out->fd < 0 ? -out->fd : 0;
+	}
+	int flags = O_TRUNC | O_CLOEXEC | O_NOCTTY | (out->special ? O_WRONLY : O_RDWR | O_CREAT);
+	out->fd = openat(t->dirfd, t->base, flags, new_file_mode(s, src_mode));
+	if (out->fd < 0 && dst_st && !out->special && s->o->force &&
+	    unlinkat(t->dirfd, t->base, 0) == 0) {
+		out->replaces = false;
+		out->fd = openat(t->dirfd, t->base, flags, new_file_mode(s, src_mode));
+	}
+	return out->fd < 0 ? errno : 0;
+}
+
+/* Give a copy that replaces an existing file that file's mode, ACL and
+ * (as root) owner, as cp does when it writes into it.  Returns 0 or errno. */
+static int keep_replaced(const struct spmove *s, const struct target *t,
+			 const struct output *out, const struct stat *old)
+{
+	if (s->root && fchown(out->fd, old->st_uid, old->st_gid) < 0)
+		return errno;
+	char temp[PATH_MAX];
+	if (snprintf(temp, sizeof(temp), "/proc/self/fd/%d", out->fd) < (int)sizeof(temp) &&
+	    perm_copy_file(t->path, temp, NULL) == 0)
+		return 0;
+	return fchmod(out->fd, old->st_mode & 07777) < 0 ? errno : 0;
+}
+
+/* Make the output complete: attributes, durability, the check of
+ * --verify, and the rename into place.  Returns 0, or 1 after a report. */
+static int output_finish(struct spmove *s, const struct target *t, struct output *out,
+			 const char *src, int in, const struct stat *st,
+			 const struct stat *dst_st, const char *dst)
+{
+	int err = 0;
+	const char *what = "setting permissions for";
+	if (out->temp && out->replaces && !keeps_mode(s))
+		err = keep_replaced(s, t, out, dst_st);
+	else if (out->temp && !keeps_mode(s) && fchmod(out->fd, new_file_mode(s, st->st_mode)) < 0)
+		err = errno;
+	/* As cp: attributes that cannot be kept fail the copy, not undo it. */
+	bool kept = err || out->special || !attrs_copy(s, src, in, st, out->fd, dst, !out->replaces);
 	bool durable = s->o->fsync || s->o->remove_source;
 	if (!err && durable && fsync(out->fd) < 0) {
 		err = errno;
-		*what = "cannot sync";
+		what = "cannot sync";
 	}
-	if (!cancelled(&err) && s->o->verify && S_ISREG(src_st->st_mode) && !out->special) {
-		int r = sp_compare(in, 0, out->fd, 0, (uint64_t)src_st->st_size);
+	if (!cancelled(&err) && s->o->verify && S_ISREG(st->st_mode) && !out->special) {
+		int r = sp_compare(in, 0, out->fd, 0, (uint64_t)st->st_size);
 		err = r < 0 ? -r : r ? EIO : 0;
-		*what = r > 0 ? "verification failed: the copy differs" : "cannot verify";
+		what = r > 0 ? "verification failed: the copy differs from its source:"
+		       : "cannot verify";
 	}
 	int fd = out->fd;
 	out->fd = -1;
 	if (close(fd) < 0 && !err) {
 		err = errno;
-		*what = "cannot close";
+		what = "failed to close";
 	}
-	if (cancelled(&err) || !out->temp)
-		return err;
-	if (renameat(t->dirfd, out->name, t->dirfd, t->base) < 0) {
-		*what = "cannot rename into place";
-		return errno;
+	if (!cancelled(&err) && out->temp) {
+		err = temp_commit(s, t, out->name);
+		out->temp = false;
+		what = "cannot create regular file";
 	}
-	out->temp = false;
-	if (durable && fsync(t->dirfd) < 0) {
-		*what = "cannot sync directory";
-		return errno;
-	}
-	return 0;
+	if (err && !(err == ECANCELED && spmove_cancel))
+		cli_error(err == EIO && s->o->verify ? 0 : err, "%s %s", what, quoted(dst));
+	return err != 0 || !kept;
 }
 
 /* Remove what a failed copy left behind. */
@@ -207,143 +227,174 @@ static void output_discard(const struct target *t, struct output *out)
 		unlinkat(t->dirfd, out->name, 0);
 }
 
-/* Resolve a DST that is a symbolic link to the file it names, as cp writes
- * through it.  Returns 0 or an errno value (ENOENT for a dangling link). */
-static int follow_target(struct target *t, const char *dst)
+/* Report a failed copy of the data in GNU's words. */
+static void data_error(int err, enum sp_side side, const char *src, const char *dst)
 {
-	char *real = realpath(dst, NULL);
-	if (!real)
-		return errno;
-	close(t->dirfd);
-	int err = target_open(real, t);
-	free(real);
-	if (!err)
-		t->exists = fstatat(t->dirfd, t->base, &t->st, 0) == 0;
-	return err;
+	if (side == SP_SIDE_INPUT)
+		cli_error(err, "error reading %s", quoted(src));
+	else if (side == SP_SIDE_OUTPUT)
+		cli_error(err, "error writing %s", quoted(dst));
+	else
+		cli_error(err, "error copying %s to %s", quoted(src), quoted(dst));
 }
 
-/* Copy the symbolic link src (whose lstat is st) to t, replacing what is
- * there in one rename.  Returns 0 or 1 after a reported error. */
-static int copy_symlink(struct spmove *s, const char *src, const char *dst,
-			const struct target *t, const struct stat *st)
+/* Clone in's data into out (--reflink).  Returns 1 when cloned, 0 when the
+ * data must be copied, -1 after --reflink=always's report. */
+static int try_clone(const struct spmove *s, int in, int out, const struct stat *st,
+		     const char *src, const char *dst)
 {
-	char link[PATH_MAX], name[32];
+	if (s->o->reflink == REFLINK_NEVER || !S_ISREG(st->st_mode))
+		return 0;
+	if (clone_data(in, out) == 0)
+		return 1;
+	if (s->o->reflink != REFLINK_ALWAYS)
+		return 0;
+	cli_error(errno, "failed to clone %s from %s", quoted(dst), quoted(src));
+	return -1;
+}
+
+/* Copy the data of in (st) into the file t names (dst_st when it exists),
+ * as dst in messages.  Returns 0 or 1 after a report. */
+static int copy_into(struct spmove *s, const char *src, int in, const struct stat *st,
+		     const struct target *t, const struct stat *dst_st, const char *dst)
+{
+	struct output out = { .fd = -1, .replaces = dst_st != NULL };
+	int err = output_open(s, t, dst_st, st->st_mode, &out);
+	if (err) {
+		cli_error(err, "cannot create regular file %s", quoted(dst));
+		return 1;
+	}
+	int cloned = try_clone(s, in, out.fd, st, src, dst);
+	int status = cloned < 0;
+	if (!cloned) {
+		enum sp_side side = SP_SIDE_OUTPUT;
+		err = -copy_data(s, in, out.fd, st, &side);
+		/* After a signal (SIGPIPE, SIGXFSZ...), only the signal tells. */
+		if (err && !spmove_cancel)
+			data_error(err, side, src, dst);
+		status = err != 0;
+	}
+	if (!status && !spmove_cancel)
+		status = output_finish(s, t, &out, src, in, st, dst_st, dst);
+	if (status || spmove_cancel)
+		output_discard(t, &out);
+	return status || spmove_cancel;
+}
+
+/* Whether a user may write the existing regular file path, as open(2) for
+ * writing would check.  cp refuses one it cannot write, unless -f. */
+static bool may_write(const struct spmove *s, const char *path, const struct stat *st)
+{
+	return s->root || !S_ISREG(st->st_mode) || s->o->remove_source ||
+	       s->o->remove_destination || faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0 ||
+	       errno != EACCES;
+}
+
+int copy_regular(struct spmove *s, const char *src, const char *dst, const struct stat *st,
+		 const struct stat *dst_st)
+{
+	char path[PATH_MAX];
+	if (resolve_output(s, dst, dst_st != NULL, path, sizeof(path)))
+		return 1;
+	if (dst_st && !may_write(s, path, dst_st)) {
+		if (!s->o->force) {
+			cli_error(EACCES, "cannot create regular file %s", quoted(dst));
+			return 1;
+		}
+		dst_st = NULL; /* -f: a new file replaces it */
+	}
+	int in = open(src, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (in < 0) {
+		cli_error(errno, "cannot open %s for reading", quoted(src));
+		return 1;
+	}
+	struct stat in_st;
+	struct target t;
+	int status = 1;
+	int err = fstat(in, &in_st) < 0 ? errno : 0;
+	if (err)
+		cli_error(err, "cannot fstat %s", quoted(src));
+	else if ((err = target_open(path, &t)))
+		cli_error(err, "cannot create regular file %s", quoted(dst));
+	if (!err) {
+		status = copy_into(s, src, in, &in_st, &t, dst_st, dst);
+		close(t.dirfd);
+	}
+	close(in);
+	return status;
+}
+
+int copy_stdin(struct spmove *s, const char *dst)
+{
+	struct stat st, dst_st;
+	struct target t;
+	if (fstat(STDIN_FILENO, &st) < 0) {
+		cli_error(errno, "cannot fstat %s", quoted("-"));
+		return 1;
+	}
+	bool exists = stat(dst, &dst_st) == 0;
+	if (exists && S_ISREG(st.st_mode) && st.st_dev == dst_st.st_dev &&
+	    st.st_ino == dst_st.st_ino) {
+		cli_error(0, "%s and %s are the same file", quoted("-"), quoted(dst));
+		return 1;
+	}
+	char path[PATH_MAX];
+	if (resolve_output(s, dst, exists, path, sizeof(path)))
+		return 1;
+	int err = target_open(path, &t);
+	if (err) {
+		cli_error(err, "cannot create regular file %s", quoted(dst));
+		return 1;
+	}
+	/* A stream makes a file as the shell's > would. */
+	struct stat as_file = st;
+	if (!S_ISREG(st.st_mode))
+		as_file.st_mode = S_IFREG | 0666;
+	int status = copy_into(s, "-", STDIN_FILENO, &as_file, &t, exists ? &dst_st : NULL, dst);
+	close(t.dirfd);
+	return status;
+}
+
+/* Make a file by temp_create() (link_target, mode, dev) and put it over
+ * dst, then give it src's attributes.  Returns 0 or 1 after a report
+ * worded by what ("cannot create symbolic link"). */
+static int make_over(struct spmove *s, const char *src, const struct stat *st, const char *dst,
+		     const char *link_target, mode_t mode, const char *what)
+{
+	struct target t;
+	char name[32];
+	int err = target_open(dst, &t);
+	if (!err) {
+		int r = temp_create(&t, link_target, mode, st->st_rdev, name, sizeof(name));
+		err = r < 0 ? -r : temp_commit(s, &t, name);
+		close(t.dirfd);
+	}
+	if (!err && !link_target && !keeps_mode(s) &&
+	    fchmodat(AT_FDCWD, dst, new_file_mode(s, st->st_mode), 0) < 0)
+		err = errno;
+	if (err) {
+		cli_error(err, "%s %s", what, quoted(dst));
+		return 1;
+	}
+	return attrs_copy(s, src, -1, st, -1, dst, true);
+}
+
+int copy_symlink(struct spmove *s, const char *src, const char *dst, const struct stat *st)
+{
+	char link[PATH_MAX];
 	ssize_t n = readlink(src, link, sizeof(link) - 1);
 	if (n < 0) {
-		report(src, dst, errno, "cannot read symbolic link");
+		cli_error(errno, "cannot read symbolic link %s", quoted(src));
 		return 1;
 	}
 	link[n] = '\0';
-	int r = temp_create(t, link, name, sizeof(name));
-	int err = r < 0 ? -r : preserve_attributes(s, -1, t->dirfd, name, st);
-	if (!err && renameat(t->dirfd, name, t->dirfd, t->base) < 0)
-		err = errno;
-	if (err) {
-		if (r >= 0)
-			unlinkat(t->dirfd, name, 0);
-		report(src, dst, err, "cannot create symbolic link");
-		return 1;
-	}
-	if (s->o->remove_source && unlink(src) < 0) {
-		report(src, dst, errno, "copied, but cannot remove the source");
-		return 1;
-	}
-	return 0;
+	return make_over(s, src, st, dst, link, 0, "cannot create symbolic link");
 }
 
-/* Move src by rename(2) when on the same filesystem.  Returns 0 when done,
- * EXDEV when a copy is needed, or another errno value. */
-static int try_rename(const struct spmove *s, const char *src, const struct target *t)
+int copy_special(struct spmove *s, const char *src, const char *dst, const struct stat *st)
 {
-	if (renameat(AT_FDCWD, src, t->dirfd, t->base) < 0)
-		return errno;
-	if (s->o->fsync && fsync(t->dirfd) < 0)
-		return errno;
-	return 0;
-}
-
-/* The copy of a regular file (or any readable source) src to target t.
- * Returns 0 or 1 after a reported error. */
-static int copy_data_into(struct spmove *s, const char *src, const char *dst,
-			  const struct target *t, bool is_stdin)
-{
-	int in = is_stdin ? STDIN_FILENO : open(src, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	struct stat st;
-	if (in < 0 || fstat(in, &st) < 0) {
-		report(src, dst, errno, "cannot open");
-		if (in > STDIN_FILENO)
-			close(in);
-		return 1;
-	}
-	struct output out = { .fd = -1 };
-	const char *what = "cannot create";
-	int err = output_open(s, t, st.st_mode, &out);
-	enum sp_side side = SP_SIDE_OUTPUT;
-	if (!err) {
-		int r = copy_data(s, in, out.fd, &st, &side);
-		err = -r;
-		what = side == SP_SIDE_OUTPUT ? "write error"
-		       : side == SP_SIDE_INPUT ? "read error"
-					       : "cannot copy";
-	}
-	if (!cancelled(&err))
-		err = output_finish(s, t, &out, in, &st, &what);
-	if (err)
-		output_discard(t, &out);
-	if (!is_stdin)
-		close(in);
-	if (err == ECANCELED && spmove_cancel)
-		return 1; /* interrupted: main() reports by dying of the signal */
-	if (err) {
-		report(src, dst, err, "%s", what);
-		return 1;
-	}
-	if (s->o->remove_source && !is_stdin && unlink(src) < 0) {
-		report(src, dst, errno, "copied, but cannot remove the source");
-		return 1;
-	}
-	return 0;
-}
-
-int copy_file(struct spmove *s, const char *src, const char *dst, const struct stat *st)
-{
-	bool is_stdin = !st;
-	struct target t;
-	int err = target_open(dst, &t);
-	if (!err && t.exists && S_ISLNK(t.st.st_mode) && !(st && S_ISLNK(st->st_mode))) {
-		err = follow_target(&t, dst);
-		if (err == ENOENT) {
-			report(src, dst, 0, "not writing through dangling symlink");
-			close(t.dirfd);
-			return 1;
-		}
-	}
-	if (err) {
-		report(src, dst, err, "cannot open the destination's directory");
-		return 1;
-	}
-	int status = 0;
-	struct stat in_st;
-	if (is_stdin && fstat(STDIN_FILENO, &in_st) == 0)
-		st = &in_st;
-	if (t.exists && st && st->st_dev == t.st.st_dev && st->st_ino == t.st.st_ino) {
-		report(src, dst, 0, "are the same file");
-		status = 1;
-	} else if (t.exists && S_ISDIR(t.st.st_mode)) {
-		report(src, dst, 0, "cannot overwrite directory with non-directory");
-		status = 1;
-	} else if (!may_replace(s, &t, dst)) {
-		status = 0;
-	} else if (s->o->remove_source && !is_stdin &&
-		   (err = try_rename(s, src, &t)) != EXDEV) {
-		if (err)
-			report(src, dst, err, "cannot move");
-		status = err != 0;
-	} else if (st && S_ISLNK(st->st_mode)) {
-		status = copy_symlink(s, src, dst, &t, st);
-	} else {
-		status = copy_data_into(s, src, dst, &t, is_stdin);
-	}
-	close(t.dirfd);
-	return status;
+	/* Private until its owner and mode are right. */
+	mode_t mode = (st->st_mode & S_IFMT) | 0600;
+	return make_over(s, src, st, dst, NULL, mode,
+			 S_ISFIFO(st->st_mode) ? "cannot create fifo" : "cannot create special file");
 }

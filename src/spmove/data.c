@@ -1,8 +1,17 @@
 /* spmove: the data of one file, through libsplice, with holes as --sparse
- * says. */
+ * says; or shared with the source by a clone (--reflink). */
 #include "config.h"
 
+#include <sys/ioctl.h>
+
+#include <linux/fs.h>
+
 #include "spmove.h"
+
+int clone_data(int in, int out)
+{
+	return ioctl(out, FICLONE, in);
+}
 
 int copy_data(struct spmove *s, int in, int out, const struct stat *in_st, enum sp_side *side)
 {

@@ -1,6 +1,7 @@
 /* spmove: copy and move files through splice(2) -- the command line. */
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -9,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "argmatch.h"
 #include "closeout.h"
 #include "message.h"
 #include "options.h"
@@ -31,78 +33,175 @@ struct config {
 	int count;               /* how many */
 };
 
-/* Apply --preserve=LIST (NULL: all).  Returns false after reporting a bad list. */
-static bool parse_preserve(struct spmove_options *o, const char *list)
-{
-	size_t bad, len;
-	if (preserve_list(o, list, &bad, &len) == 0)
-		return true;
-	return cli_usage_message("invalid argument '%.*s' for '--preserve'", (int)len,
-				 list + bad) == 0;
-}
-
-/* Apply --sparse=WHEN.  Returns false after reporting a bad value. */
-static bool parse_sparse(struct spmove_options *o, const char *when)
-{
-	static const char *const names[] = { "auto", "always", "never" };
-	for (unsigned i = 0; i < 3; i++) {
-		if (!strcmp(when, names[i])) {
-			o->sparse = (enum sparse_mode)i;
-			return true;
-		}
-	}
-	return cli_usage_message("invalid argument '%s' for '--sparse'", when) == 0;
-}
-
 /* Option codes for what the parser hands back. */
 enum {
-	OPT_FORCE = 1,
-	OPT_NO_CLOBBER,
+	OPT_ARCHIVE = 1,
+	OPT_BACKUP,
+	OPT_BACKUP_DEFAULT,
+	OPT_NO_DEREF_KEEP_LINKS,
+	OPT_FORCE,
+	OPT_DEREF_ARGS,
 	OPT_INTERACTIVE,
-	OPT_PRESERVE_ALL,
+	OPT_DEREF,
+	OPT_NO_CLOBBER,
+	OPT_NO_DEREF,
+	OPT_PRESERVE_DEFAULT,
 	OPT_PRESERVE,
+	OPT_NO_PRESERVE,
+	OPT_REFLINK,
+	OPT_SUFFIX,
+	OPT_UPDATE_OLDER,
+	OPT_UPDATE,
+	OPT_SPARSE,
 	OPT_NO_PROGRESS,
 };
 
-/* Act on an option the parser handed back.  Returns false after reporting
- * a bad argument. */
-static bool apply_option(struct spmove_options *o, int code, const char *arg)
+/* What the options set, before they are put together. */
+struct raw_options {
+	const char *method, *pipe_size, *backup_control, *suffix;
+	bool backup;
+	enum ask ask_copy, ask_move; /* -i/-n last; -f/-i/-n last */
+	int recursive, remove_source, in_place, fsync, verify, stats, splice_move, probe,
+	    progress, no_target, verbose, remove_destination;
+};
+
+/* Apply a --preserve (on) or --no-preserve (off) list.  Returns false
+ * after reporting a bad one. */
+static bool apply_preserve(struct spmove_options *o, const char *list, bool on)
 {
-	switch (code) {
-	case OPT_FORCE: o->overwrite = OVERWRITE_YES; break;
-	case OPT_NO_CLOBBER: o->overwrite = OVERWRITE_NO; break;
-	case OPT_INTERACTIVE: o->overwrite = OVERWRITE_ASK; break;
-	case OPT_PRESERVE_ALL: return parse_preserve(o, NULL);
-	case OPT_PRESERVE: return parse_preserve(o, arg);
-	case OPT_NO_PROGRESS: o->progress = 0; break;
+	size_t bad, len;
+	unsigned keep;
+	const char *context = on ? "--preserve" : "--no-preserve";
+	if (preserve_list(list, &keep, &bad, &len) < 0) {
+		char word[PATH_MAX];
+		snprintf(word, sizeof(word), "%.*s", (int)len, list + bad);
+		cli_argmatch(context, word, preserve_choices, PRESERVE_CHOICES);
+		return false;
 	}
+	if (on) {
+		o->keep |= keep;
+		o->require_keep = true;
+		o->require_xattr |= (keep & KEEP_XATTR) && keep != KEEP_ALL;
+		if (keep & KEEP_MODE)
+			o->no_keep_mode = false;
+		return true;
+	}
+	o->keep &= ~keep;
+	if (keep & KEEP_MODE)
+		o->no_keep_mode = true;
+	if (keep & KEEP_XATTR)
+		o->require_xattr = false;
 	return true;
 }
 
-/* The string arguments and flags of the command line, as the parser
- * stores them. */
-struct raw_options {
-	const char *method, *sparse, *pipe_size;
-	int recursive, remove_source, in_place, fsync, verify, stats, splice_move, probe,
-	    progress;
-};
+/* Act on an option the parser handed back.  Returns false after reporting
+ * a bad argument. */
+static bool apply_option(struct spmove_options *o, struct raw_options *raw, int code,
+			 const char *arg)
+{
+	static const struct cli_choice reflinks[] = {
+		{ "auto", REFLINK_AUTO }, { "always", REFLINK_ALWAYS }, { "never", REFLINK_NEVER },
+	};
+	static const struct cli_choice updates[] = {
+		{ "all", UPDATE_ALL }, { "none", UPDATE_NONE },
+		{ "none-fail", UPDATE_NONE_FAIL }, { "older", UPDATE_OLDER },
+	};
+	static const struct cli_choice sparses[] = {
+		{ "never", SPARSE_NEVER }, { "auto", SPARSE_AUTO }, { "always", SPARSE_ALWAYS },
+	};
+	int v = 0;
+	switch (code) {
+	case OPT_ARCHIVE:
+		o->deref = DEREF_NEVER;
+		o->keep |= KEEP_ALL;
+		o->require_keep = o->quiet_xattr = true;
+		o->no_keep_mode = false;
+		raw->recursive = 1;
+		break;
+	case OPT_BACKUP: raw->backup_control = arg; /* fall through */
+	case OPT_BACKUP_DEFAULT: raw->backup = true; break;
+	case OPT_NO_DEREF_KEEP_LINKS: o->keep |= KEEP_LINKS; /* fall through */
+	case OPT_NO_DEREF: o->deref = DEREF_NEVER; break;
+	case OPT_DEREF_ARGS: o->deref = DEREF_ARGS; break;
+	case OPT_DEREF: o->deref = DEREF_ALWAYS; break;
+	case OPT_FORCE: o->force = true; raw->ask_move = ASK_NEVER; break;
+	case OPT_INTERACTIVE: raw->ask_copy = raw->ask_move = ASK_USER; break;
+	case OPT_NO_CLOBBER: raw->ask_copy = raw->ask_move = ASK_SKIP; break;
+	case OPT_PRESERVE_DEFAULT: return apply_preserve(o, "mode,ownership,timestamps", true);
+	case OPT_PRESERVE: return apply_preserve(o, arg ? arg : "mode,ownership,timestamps", true);
+	case OPT_NO_PRESERVE: return apply_preserve(o, arg, false);
+	case OPT_REFLINK:
+		v = arg ? cli_argmatch("--reflink", arg, reflinks, 3) : REFLINK_ALWAYS;
+		o->reflink = (enum reflink)v;
+		break;
+	case OPT_SUFFIX: raw->suffix = arg; raw->backup = true; break;
+	case OPT_UPDATE_OLDER: o->update = UPDATE_OLDER; break;
+	case OPT_UPDATE:
+		v = arg ? cli_argmatch("--update", arg, updates, 4) : UPDATE_OLDER;
+		o->update = (enum update)v;
+		break;
+	case OPT_SPARSE:
+		v = cli_argmatch("--sparse", arg, sparses, 3);
+		o->sparse = (enum sparse_mode)v;
+		break;
+	case OPT_NO_PROGRESS: o->progress = 0; break;
+	}
+	return v >= 0;
+}
+
+/* Put the options together as cp and mv do.  Returns 0, or CLI_EXIT_USAGE
+ * after reporting a bad combination. */
+static int combine_options(struct raw_options *raw, struct config *cfg)
+{
+	struct spmove_options *o = &cfg->o;
+	o->recursive = raw->recursive;
+	o->remove_source = raw->remove_source;
+	o->no_target_directory = raw->no_target;
+	o->verbose = raw->verbose;
+	o->remove_destination = raw->remove_destination;
+	o->ask = o->remove_source ? raw->ask_move : raw->ask_copy;
+	if (o->ask == ASK_SKIP)
+		o->update = UPDATE_NONE;
+	if (raw->backup && (o->update == UPDATE_NONE || o->update == UPDATE_NONE_FAIL))
+		return o->remove_source
+			       ? cli_usage_message("cannot combine --backup with --exchange, -n, "
+						   "or --update=none-fail")
+			       : cli_usage_message("--backup is mutually exclusive with -n or "
+						   "--update=none-fail");
+	if (o->reflink == REFLINK_ALWAYS && o->sparse != SPARSE_AUTO)
+		return cli_usage_message("--reflink can be used only with --sparse=auto");
+	if (o->reflink == REFLINK_AUTO && o->sparse == SPARSE_NEVER)
+		o->reflink = REFLINK_NEVER;
+	if (raw->backup && !backup_parse(raw->backup_control, &o->backup))
+		return CLI_EXIT_USAGE;
+	o->suffix = backup_suffix(raw->suffix);
+	if (o->keep & KEEP_CONTEXT) {
+		cli_error(0, "cannot preserve security context without an SELinux-enabled kernel");
+		return 1;
+	}
+	/* mv never follows links; cp follows them unless it copies trees. */
+	if (o->remove_source)
+		o->deref = DEREF_NEVER;
+	else if (o->deref == DEREF_UNSET)
+		o->deref = o->recursive ? DEREF_NEVER : DEREF_ALWAYS;
+	return 0;
+}
 
 /* Check the arguments in raw and fill cfg from them.  Returns 0, or
  * CLI_EXIT_USAGE after reporting a bad one. */
-static int take_options(const struct raw_options *raw, struct config *cfg)
+static int take_options(struct raw_options *raw, struct config *cfg)
 {
 	struct spmove_options *o = &cfg->o;
 	uint64_t pipe_size = 0;
-	if (raw->sparse && !parse_sparse(o, raw->sparse))
-		return CLI_EXIT_USAGE;
 	if (raw->method && strcmp(raw->method, "auto") && sp_path_parse(raw->method, &o->path) < 0)
 		return cli_usage_message("invalid argument '%s' for '--method'", raw->method);
 	if (raw->pipe_size && !cli_size_option("pipe size", raw->pipe_size, &pipe_size, INT32_MAX))
 		return CLI_EXIT_USAGE;
 	if (raw->pipe_size && pipe_size == 0)
 		return cli_usage_message("invalid pipe size: '%s'", raw->pipe_size);
-	o->recursive = raw->recursive;
-	o->remove_source = raw->remove_source;
+	int rc = combine_options(raw, cfg);
+	if (rc)
+		return rc;
 	o->in_place = raw->in_place;
 	o->fsync = raw->fsync;
 	o->verify = raw->verify;
@@ -110,10 +209,15 @@ static int take_options(const struct raw_options *raw, struct config *cfg)
 	if (raw->progress)
 		o->progress = 1;
 	cfg->probe = raw->probe;
-	/* --method=NAME prefers that path; auto leaves it to the library. */
+	/* --method=NAME prefers that path; auto leaves it to the library, but
+	 * --reflink=never rules out copy_file_range(2), which may share the
+	 * blocks (btrfs, XFS): then splice(2) is preferred. */
+	enum sp_path path = o->path;
+	if (!path && o->reflink == REFLINK_NEVER)
+		path = SP_PATH_SPLICE;
 	cfg->mover = (struct sp_options){ .cancel = &spmove_cancel,
-					  .policy = o->path ? SP_POLICY_PREFER : SP_POLICY_AUTO,
-					  .path = o->path,
+					  .policy = path ? SP_POLICY_PREFER : SP_POLICY_AUTO,
+					  .path = path,
 					  .pipe_size = (size_t)pipe_size,
 					  .splice_flags = raw->splice_move ? SPLICE_F_MOVE : 0 };
 	return 0;
@@ -126,26 +230,57 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 	struct raw_options raw = { NULL };
 	*cfg = (struct config){ .o = { .progress = -1 } };
 	const struct poptOption table[] = {
+		{ "archive", 'a', POPT_ARG_NONE, NULL, OPT_ARCHIVE,
+		  "same as -dR --preserve=all", NULL },
+		{ "backup", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_BACKUP,
+		  "make a backup of each existing destination file", "CONTROL" },
+		{ NULL, 'b', POPT_ARG_NONE, NULL, OPT_BACKUP_DEFAULT,
+		  "like --backup but does not accept an argument", NULL },
+		{ NULL, 'd', POPT_ARG_NONE, NULL, OPT_NO_DEREF_KEEP_LINKS,
+		  "same as --no-dereference --preserve=links", NULL },
 		{ "force", 'f', POPT_ARG_NONE, NULL, OPT_FORCE,
-		  "replace existing files (the default; undoes -n and -i)", NULL },
-		{ "no-clobber", 'n', POPT_ARG_NONE, NULL, OPT_NO_CLOBBER,
-		  "do not replace existing files", NULL },
+		  "replace a destination that cannot be opened (and with --remove-source, do not ask)",
+		  NULL },
 		{ "interactive", 'i', POPT_ARG_NONE, NULL, OPT_INTERACTIVE,
-		  "ask before replacing existing files", NULL },
-		{ NULL, 'p', POPT_ARG_NONE, NULL, OPT_PRESERVE_ALL,
+		  "ask before replacing (overrides a previous -n)", NULL },
+		{ NULL, 'H', POPT_ARG_NONE, NULL, OPT_DEREF_ARGS,
+		  "follow command-line symbolic links in SRC", NULL },
+		{ "dereference", 'L', POPT_ARG_NONE, NULL, OPT_DEREF,
+		  "always follow symbolic links in SRC", NULL },
+		{ "no-clobber", 'n', POPT_ARG_NONE, NULL, OPT_NO_CLOBBER,
+		  "do not replace existing files (deprecated: --update=none)", NULL },
+		{ "no-dereference", 'P', POPT_ARG_NONE, NULL, OPT_NO_DEREF,
+		  "never follow symbolic links in SRC", NULL },
+		{ NULL, 'p', POPT_ARG_NONE, NULL, OPT_PRESERVE_DEFAULT,
 		  "same as --preserve=mode,ownership,timestamps", NULL },
 		{ "preserve", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_PRESERVE,
-		  "keep the listed attributes (default: mode,ownership,timestamps)", "LIST" },
+		  "keep the listed attributes (default: mode,ownership,timestamps); also links, "
+		  "xattr, all", "LIST" },
+		{ "no-preserve", '\0', POPT_ARG_STRING, NULL, OPT_NO_PRESERVE,
+		  "do not keep the listed attributes", "LIST" },
 		{ "recursive", 'r', POPT_ARG_NONE, &raw.recursive, 0,
 		  "copy directories recursively", NULL },
 		{ NULL, 'R', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, &raw.recursive, 0, NULL, NULL },
+		{ "reflink", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_REFLINK,
+		  "clone the data: auto (default), always, never", "WHEN" },
+		{ "remove-destination", '\0', POPT_ARG_NONE, &raw.remove_destination, 0,
+		  "remove each existing destination before copying", NULL },
+		{ "suffix", 'S', POPT_ARG_STRING, NULL, OPT_SUFFIX,
+		  "override the usual backup suffix", "SUFFIX" },
 		{ "target-directory", 't', POPT_ARG_STRING, &cfg->target_dir, 0,
 		  "copy every SRC into DIR", "DIR" },
+		{ "no-target-directory", 'T', POPT_ARG_NONE, &raw.no_target, 0,
+		  "treat DST as a normal file", NULL },
+		{ NULL, 'u', POPT_ARG_NONE, NULL, OPT_UPDATE_OLDER, "same as --update=older", NULL },
+		{ "update", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_UPDATE,
+		  "which existing files to replace: all, none, none-fail, older (default)",
+		  "WHICH" },
+		{ "verbose", 'v', POPT_ARG_NONE, &raw.verbose, 0, "explain what is being done", NULL },
 		{ "remove-source", '\0', POPT_ARG_NONE, &raw.remove_source, 0,
-		  "move: rename(2), or copy, make durable, then remove SRC", NULL },
+		  "move, as mv: rename(2), or copy, make durable, then remove SRC", NULL },
 		{ "in-place", '\0', POPT_ARG_NONE, &raw.in_place, 0,
 		  "write DST directly instead of through a temporary file", NULL },
-		{ "sparse", '\0', POPT_ARG_STRING, &raw.sparse, 0,
+		{ "sparse", '\0', POPT_ARG_STRING, NULL, OPT_SPARSE,
 		  "keep holes: auto (default), always (also make holes of zeros), never", "WHEN" },
 		{ "method", '\0', POPT_ARG_STRING, &raw.method, 0,
 		  "auto (default), splice, vmsplice, gift, rw, copy_file_range or sendfile", "NAME" },
@@ -168,15 +303,15 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		POPT_TABLEEND
 	};
 	struct cli_options p;
-	cli_options_start(&p, argc, argv, table, "[OPTION]... SRC DST\n"
+	cli_options_start(&p, argc, argv, table, "[OPTION]... [-T] SRC DST\n"
 			  "  or:  spmove [OPTION]... SRC... DIR\n"
 			  "  or:  spmove [OPTION]... -t DIR SRC...\n"
 			  "  or:  spmove --probe [DIR]\n"
-			  "Copy (or with --remove-source, move) files through splice(2).\n"
+			  "Copy (as cp), or with --remove-source move (as mv), files through splice(2).\n"
 			  "SRC - streams standard input into DST.", 0);
 	int rc;
 	while ((rc = cli_options_next(&p)) > 0)
-		if (!apply_option(&cfg->o, rc, p.arg))
+		if (!apply_option(&cfg->o, &raw, rc, p.arg))
 			return CLI_EXIT_USAGE;
 	if (rc < 0)
 		return CLI_EXIT_USAGE;
@@ -226,7 +361,8 @@ static bool dest_on_stealfs(const char *dst)
 /* Copy (or move) the operands as cfg says.  Returns the exit status. */
 static int run(struct config *cfg)
 {
-	struct spmove s = { .o = &cfg->o };
+	struct spmove s = { .o = &cfg->o, .root = geteuid() == 0, .sources = seen_new(),
+			    .created = seen_new(), .copies = seen_new() };
 	s.umask = umask(0);
 	umask(s.umask);
 	if (cfg->o.progress == 1 || (cfg->o.progress < 0 && isatty(STDERR_FILENO))) {
@@ -234,10 +370,13 @@ static int run(struct config *cfg)
 		cfg->mover.progress = s.progress ? progress_update : NULL;
 		cfg->mover.progress_arg = s.progress;
 	}
-	int rc = sp_mover_new(&s.mover, &cfg->mover);
+	int rc = s.sources && s.created && s.copies ? sp_mover_new(&s.mover, &cfg->mover) : -ENOMEM;
 	if (rc < 0) {
 		cli_error(-rc, "cannot set up");
 		progress_free(s.progress);
+		seen_free(s.sources);
+		seen_free(s.created);
+		seen_free(s.copies);
 		return 1;
 	}
 	struct stealfs_counts before;
@@ -252,6 +391,9 @@ static int run(struct config *cfg)
 		print_stats(&s, &before, on_stealfs);
 	sp_mover_free(s.mover);
 	progress_free(s.progress);
+	seen_free(s.sources);
+	seen_free(s.created);
+	seen_free(s.copies);
 	signals_reraise();
 	return status;
 }

@@ -1,5 +1,6 @@
-/* spmove: the operands -- SRC DST, SRC... DIR or -t DIR SRC... -- each
- * copied (or moved) as a file or a tree. */
+/* spmove: the operands -- SRC DST, SRC... DIR, -t DIR SRC... or -T SRC
+ * DST -- each copied (or moved) as cp and mv do; a move across file
+ * systems removes a source only once all of it is copied. */
 #include "config.h"
 
 #include <errno.h>
@@ -15,71 +16,64 @@
 #include "spmove.h"
 #include "usage.h"
 
-/* Whether dst lies inside the directory src (or is it): copying would never
- * end.  Compares real paths: dst's directory must exist. */
-static bool inside(const char *src, const char *dst)
+/* Whether path ends in a slash. */
+static bool trailing_slash(const char *path)
 {
-	char buf[PATH_MAX], name[PATH_MAX];
-	const char *dir, *base;
-	if (path_split(dst, buf, sizeof(buf), &dir, &base))
-		return false;
-	char *s = realpath(src, NULL), *d = realpath(dir, NULL);
-	bool in = false;
-	if (s && d && path_join(name, sizeof(name), d, base) == 0) {
-		size_t len = strlen(s);
-		in = !strncmp(name, s, len) && (name[len] == '/' || name[len] == '\0');
-	}
-	free(s);
-	free(d);
-	return in;
+	size_t len = strlen(path);
+	return len > 0 && path[len - 1] == '/';
 }
 
-/* Copy or move a directory operand.  Returns 0 or 1. */
-static int do_directory(struct spmove *s, const char *src, const char *dst,
-			const struct stat *st)
+/* Whether this is cp -bf FILE FILE, which copies FILE to its backup. */
+static bool copy_onto_backup(const struct spmove *s, const char *src, const char *dst)
 {
-	struct stat dst_st;
-	/* rename(2) would replace an empty directory: -n and -i come first. */
-	if (s->o->remove_source && s->o->overwrite != OVERWRITE_YES &&
-	    lstat(dst, &dst_st) == 0 &&
-	    (s->o->overwrite == OVERWRITE_NO || !ask_overwrite(dst)))
-		return 0;
-	if (s->o->remove_source && rename(src, dst) == 0)
-		return 0;
-	if (s->o->remove_source && errno != EXDEV) {
-		report(src, dst, errno, "cannot move");
+	struct stat st;
+	return !s->o->remove_source && s->o->force && s->o->backup != BACKUP_NONE &&
+	       !strcmp(src, dst) && stat(dst, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Copy src to the name of its backup, without a backup of that.
+ * Returns 0 or 1. */
+static int copy_to_backup(struct spmove *s, const char *src)
+{
+	char *backup = backup_path(s->o, src);
+	if (!backup) {
+		cli_error(errno, "cannot backup %s", quoted(src));
 		return 1;
 	}
-	if (!s->o->recursive && !s->o->remove_source) {
-		report(src, dst, 0, "-r not specified; omitting directory");
-		return 1;
-	}
-	if (inside(src, dst)) {
-		report(src, dst, 0, "cannot copy a directory into itself");
-		return 1;
-	}
-	int status = copy_tree(s, src, dst, st);
-	if (!status && s->o->remove_source && !spmove_cancel)
-		status = remove_tree(src, dst);
+	struct spmove_options o = *s->o;
+	o.backup = BACKUP_NONE;
+	struct spmove plain = *s;
+	plain.o = &o;
+	struct top top = { src, backup };
+	struct outcome out = { 0 };
+	int status = copy_entry(&plain, src, backup, &top, NULL, &out);
+	s->methods_used |= plain.methods_used;
+	free(backup);
 	return status;
 }
 
 /* Copy or move one operand src to dst.  Returns 0 or 1. */
 static int do_operand(struct spmove *s, const char *src, const char *dst)
 {
-	if (!strcmp(src, "-"))
-		return copy_file(s, src, dst, NULL);
+	if (!strcmp(src, "-") && !s->o->remove_source)
+		return copy_stdin(s, dst);
 	struct stat st;
-	bool no_follow = s->o->recursive || s->o->remove_source;
-	if ((no_follow ? lstat(src, &st) : stat(src, &st)) < 0) {
-		report(src, dst, errno, "cannot stat");
+	/* "SRC DST/" names a directory: a file cannot go there. */
+	if (trailing_slash(dst) && !s->o->remove_source && stat(src, &st) == 0 &&
+	    !S_ISDIR(st.st_mode) && lstat(dst, &st) < 0 && errno == ENOENT) {
+		cli_error(ENOTDIR, "cannot create regular file %s", quoted(dst));
 		return 1;
 	}
-	if (S_ISDIR(st.st_mode))
-		return do_directory(s, src, dst, &st);
-	if (s->o->recursive)
-		return copy_tree(s, src, dst, &st);
-	return copy_file(s, src, dst, &st);
+	if (copy_onto_backup(s, src, dst))
+		return copy_to_backup(s, src);
+	struct top top = { src, dst };
+	struct outcome out = { 0 };
+	int status = copy_entry(s, src, dst, &top, NULL, &out);
+	if (out.into_self)
+		return 1;
+	if (status || !s->o->remove_source || out.renamed || spmove_cancel)
+		return status;
+	return remove_source(s, src);
 }
 
 /* Run every operand into the directory dir.  Returns 0 or 1. */
@@ -89,8 +83,8 @@ static int into_directory(struct spmove *s, char **srcs, int n, const char *dir)
 	for (int i = 0; i < n && !spmove_cancel; i++) {
 		char buf[PATH_MAX], dst[PATH_MAX];
 		const char *base;
-		if (!strcmp(srcs[i], "-")) {
-			report(srcs[i], dir, 0, "cannot stream standard input into a directory");
+		if (!strcmp(srcs[i], "-") && !s->o->remove_source) {
+			cli_error(0, "cannot copy standard input into directory %s", quoted(dir));
 			status = 1;
 			continue;
 		}
@@ -98,7 +92,7 @@ static int into_directory(struct spmove *s, char **srcs, int n, const char *dir)
 		if (!err)
 			err = path_join(dst, sizeof(dst), dir, base);
 		if (err) {
-			report(srcs[i], dir, err, "cannot copy");
+			cli_error(err, "cannot copy %s", quoted(srcs[i]));
 			status = 1;
 			continue;
 		}
@@ -120,25 +114,32 @@ static bool is_dir(const char *path)
 
 int run_operands(struct spmove *s, char **args, int n, const char *target_dir)
 {
+	if (target_dir && s->o->no_target_directory) {
+		cli_error(0, "cannot combine --target-directory (-t) and --no-target-directory (-T)");
+		return 1;
+	}
+	if (n < 1)
+		return cli_usage_message("missing file operand");
 	if (target_dir) {
-		if (n < 1)
-			return cli_usage_message("missing file operand");
 		if (!is_dir(target_dir)) {
 			cli_error(errno, "target directory %s", quoted(target_dir));
 			return 1;
 		}
 		return into_directory(s, args, n, target_dir);
 	}
-	if (n < 1)
-		return cli_usage_message("missing file operand");
 	if (n < 2)
 		return cli_usage_message("missing destination file operand after %s",
 					 quoted(args[0]));
+	if (s->o->no_target_directory) {
+		if (n > 2)
+			return cli_usage_message("extra operand %s", quoted(args[2]));
+		return do_operand(s, args[0], args[1]);
+	}
 	const char *dst = args[n - 1];
 	if (is_dir(dst))
 		return into_directory(s, args, n - 1, dst);
 	if (n > 2) {
-		cli_error(0, "target %s is not a directory", quoted(dst));
+		cli_error(errno, "target %s", quoted(dst));
 		return 1;
 	}
 	return do_operand(s, args[0], dst);

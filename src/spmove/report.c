@@ -1,4 +1,4 @@
-/* spmove's messages: per-pair errors and the overwrite question. */
+/* spmove's messages: per-pair errors, questions and -v's lines. */
 #include "config.h"
 
 #include <stdarg.h>
@@ -35,12 +35,25 @@ void report(const char *src, const char *dst, int err, const char *fmt, ...)
 		cli_error(err, "%s: %s", quoted(src), msg);
 }
 
-bool ask_overwrite(const char *dst)
+bool ask(const char *fmt, ...)
 {
 	char line[64];
+	va_list ap;
 	fflush(stdout);
-	fprintf(stderr, "%s: overwrite %s? ", cli_program, quoted(dst));
+	fprintf(stderr, "%s: ", cli_program);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc(' ', stderr);
 	if (!fgets(line, sizeof(line), stdin))
 		return false;
 	return line[0] == 'y' || line[0] == 'Y';
+}
+
+void verbose_pair(const char *prefix, const char *src, const char *dst, const char *backup)
+{
+	printf("%s%s -> %s", prefix, quoted(src), quoted(dst));
+	if (backup)
+		printf(" (backup: %s)", quoted(backup));
+	putchar('\n');
 }

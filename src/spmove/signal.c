@@ -1,6 +1,8 @@
-/* spmove's signal handling: SIGINT, SIGTERM and SIGHUP only set a flag;
- * the copy in progress stops (libsplice returns -ECANCELED), its temporary
- * file is removed, and the process then dies of the same signal. */
+/* spmove's signal handling: every fatal signal that can be caught only
+ * sets a flag; the copy in progress stops (libsplice returns -ECANCELED),
+ * its temporary file is removed, and the process then dies of the same
+ * signal.  SIGXFSZ (a file size limit) and SIGPIPE (a closed pipe as the
+ * destination) end a copy the same way. */
 #include "config.h"
 
 #include <signal.h>
@@ -10,7 +12,9 @@
 
 volatile sig_atomic_t spmove_cancel;
 
-static const int caught[] = { SIGINT, SIGTERM, SIGHUP };
+static const int caught[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ, SIGALRM, SIGUSR1, SIGUSR2,
+};
 
 static void on_signal(int sig)
 {

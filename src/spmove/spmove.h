@@ -2,37 +2,83 @@
 #ifndef SPMOVE_H
 #define SPMOVE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "argmatch.h"
 #include "libsplice.h"
 
-enum overwrite { OVERWRITE_YES, OVERWRITE_NO, OVERWRITE_ASK };
+/* Which symbolic links in the sources are followed (-P, -H, -L). */
+enum deref { DEREF_UNSET, DEREF_NEVER, DEREF_ARGS, DEREF_ALWAYS };
+
+/* Which existing destinations are replaced (--update=WHICH; -n is none). */
+enum update { UPDATE_ALL, UPDATE_NONE, UPDATE_NONE_FAIL, UPDATE_OLDER };
+
+/* -f, -i and -n as the last one given says (-f only counts in move mode). */
+enum ask { ASK_UNSET, ASK_NEVER, ASK_USER, ASK_SKIP };
+
+/* --backup=CONTROL. */
+enum backup { BACKUP_NONE, BACKUP_SIMPLE, BACKUP_EXISTING, BACKUP_NUMBERED };
+
+/* --reflink=WHEN. */
+enum reflink { REFLINK_AUTO, REFLINK_ALWAYS, REFLINK_NEVER };
+
 enum sparse_mode { SPARSE_AUTO, SPARSE_ALWAYS, SPARSE_NEVER };
+
+/* The attributes --preserve names, as bits. */
+enum keep {
+	KEEP_MODE = 1,
+	KEEP_OWNER = 2,
+	KEEP_TIMES = 4,
+	KEEP_LINKS = 8,
+	KEEP_XATTR = 16,
+	KEEP_CONTEXT = 32,
+	KEEP_ALL = 31, /* all: context only where possible, so not here */
+};
 
 struct spmove_options {
 	enum sp_path path;         /* --method (SP_PATH_NONE for auto) */
-	enum overwrite overwrite;  /* -f (the default), -n, -i */
+	enum ask ask;              /* -f, -i, -n */
+	enum update update;        /* -u, --update=WHICH, -n */
+	enum deref deref;          /* -P, -H, -L (after parsing: never unset) */
+	enum backup backup;        /* -b, --backup=CONTROL, -S */
+	const char *suffix;        /* the simple backup suffix */
+	enum reflink reflink;      /* --reflink */
+	bool force;                /* cp -f: replace a DST that cannot be written */
+	bool remove_destination;   /* --remove-destination */
 	bool recursive;            /* -r */
 	bool remove_source;        /* --remove-source: mv */
+	bool no_target_directory;  /* -T */
+	bool verbose;              /* -v */
 	bool in_place;             /* --in-place: write DST directly */
 	bool fsync;                /* --fsync */
 	bool verify;               /* --verify */
-	bool preserve_mode, preserve_owner, preserve_times;
+	unsigned keep;             /* enum keep bits: --preserve, -p, -a */
+	bool require_keep;         /* -p, -a, --preserve: failing to keep is an error */
+	bool require_xattr;        /* --preserve=xattr: even "not supported" is */
+	bool quiet_xattr;          /* -a: "not supported" is not even reported */
+	bool no_keep_mode;         /* --no-preserve=mode: new files get default modes */
 	enum sparse_mode sparse;
 	int progress;              /* 1 always, 0 never, -1 when stderr is a tty */
 	bool stats;
 };
+
+struct seen;
 
 /* What one run of spmove carries from operand to operand. */
 struct spmove {
 	const struct spmove_options *o;
 	struct sp_mover *mover;
 	mode_t umask;
+	bool root;                 /* may keep another user's ownership */
 	unsigned methods_used;     /* bit (1 << enum sp_path) per path taken */
 	struct progress *progress; /* NULL without a progress bar */
+	struct seen *sources;      /* command-line sources seen (name, file) */
+	struct seen *created;      /* command-line destinations made (name, file) */
+	struct seen *copies;       /* source file -> the name of its copy */
 };
 
 /* ---- operands.c ---- */
@@ -42,7 +88,128 @@ struct spmove {
  * errors, also for missing operands). */
 int run_operands(struct spmove *s, char **args, int n, const char *target_dir);
 
-/* ---- spmove-report.c ---- */
+/* ---- entry.c ---- */
+
+/* The directories being copied, innermost first, to refuse cycles. */
+struct ancestor {
+	const struct ancestor *up;
+	dev_t dev;
+	ino_t ino;
+};
+
+/* What one copy_entry() call reports back to its caller. */
+struct outcome {
+	bool renamed;    /* moved by rename(2) or left alone: keep the source */
+	bool into_self;  /* a directory was to go inside itself */
+	bool made_dir;   /* the operand's first new directory is known */
+};
+
+/* The operand a copy started from: the names its messages quote. */
+struct top {
+	const char *src, *dst;
+};
+
+/*
+ * Copy (or move) src to dst as cp and mv do: every check of an existing
+ * destination, then a file, link, directory tree or special file.  top
+ * names the command-line operand (for messages); up lists the directories
+ * above (NULL for the operand itself).  Returns 0, or 1 after a reported
+ * error.  Never removes the source (run_operands() does, after a move).
+ */
+int copy_entry(struct spmove *s, const char *src, const char *dst, const struct top *top,
+	       const struct ancestor *up, struct outcome *out);
+
+/* ---- tree.c ---- */
+
+/* Copy what the directory src holds into the directory dst.  Reads the
+ * names first and closes src, so deep trees need few descriptors.
+ * Returns 0 or 1 after reported errors (it goes on after one). */
+int copy_children(struct spmove *s, const char *src, const char *dst, const struct top *top,
+		  const struct ancestor *up, struct outcome *out);
+
+/* Remove the source of a move across file systems, a tree or a file.
+ * Returns 0, or 1 after reporting "cannot remove". */
+int remove_source(const struct spmove *s, const char *path);
+
+/* ---- copy.c ---- */
+
+/*
+ * Copy the regular file (or other readable source) src to dst through a
+ * temporary file that replaces dst when complete; st is src's stat, dst_st
+ * dst's when it exists (NULL when new).  Returns 0 or 1 after a report;
+ * dst is left as it was on failure.
+ */
+int copy_regular(struct spmove *s, const char *src, const char *dst, const struct stat *st,
+		 const struct stat *dst_st);
+
+/* Copy the symbolic link src to dst, replacing what is there in one rename.
+ * Returns 0 or 1 after a report. */
+int copy_symlink(struct spmove *s, const char *src, const char *dst, const struct stat *st);
+
+/* Make a FIFO, socket or device node like src at dst.  Returns 0 or 1. */
+int copy_special(struct spmove *s, const char *src, const char *dst, const struct stat *st);
+
+/* Copy standard input's data into dst ("spmove - DST").  Returns 0 or 1. */
+int copy_stdin(struct spmove *s, const char *dst);
+
+/* ---- attrs.c ---- */
+
+/*
+ * Give the copy of src (st) the attributes cp/mv keep: times, ownership,
+ * extended attributes, mode and ACLs, as the options say.  The copy is fd
+ * (or, for fd < 0, dst_name; a symbolic link when st is one); new_file
+ * tells whether spmove made it.  dst_name is the name for messages.
+ * Returns 0, or 1 after an error that must fail the copy (reported).
+ */
+int attrs_copy(const struct spmove *s, const char *src, int src_fd, const struct stat *st,
+	       int fd, const char *dst_name, bool new_file);
+
+/* Whether the options ask for a file's mode to be kept (also in moves). */
+bool keeps_mode(const struct spmove *s);
+
+/* The mode a new copy of a file with mode src_mode gets at first. */
+mode_t new_file_mode(const struct spmove *s, mode_t src_mode);
+
+/* ---- backup.c ---- */
+
+/* Parse --backup's CONTROL (NULL: $VERSION_CONTROL or existing) into *type.
+ * Returns false after reporting a bad one. */
+bool backup_parse(const char *control, enum backup *type);
+
+/* The simple backup suffix: -S's, else $SIMPLE_BACKUP_SUFFIX, else "~"
+ * (one with a slash is ignored). */
+const char *backup_suffix(const char *option);
+
+/* The name path's backup would get (malloc'd), or NULL with errno set. */
+char *backup_path(const struct spmove_options *o, const char *path);
+
+/* Rename path aside as its backup.  Returns the backup's name (malloc'd),
+ * or NULL with errno set (ENOENT: path is gone, nothing to back up). */
+char *backup_rename(const struct spmove_options *o, const char *path);
+
+/* Whether backing up dst would replace src (that is, src is dst's simple
+ * backup): "backing up 'DST' might destroy source". */
+bool backup_is_source(const struct spmove_options *o, const char *src,
+		      const struct stat *src_st, const char *dst);
+
+/* ---- seen.c ---- */
+
+/* A set of files by device and inode, each with a name. */
+struct seen *seen_new(void);
+void seen_free(struct seen *set);
+
+/* Remember st's file under name.  Returns the name remembered before for
+ * the same file when there is one (nothing is then changed), else NULL
+ * (NULL also when out of memory). */
+const char *seen_add(struct seen *set, const struct stat *st, const char *name);
+
+/* The name remembered for st's file, or NULL. */
+const char *seen_find(const struct seen *set, const struct stat *st);
+
+/* Forget st's file. */
+void seen_forget(struct seen *set, const struct stat *st);
+
+/* ---- report.c ---- */
 
 /* Print "spmove: 'SRC' -> 'DST': MESSAGE[: strerror(err)]" on stderr. */
 void report(const char *src, const char *dst, int err, const char *fmt, ...)
@@ -51,21 +218,28 @@ void report(const char *src, const char *dst, int err, const char *fmt, ...)
 /* name in single quotes (escaped as coreutils does) for messages. */
 const char *quoted(const char *name);
 
-/* Ask "spmove: overwrite 'DST'? " on stderr; true for an answer starting with y. */
-bool ask_overwrite(const char *dst);
+/* Ask "spmove: QUESTION? " on stderr; true for an answer starting with y. */
+bool ask(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* ---- spmove-preserve.c ---- */
+/* -v: print "'SRC' -> 'DST'" (after prefix, such as "renamed ") on stdout,
+ * with " (backup: 'B')" when backup is not NULL. */
+void verbose_pair(const char *prefix, const char *src, const char *dst, const char *backup);
 
-/* Apply --preserve's LIST to o: comma-separated words mode, ownership,
- * timestamps and all (the three); empty words are ignored, and a NULL list
- * (--preserve alone, -p) means all.  Only sets flags, never clears them.
- * Returns 0, or -1 for an unknown word, with o unchanged and the first
- * unknown word at list + *bad, *bad_len bytes long. */
-int preserve_list(struct spmove_options *o, const char *list, size_t *bad, size_t *bad_len);
+/* ---- preserve.c ---- */
 
-/* ---- spmove-signal.c ---- */
+/* The words of --preserve's list, as GNU lists them, and their enum keep bits. */
+#define PRESERVE_CHOICES 7
+extern const struct cli_choice preserve_choices[PRESERVE_CHOICES];
 
-/* Set by SIGINT, SIGTERM and SIGHUP; libsplice stops with -ECANCELED. */
+/* The attributes (enum keep bits) the comma-separated list names into
+ * *keep; each word may be abbreviated.  Returns 0, or -1 for an unknown,
+ * ambiguous or empty word, the first at list + *bad, *bad_len bytes long. */
+int preserve_list(const char *list, unsigned *keep, size_t *bad, size_t *bad_len);
+
+/* ---- signal.c ---- */
+
+/* Set by a fatal signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
+ * SIGXFSZ, SIGALRM, SIGUSR1, SIGUSR2); libsplice stops with -ECANCELED. */
 extern volatile sig_atomic_t spmove_cancel;
 
 /* Install the handlers that only set spmove_cancel. */
@@ -74,44 +248,22 @@ void signals_catch(void);
 /* After cleanup: end the process by the signal that cancelled it, if any. */
 void signals_reraise(void);
 
-/* ---- spmove-copy.c ---- */
-
-/*
- * Copy (or with --remove-source, move) the file src to dst.  st is src's
- * lstat (NULL for "-", standard input).  Returns 0, or 1 after a reported
- * error; dst is left as it was on failure.
- */
-int copy_file(struct spmove *s, const char *src, const char *dst, const struct stat *st);
-
-/* The mode a new copy of a file with mode src_mode gets (cp's rules). */
-mode_t new_file_mode(const struct spmove *s, mode_t src_mode);
-
-/* Apply -p's timestamps/ownership (and mode) of st to fd; for a symlink
- * (fd < 0) to dirfd/name.  Returns 0 or an errno value. */
-int preserve_attributes(const struct spmove *s, int fd, int dirfd, const char *name,
-			const struct stat *st);
-
-/* ---- spmove-data.c ---- */
+/* ---- data.c ---- */
 
 /*
  * Copy the data of in (size bytes, or the whole stream when !regular) to
- * out from their starts, keeping holes as --sparse says.  Returns 0 or a
- * negative errno; *side tells which side was at fault (SP_SIDE_NONE: the
- * copy between them).
+ * out from their starts, keeping holes as --sparse says, or cloning them
+ * as --reflink says.  Returns 0 or a negative errno; *side tells which
+ * side was at fault (SP_SIDE_NONE: the copy between them).
  */
 int copy_data(struct spmove *s, int in, int out, const struct stat *in_st,
 	      enum sp_side *side);
 
-/* ---- spmove-tree.c ---- */
+/* Clone in's data into out (FICLONE: the file systems share the blocks).
+ * Returns 0, or -1 with errno set. */
+int clone_data(int in, int out);
 
-/* Copy the directory tree src to dst (-r).  Returns 0 or 1 after reported errors. */
-int copy_tree(struct spmove *s, const char *src, const char *dst, const struct stat *st);
-
-/* Remove the tree at path after a successful copy across filesystems.
- * Returns 0 or 1 after a reported error. */
-int remove_tree(const char *path, const char *dst);
-
-/* ---- spmove-progress.c ---- */
+/* ---- progress.c ---- */
 
 struct progress;
 
@@ -129,7 +281,7 @@ void progress_end(struct progress *p);
 /* The libsplice progress callback; arg is the struct progress. */
 int progress_update(const struct sp_stats *stats, void *arg);
 
-/* ---- spmove-stealfs.c ---- */
+/* ---- stealfs.c ---- */
 
 /* Page counters of the stealfs module, when it is loaded. */
 struct stealfs_counts {
@@ -144,7 +296,7 @@ void stealfs_read(struct stealfs_counts *c);
 /* Whether path is on a stealfs mount. */
 bool stealfs_mount(const char *path);
 
-/* ---- spmove-probe.c ---- */
+/* ---- probe.c ---- */
 
 /* Measure and print what this kernel does in dir.  Returns an exit status. */
 int probe(const char *dir);

@@ -1,5 +1,5 @@
-/* spmove -r: copy a directory tree (regular files, directories, symbolic
- * links); and remove a moved tree once its copy is complete. */
+/* spmove -r: the entries of a directory, each copied in turn; and the
+ * source of a move across file systems removed once all of it is copied. */
 #include "config.h"
 
 #include <dirent.h>
@@ -7,117 +7,98 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "message.h"
 #include "path.h"
 #include "rmtree.h"
 #include "spmove.h"
 
-/* dir/name into buf.  Returns false (after a report) when it is too long. */
-static bool join(char *buf, const char *dir, const char *name, const char *src,
-		 const char *dst)
+/* The names in directory path (not . and ..), as one block of
+ * NUL-terminated strings ending in an empty one; the directory is closed
+ * again.  Returns NULL with errno set on failure. */
+static char *read_names(const char *path)
 {
-	int err = path_join(buf, PATH_MAX, dir, name);
-	if (err)
-		report(src, dst, err, "cannot copy");
-	return !err;
+	DIR *d = opendir(path);
+	if (!d)
+		return NULL;
+	size_t size = 4096, used = 0;
+	char *names = malloc(size);
+	struct dirent *e;
+	int err = names ? 0 : ENOMEM;
+	while (!err && (errno = 0, e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		size_t len = strlen(e->d_name) + 1;
+		if (used + len + 1 > size) {
+			char *bigger = realloc(names, size *= 2);
+			if (!bigger) {
+				err = ENOMEM;
+				break;
+			}
+			names = bigger;
+		}
+		memcpy(names + used, e->d_name, len);
+		used += len;
+	}
+	if (!err)
+		err = errno;
+	closedir(d);
+	if (err) {
+		free(names);
+		errno = err;
+		return NULL;
+	}
+	names[used] = '\0';
+	return names;
 }
 
-/* Copy the entries of directory src into the directory dst.  Returns 0 or 1. */
-static int copy_entries(struct spmove *s, const char *src, const char *dst)
+int copy_children(struct spmove *s, const char *src, const char *dst, const struct top *top,
+		  const struct ancestor *up, struct outcome *out)
 {
-	DIR *d = opendir(src);
-	if (!d) {
-		report(src, dst, errno, "cannot read directory");
+	char *names = read_names(src);
+	if (!names) {
+		cli_error(errno, "cannot access %s", quoted(src));
 		return 1;
 	}
 	int status = 0;
-	struct dirent *e;
-	char from[PATH_MAX], to[PATH_MAX];
-	while (!spmove_cancel && (errno = 0, e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (!join(from, src, e->d_name, src, dst) || !join(to, dst, e->d_name, src, dst)) {
+	char *from = malloc(PATH_MAX), *to = malloc(PATH_MAX);
+	for (const char *name = names; from && to && *name && !spmove_cancel && !out->into_self;
+	     name += strlen(name) + 1) {
+		int err = path_join(from, PATH_MAX, src, name);
+		if (!err)
+			err = path_join(to, PATH_MAX, dst, name);
+		if (err) {
+			cli_error(err, "cannot copy %s", quoted(from));
 			status = 1;
 			continue;
 		}
-		struct stat st;
-		if (lstat(from, &st) < 0) {
-			report(from, to, errno, "cannot stat");
-			status = 1;
-			continue;
-		}
-		status |= copy_tree(s, from, to, &st);
+		status |= copy_entry(s, from, to, top, up, out);
 	}
-	if (errno && !spmove_cancel) {
-		report(src, dst, errno, "cannot read directory");
+	if (!from || !to) {
+		cli_error(ENOMEM, "cannot copy %s", quoted(src));
 		status = 1;
 	}
-	closedir(d);
+	free(from);
+	free(to);
+	free(names);
 	return status;
 }
 
-/* Make dst a directory for a copy of src (st).  Returns 0, or 1 after a report;
- * *created tells whether it is new. */
-static int make_dir(const struct spmove *s, const char *src, const char *dst,
-		    const struct stat *st, bool *created)
+/* -v: what rm -v says of each removal. */
+static void say_removed(const char *path, bool is_dir, void *arg)
 {
-	struct stat dst_st;
-	*created = false;
-	if (stat(dst, &dst_st) == 0) {
-		if (S_ISDIR(dst_st.st_mode))
-			return 0;
-		report(src, dst, 0, "cannot overwrite non-directory with directory");
-		return 1;
-	}
-	/* Private until its contents are in, as cp does. */
-	if (mkdir(dst, 0700) < 0) {
-		report(src, dst, errno, "cannot create directory");
-		return 1;
-	}
-	*created = true;
-	return 0;
+	printf(is_dir ? "removed directory %s\n" : "removed %s\n", quoted(path));
 }
 
-/* Copy the directory src (st) to dst.  Returns 0 or 1. */
-static int copy_dir(struct spmove *s, const char *src, const char *dst, const struct stat *st)
+int remove_source(const struct spmove *s, const char *path)
 {
-	bool created;
-	if (make_dir(s, src, dst, st, &created))
-		return 1;
-	int status = copy_entries(s, src, dst);
-	int fd = open(dst, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int err = fd < 0 ? errno : 0;
-	if (!err && created && fchmod(fd, new_file_mode(s, st->st_mode)) < 0)
-		err = errno;
-	if (!err)
-		err = preserve_attributes(s, fd, -1, NULL, st);
-	if (!err && (s->o->fsync || s->o->remove_source) && fsync(fd) < 0)
-		err = errno;
-	if (fd >= 0)
-		close(fd);
+	int err = rm_tree_at_told(AT_FDCWD, path, s->o->verbose ? say_removed : NULL, NULL);
 	if (err) {
-		report(src, dst, err, "cannot set attributes");
-		status = 1;
+		cli_error(err, "cannot remove %s", quoted(path));
+		return 1;
 	}
-	return status;
-}
-
-int copy_tree(struct spmove *s, const char *src, const char *dst, const struct stat *st)
-{
-	if (S_ISDIR(st->st_mode))
-		return copy_dir(s, src, dst, st);
-	if (S_ISREG(st->st_mode) || S_ISLNK(st->st_mode))
-		return copy_file(s, src, dst, st);
-	report(src, dst, 0, "not a regular file, directory or symbolic link; skipped");
-	return 1;
-}
-
-int remove_tree(const char *path, const char *dst)
-{
-	int err = rm_tree_at(AT_FDCWD, path);
-	if (err)
-		report(path, dst, err, "copied, but cannot remove the source");
-	return err != 0;
+	return 0;
 }

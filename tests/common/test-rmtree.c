@@ -144,11 +144,11 @@ START_TEST(deep_trees_take_few_descriptors)
 		fd = next;
 	}
 	close(fd);
-	/* 17 descriptors free, far fewer than DEPTH. */
+	/* 5 descriptors free, far fewer than DEPTH. */
 	struct rlimit old, low;
 	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &old), 0);
 	low = old;
-	low.rlim_cur = limit_with_free(17);
+	low.rlim_cur = limit_with_free(5);
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &low), 0);
 	int err = rm_tree_at(scratch_fd, "d");
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &old), 0);

@@ -9,7 +9,7 @@
 #
 #   exit 0   and the output is byte-identical to the expected one, with no
 #            message but notes ("TOOL: note: ...");
-#   exit 1   with a message "TOOL: NAME: ..." that names an operand or the
+#   exit 1   with a message "TOOL: NAME: ..." or "TOOL: ... 'NAME' ..." that names an operand or the
 #            side that failed and gives the injected error's text, every
 #            line of stderr being the tool's own, and nothing lost (the
 #            scenario's own check: an old destination intact, no temporary
@@ -161,7 +161,7 @@ fm_verdict() {
 			echo "no message"
 			return 1
 		fi
-		if ! grep -Eq "^$tool: '?($names)" "$FM_MSGS"; then
+		if ! grep -Eq "^$tool: ('?($names)|.*'($names)')" "$FM_MSGS"; then
 			echo "no message names an operand: $(head -n 1 "$FM_MSGS")"
 			return 1
 		fi

@@ -20,7 +20,7 @@ check_eq "existing destination keeps its mode" "$(stat -c %a d2)" "$(stat -c %a 
 # The same file is refused, as cp refuses it.
 run_cmd out err "$SPMOVE" a a
 check_eq "same file: exit 1" 1 "$RC"
-check_eq "same file: message" "spmove: 'a' -> 'a': are the same file" "$(cat err)"
+check_eq "same file: message" "spmove: 'a' and 'a' are the same file" "$(cat err)"
 cp a a 2>/dev/null; check_eq "cp refuses it too" 1 $?
 ln a hard
 run_cmd out err "$SPMOVE" a hard
@@ -32,7 +32,7 @@ mkdir dir
 run_cmd out err "$SPMOVE" nope a dir
 check_eq "missing source: exit 1" 1 "$RC"
 check_eq "missing source: message" \
-	"spmove: 'nope' -> 'dir/nope': cannot stat: No such file or directory" "$(cat err)"
+	"spmove: cannot stat 'nope': No such file or directory" "$(cat err)"
 same_files "other operand copied into the directory" a dir/a
 
 # -t DIR and SRC... DIR.
@@ -43,7 +43,7 @@ cp a e t2
 ok "-t copies like cp" diff -r t1 t2
 run_cmd out err "$SPMOVE" a e b
 check_eq "many sources, file target: exit 1" 1 "$RC"
-check_eq "many sources, file target: message" "spmove: target 'b' is not a directory" "$(cat err)"
+check_eq "many sources, file target: message" "spmove: target 'b': Not a directory" "$(cat err)"
 run_cmd out err "$SPMOVE"
 check_eq "no operand: exit 1" 1 "$RC"
 run_cmd out err "$SPMOVE" a
@@ -54,14 +54,14 @@ check_eq "one operand: message" "spmove: missing destination file operand after 
 run_cmd out err "$SPMOVE" dir x
 check_eq "directory without -r: exit 1" 1 "$RC"
 check_eq "directory without -r: message" \
-	"spmove: 'dir' -> 'x': -r not specified; omitting directory" "$(cat err)"
+	"spmove: -r not specified; omitting directory 'dir'" "$(cat err)"
 run_cmd out err "$SPMOVE" a dir/..//dir
 check_eq "file onto a directory named as a file copies into it" 0 "$RC"
 printf x >file; mkdir -p dd/file
 run_cmd out err "$SPMOVE" file dd
 check_eq "file onto a directory: exit 1" 1 "$RC"
 check_eq "file onto a directory: message" \
-	"spmove: 'file' -> 'dd/file': cannot overwrite directory with non-directory" "$(cat err)"
+	"spmove: cannot overwrite directory 'dd/file' with non-directory 'file'" "$(cat err)"
 
 # Standard input as the source, with and without -M.
 make_random big 3000000
@@ -86,7 +86,7 @@ ln -s nowhere dangling
 run_cmd out err "$SPMOVE" e dangling
 check_eq "dangling symlink: exit 1" 1 "$RC"
 check_eq "dangling symlink: message" \
-	"spmove: 'e' -> 'dangling': not writing through dangling symlink" "$(cat err)"
+	"spmove: not writing through dangling symlink 'dangling'" "$(cat err)"
 # A DST that is not a regular file is written, never replaced.
 "$SPMOVE" a /dev/null; check_eq "to /dev/null: exit 0" 0 $?
 ok "/dev/null still a device" test -c /dev/null

@@ -14,7 +14,7 @@ for m in auto splice vmsplice gift rw copy_file_range sendfile; do
 	run_cmd out err "$SPMOVE" --method="$m" big small/d
 	check_eq "ENOSPC ($m): exit 1" 1 "$RC"
 	check_eq "ENOSPC ($m): message" \
-		"spmove: 'big' -> 'small/d': write error: No space left on device" "$(cat err)"
+		"spmove: error writing 'small/d': No space left on device" "$(cat err)"
 	check_eq "ENOSPC ($m): old DST intact" "old contents" "$(cat small/d)"
 	ok "ENOSPC ($m): no temporary file" no_temp_left
 done

@@ -13,28 +13,39 @@ make_random a 3000000
 printf 'old contents' >keep
 
 # expect_failure DESC SPEC MESSAGE SPMOVE-ARGS...: injecting SPEC makes the
-# copy of a onto d fail with MESSAGE, leaving d's old contents.
+# copy of a onto d fail with "spmove: MESSAGE" (cp's words), leaving d's
+# old contents.
 expect_failure() {
 	local desc=$1 spec=$2 msg=$3; shift 3
 	cp keep d
 	run_cmd out err inject "$spec" "$SPMOVE" "$@" a d
 	check_eq "$desc: exit 1" 1 "$RC"
-	check_eq "$desc: message" "spmove: 'a' -> 'd': $msg" "$(cat err)"
+	check_eq "$desc: message" "spmove: $msg" "$(cat err)"
 	same_files "$desc: old DST intact" keep d
 	ok "$desc: no temporary file" no_temp_left
 }
 
-expect_failure "splice EIO on input" splice:error=EIO:when=3 "read error: Input/output error" --method=splice
-expect_failure "splice EIO on output" splice:error=EIO:when=2 "write error: Input/output error" --method=splice
+expect_failure "splice EIO on input" splice:error=EIO:when=3 "error reading 'a': Input/output error" --method=splice
+expect_failure "splice EIO on output" splice:error=EIO:when=2 "error writing 'd': Input/output error" --method=splice
 expect_failure "write ENOSPC" write:error=ENOSPC:when=3 \
-	"write error: No space left on device" --method=rw
+	"error writing 'd': No space left on device" --method=rw
 expect_failure "copy_file_range EIO" copy_file_range:error=EIO:when=1 \
-	"read error: Input/output error"
+	"error reading 'a': Input/output error"
 expect_failure "vmsplice EFAULT" vmsplice:error=EFAULT:when=2 \
-	"read error: Bad address" --method=vmsplice
-expect_failure "fsync EIO" fsync:error=EIO:when=1 "cannot sync: Input/output error" --fsync
-expect_failure "rename EACCES" renameat:error=EACCES "cannot rename into place: Permission denied"
-expect_failure "fchmod EPERM" fchmod:error=EPERM "cannot set attributes: Operation not permitted"
+	"error reading 'a': Bad address" --method=vmsplice
+expect_failure "fsync EIO" fsync:error=EIO:when=1 "cannot sync 'd': Input/output error" --fsync
+expect_failure "rename EACCES" renameat:error=EACCES "cannot create regular file 'd': Permission denied"
+# An attribute that cannot be kept fails the copy but, as in cp, the
+# complete copy stays.
+if [ "$(id -u)" = 0 ]; then
+	cp keep d
+	run_cmd out err inject fchown:error=EPERM "$SPMOVE" -p a d
+	check_eq "fchown EPERM under -p (root): exit 1" 1 "$RC"
+	check_eq "fchown EPERM under -p (root): message" \
+		"spmove: failed to preserve ownership for 'd': Operation not permitted" "$(cat err)"
+	same_files "fchown EPERM under -p (root): the complete copy" a d
+	ok "fchown EPERM under -p (root): no temporary file" no_temp_left
+fi
 
 # A failed move never removes its source.
 cp a src; cp keep d

@@ -91,9 +91,9 @@ check_eq "- is an operand: standard input" "from standard input" "$(cat sp/in)"
 
 # spmove's own options: their errors worded as glibc words them.
 usage_error "ambiguous abbreviation" \
-	"option '--s' is ambiguous; possibilities: '--sparse' '--splice-move' '--stats'" --s a b
+	"option '--s' is ambiguous; possibilities: '--suffix' '--sparse' '--splice-move' '--stats'" --s a b
 usage_error "ambiguous abbreviation with an argument" \
-	"option '--re=1' is ambiguous; possibilities: '--recursive' '--remove-source'" --re=1 a b
+	"option '--re=1' is ambiguous; possibilities: '--recursive' '--reflink' '--remove-destination' '--remove-source'" --re=1 a b
 cp --s a b 2>err
 ok "ambiguous abbreviation: GNU cp words it so" \
 	grep -q "^cp: option '--s' is ambiguous; possibilities: '--sparse' " err

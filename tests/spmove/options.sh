@@ -9,11 +9,14 @@ printf old >n1; printf old >n2
 cp -n a n2
 check_eq "-n keeps the destination, like cp" "$(cat n2)" "$(cat n1)"
 "$SPMOVE" -n -f a n1
-same_files "-f after -n replaces" a n1
+check_eq "-f after -n keeps the destination, like cp" "$(cat n2)" "$(cat n1)"
+printf old >m1; printf new >m2
+"$SPMOVE" --remove-source -n -f m2 m1
+check_eq "with --remove-source, -f after -n replaces, like mv" new "$(cat m1)"
 "$SPMOVE" -f -n a n1; check_eq "-n after -f: exit 0" 0 $?
 
 printf old >i1; printf old >i2
-echo n | "$SPMOVE" -i a i1 2>err; check_eq "-i answered n: exit 0" 0 $?
+echo n | "$SPMOVE" -i a i1 2>err; check_eq "-i answered n: exit 1, like cp 9.11" 1 $?
 echo n | cp -i a i2 2>/dev/null
 check_eq "-i answered n keeps it, like cp" "$(cat i2)" "$(cat i1)"
 check_eq "-i asks" "spmove: overwrite 'i1'? " "$(cat err)"

@@ -1,6 +1,8 @@
-# spmove: SIGINT, SIGTERM and SIGHUP in the middle of a copy from a slow
-# pipe leave the old DST intact and no temporary file; the process dies of
-# the signal as cp does.  (Root only so that it runs where the others run.)
+# spmove: every fatal signal that can be caught -- SIGINT, SIGTERM, SIGHUP,
+# SIGALRM, SIGUSR1, SIGUSR2, SIGQUIT, SIGPIPE -- in the middle of a copy from
+# a slow pipe leaves the old DST intact and no temporary file; the process
+# dies of the signal as cp does.  So does SIGXFSZ from a file size limit
+# (ulimit -f).  (Root only so that it runs where the others run.)
 . "$top_srcdir/tests/lib.sh"
 require_root
 
@@ -16,15 +18,16 @@ wait_for_temp() {
 	return 1
 }
 
+ulimit -c 0 # SIGQUIT dumps no core here
 set -m # background jobs keep SIGINT (job control)
-for sig in INT TERM HUP; do
+for sig in INT TERM HUP ALRM USR1 USR2 QUIT PIPE; do
 	printf 'old contents' >d
-	rm -f slow; mkfifo slow
+	rm -f slow .spmove-*; mkfifo slow
 	( head -c 100000 /dev/urandom; exec sleep 30 ) >slow &
 	producer=$!
 	# A test started with the signal ignored (nohup, a background job of a
 	# script) would pass the SIG_IGN on: spmove keeps what its parent ignored.
-	env --default-signal=INT,TERM,HUP "$SPMOVE" - d <slow &
+	env --default-signal=INT,TERM,HUP,ALRM,USR1,USR2,QUIT,PIPE,XFSZ "$SPMOVE" - d <slow &
 	job=$!
 	ok "SIG$sig: copy under way" wait_for_temp
 	kill -s "$sig" "$job"
@@ -37,5 +40,31 @@ for sig in INT TERM HUP; do
 	ok "SIG$sig: no temporary file" no_temp_left
 done
 set +m
+
+# SIGXFSZ: a file size limit of 1000 KiB, a source of 3 MB.
+make_random big 3000000
+printf 'old contents' >d
+sh -c 'ulimit -f 1000 && exec env --default-signal=XFSZ "$@"' sh "$SPMOVE" big d 2>err
+rc=$?
+check_eq "SIGXFSZ (ulimit -f): died of the signal" "$((128 + $(kill -l XFSZ)))" "$rc"
+check_eq "SIGXFSZ: old DST intact" "old contents" "$(cat d)"
+ok "SIGXFSZ: no temporary file" no_temp_left
+# The same in the middle of a tree (-r).
+rm -f .spmove-*
+mkdir tree; cp big tree/f
+sh -c 'ulimit -f 1000 && exec env --default-signal=XFSZ "$@"' sh "$SPMOVE" -r tree tree2 2>err
+rc=$?
+check_eq "SIGXFSZ during -r: died of the signal" "$((128 + $(kill -l XFSZ)))" "$rc"
+ok "SIGXFSZ during -r: no temporary file" no_temp_left
+same_files "SIGXFSZ during -r: the source intact" big tree/f
+
+# SIGPIPE for real: the reader of the FIFO written to goes away.
+rm -f fifo; mkfifo fifo
+head -c 1 fifo >/dev/null &
+env --default-signal=PIPE "$SPMOVE" big fifo 2>err
+rc=$?
+wait
+check_eq "SIGPIPE from a closed pipe: died of the signal" "$((128 + $(kill -l PIPE)))" "$rc"
+check_eq "SIGPIPE: nothing on stderr" "" "$(cat err)"
 
 done_testing

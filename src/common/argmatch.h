@@ -1,0 +1,29 @@
+/* An option's argument matched against a list of words, with GNU's
+ * messages for a bad one. */
+#ifndef SPLICE_UTILS_ARGMATCH_H
+#define SPLICE_UTILS_ARGMATCH_H
+
+#include <stddef.h>
+
+/* One accepted word and what it means; synonyms share a value. */
+struct cli_choice {
+	const char *word;
+	int value;
+};
+
+/* The value of arg among the n choices: an exact word, or an abbreviation
+ * that only one value's words begin with.  Returns -1 when there is none,
+ * -2 when the abbreviation is ambiguous.  Prints nothing (match.c). */
+int cli_match(const char *arg, const struct cli_choice *choices, size_t n);
+
+/*
+ * The value of arg among the n choices: an exact word, or an abbreviation
+ * that only one value's words begin with.  Otherwise prints "PROG: invalid
+ * argument 'ARG' for 'CONTEXT'" (or "ambiguous argument"), the list of
+ * valid arguments (synonyms on one line) and the hint to --help, and
+ * returns -1.  Values must not be negative.
+ */
+int cli_argmatch(const char *context, const char *arg, const struct cli_choice *choices,
+		 size_t n);
+
+#endif

@@ -1,0 +1,166 @@
+/* spmove: the attributes a copy keeps -- times, ownership, extended
+ * attributes (libattr), mode and ACLs (libacl) -- as cp -p/-a and mv do. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <acl/libacl.h>
+#include <attr/error_context.h>
+#include <attr/libattr.h>
+
+#include "message.h"
+#include "spmove.h"
+
+#define SPECIAL_BITS (S_ISUID | S_ISGID | S_ISVTX)
+
+bool keeps_mode(const struct spmove *s)
+{
+	return (s->o->keep & KEEP_MODE) || s->o->remove_source;
+}
+
+mode_t new_file_mode(const struct spmove *s, mode_t src_mode)
+{
+	if (keeps_mode(s))
+		return src_mode & 07777;
+	if (s->o->no_keep_mode)
+		return (S_ISDIR(src_mode) ? 0777 : 0666) & ~s->umask;
+	return src_mode & 0777 & ~s->umask;
+}
+
+/* An error of libattr or libacl: errno tells which. */
+static bool unsupported(int err)
+{
+	return err == ENOTSUP || err == ENOSYS;
+}
+
+/* libattr/libacl report through this: every error, or with -a all but
+ * "not supported" by the target (cp -a keeps what it can, quietly). */
+struct reporter {
+	struct error_context ctx;
+	bool quiet_unsupported;
+	bool silent;
+	bool reported;
+};
+
+static void __attribute__((format(printf, 2, 3)))
+report_attr_error(struct error_context *ctx, const char *fmt, ...)
+{
+	struct reporter *r = (struct reporter *)ctx;
+	int err = errno;
+	if (r->silent || (r->quiet_unsupported && unsupported(err)))
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	cli_verror(err, fmt, ap);
+	va_end(ap);
+	r->reported = true;
+}
+
+static const char *quote_attr_name(struct error_context *ctx, const char *name)
+{
+	return quoted(name);
+}
+
+/* Leave POSIX ACLs to libacl (they go with the mode) and what
+ * /etc/xattr.conf says to skip. */
+static int copy_this_xattr(const char *name, struct error_context *ctx)
+{
+	return attr_copy_action(name, ctx) == 0;
+}
+
+/* Change dst's (fd's, when fd >= 0) owner; never follows a symbolic link. */
+static int change_owner(int fd, const char *dst, uid_t uid, gid_t gid)
+{
+	return fd >= 0 ? fchown(fd, uid, gid)
+		       : fchownat(AT_FDCWD, dst, uid, gid, AT_SYMLINK_NOFOLLOW);
+}
+
+/* Keep ownership.  Returns 1 when kept, 0 when it could not be and need
+ * not be (a user cannot give files away: the group is kept if it can be),
+ * -1 after a reported error. */
+static int keep_owner(const struct spmove *s, int fd, const char *dst, const struct stat *st)
+{
+	if (change_owner(fd, dst, st->st_uid, st->st_gid) == 0)
+		return 1;
+	if ((errno == EPERM || errno == EINVAL) && !s->root) {
+		(void)!change_owner(fd, dst, (uid_t)-1, st->st_gid);
+		return 0;
+	}
+	cli_error(errno, "failed to preserve ownership for %s", quoted(dst));
+	return s->o->require_keep ? -1 : 0;
+}
+
+/* Keep mode and ACLs (mode bits without the special ones when ownership was
+ * not kept).  Returns 0 or 1 after a reported error that must fail. */
+static int keep_mode(const struct spmove *s, const char *src, int src_fd, mode_t mode_type,
+		     mode_t mode, int fd, const char *dst, struct reporter *r)
+{
+	int rc = 0;
+	/* A directory's default ACL goes only by name. */
+	bool by_fd = src_fd >= 0 && fd >= 0 && !S_ISDIR(mode_type);
+	if ((by_fd ? perm_copy_fd(src, src_fd, dst, fd, &r->ctx)
+			 : perm_copy_file(src, dst, &r->ctx)) != 0) {
+		rc = s->o->require_keep;
+		if (!r->reported)
+			cli_error(errno, "preserving permissions for %s", quoted(dst));
+	}
+	struct stat now;
+	if ((fd >= 0 ? fstat(fd, &now) : lstat(dst, &now)) == 0 && (now.st_mode & 07777) == mode)
+		return rc;
+	if ((fd >= 0 ? fchmod(fd, mode) : fchmodat(AT_FDCWD, dst, mode, 0)) < 0) {
+		cli_error(errno, "preserving permissions for %s", quoted(dst));
+		return s->o->require_keep;
+	}
+	return rc;
+}
+
+int attrs_copy(const struct spmove *s, const char *src, int src_fd, const struct stat *st,
+	       int fd, const char *dst, bool new_file)
+{
+	const struct spmove_options *o = s->o;
+	bool move = o->remove_source, link = S_ISLNK(st->st_mode);
+	/* mv reports every failure to keep an extended attribute, and goes on;
+	 * cp --preserve=xattr reports and fails; cp --preserve=all reports
+	 * all but "not supported"; cp -a none. */
+	bool demanded = move || o->require_xattr;
+	struct reporter r = { .ctx = { .error = report_attr_error, .quote = quote_attr_name },
+			      .quiet_unsupported = !demanded, .silent = !demanded && o->quiet_xattr };
+	mode_t mode = st->st_mode & 07777;
+	if ((o->keep & KEEP_TIMES) || move) {
+		struct timespec ts[2] = { st->st_atim, st->st_mtim };
+		if ((fd >= 0 ? futimens(fd, ts)
+			     : utimensat(AT_FDCWD, dst, ts, AT_SYMLINK_NOFOLLOW)) < 0) {
+			cli_error(errno, "preserving times for %s", quoted(dst));
+			if (o->require_keep)
+				return 1;
+		}
+	}
+	if ((o->keep & KEEP_OWNER) || move) {
+		int kept = keep_owner(s, fd, dst, st);
+		if (kept < 0)
+			return 1;
+		if (kept == 0)
+			mode &= ~(mode_t)SPECIAL_BITS;
+	}
+	/* After the owner: chown() drops file capabilities. */
+	if ((o->keep & KEEP_XATTR) || move) {
+		int rc = src_fd < 0 || fd < 0 ? attr_copy_file(src, dst, copy_this_xattr, &r.ctx)
+					: attr_copy_fd(src, src_fd, dst, fd, copy_this_xattr, &r.ctx);
+		if (rc != 0 && o->require_xattr && !move)
+			return 1;
+	}
+	if (link)
+		return 0;
+	if (keeps_mode(s))
+		return keep_mode(s, src, src_fd, st->st_mode, mode, fd, dst, &r);
+	if (o->no_keep_mode && new_file && fd >= 0 && fchmod(fd, new_file_mode(s, st->st_mode)) < 0) {
+		cli_error(errno, "preserving permissions for %s", quoted(dst));
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,163 @@
+# spmove killed with SIGKILL at every system call it makes (root; strace
+# delivers the signal on entry to the Nth call of each kind, one run per
+# point): (a) a move of a tree across file systems always leaves at least
+# one complete copy of the tree, the source or the destination, never
+# neither; (b) a copy over an existing file always leaves the old
+# destination or the new one, never a mix, and the source as it was.
+# A temporary .spmove-* file may be left behind by a kill -9 (nothing can
+# remove it then) but only beside the files, never under a real name.
+# The checks are on the outcome of each kill, whatever the point was.
+. "$top_srcdir/tests/lib.sh"
+require_root
+require_strace
+use_built_library
+bin=$(real_bin spmove)
+
+# Calls that change nothing in any file system (they touch the process's
+# memory, look at files or move data between the process and pipes): a
+# kill on entry to one of them leaves the files as a kill on entry to the
+# next call does, so they are left out.
+quiet='^(mmap|munmap|mprotect|mremap|madvise|brk|arch_prctl|set_tid_address|set_robust_list|rseq|prlimit64|getrandom|futex|rt_sigaction|rt_sigprocmask|rt_sigreturn|sigaltstack|getpid|gettid|getuid|geteuid|getgid|getegid|getgroups|clock_gettime|uname|sysinfo|umask|getcwd|newfstatat|fstat|stat|lstat|statx|fstatfs|statfs|access|faccessat|faccessat2|readlink|readlinkat|getdents64|lseek|fcntl|dup|dup2|dup3|pipe|pipe2|read|pread64|readv|poll|ppoll|fadvise64|listxattr|llistxattr|flistxattr|getxattr|lgetxattr|fgetxattr|close|fsync|fdatasync)$'
+
+# points MARK CMD...: "NAME FIRST LAST" for each kind of system call CMD
+# makes (all its processes) from the first call that names MARK on, FIRST
+# and LAST counted from the start, in the order first made.  (Before it
+# the program is being loaded: a kill there is a kill before it starts.)
+points() {
+	local mark=$1; shift
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		"$STRACE" -qq -f -o "$T_DIR/trace" "$@" >/dev/null 2>&1
+	sed -n 's/^[0-9]* *\([a-z0-9_]*\)(\(.*\)/\1 \2/p' "$T_DIR/trace" |
+		awk -v quiet="$quiet" -v mark="\"$mark\"" '
+			{ n[$1]++ }
+			!on && $1 != "execve" && index($0, mark) { on = 1 }
+			on && $1 !~ quiet { if (!($1 in first)) { first[$1] = n[$1]; order[k++] = $1 }
+				last[$1] = n[$1] }
+			END { for (i = 0; i < k; i++) print order[i], first[order[i]], last[order[i]] }'
+}
+
+# kill_at NAME N CMD...: run CMD, killed with SIGKILL on entry to its Nth
+# call of NAME (if it gets that far); sets RC.
+kill_at() {
+	local name=$1 n=$2; shift 2
+	(ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		"$STRACE" -qq -f -o /dev/null -e trace="$name" \
+		-e inject="$name:signal=KILL:when=$n" "$@" >/dev/null 2>&1
+		exit $?) 2>/dev/null # the shell's "Killed" goes there too
+	RC=$?
+}
+
+# listing DIR: every name under DIR but temporary files, with its type and
+# link target, then the contents of every regular file ("-" when DIR is
+# missing).
+listing() {
+	[ -d "$1" ] || { echo -; return; }
+	(cd "$1" && find . ! -name '.spmove-*' -printf '%p %y %m %l\n' | LC_ALL=C sort &&
+		find . -type f ! -name '.spmove-*' | LC_ALL=C sort | xargs -r md5sum)
+}
+
+temps_in() { find "$@" -name '.spmove-*' | wc -l; }
+
+mkdir a b
+mount -t tmpfs -o size=32m tmpfs a || skip "cannot mount tmpfs"
+at_exit "umount '$T_DIR/a'"
+mount -t tmpfs -o size=32m tmpfs b || skip "cannot mount tmpfs"
+at_exit "umount '$T_DIR/b'"
+
+# (a) A move of a tree across file systems.
+mkdir -p ref/tree/sub ref/tree/empty
+make_random ref/tree/big 2500000
+echo small >ref/tree/sub/small
+ln -s sub/small ref/tree/link
+whole=$(listing ref/tree)
+reset_move() {
+	rm -rf a/tree b/tree b/.spmove-*
+	cp -a ref/tree a/tree
+}
+
+reset_move
+list=$(points a/tree "$bin" --remove-source a/tree b/tree)
+total=0 bad=0 halfway=0 removing=0 finished=0 temps=0
+while read -r name n last; do
+	while [ "$n" -le "$last" ]; do
+		reset_move
+		kill_at "$name" "$n" "$bin" --remove-source a/tree b/tree
+		total=$((total + 1))
+		src=$(listing a/tree) dst=$(listing b/tree)
+		if [ "$src" != "$whole" ] && [ "$dst" != "$whole" ]; then
+			bad=$((bad + 1))
+			echo "# killed at $name #$n (exit $RC): neither a/tree nor b/tree is complete"
+		fi
+		[ "$src" = "$whole" ] && [ "$dst" != - ] && halfway=$((halfway + 1))
+		[ "$src" != "$whole" ] && [ "$src" != - ] && removing=$((removing + 1))
+		[ "$RC" = 0 ] && finished=$((finished + 1))
+		[ "$(temps_in b)" = 0 ] || temps=$((temps + 1))
+		n=$((n + 1))
+	done
+done <<EOF
+$list
+EOF
+echo "# move: $total kill points, $halfway with the copy half made," \
+	"$removing while the source was being removed, $temps left a temporary file"
+ok "move: killed at many points (at least 20)" test "$total" -ge 20
+check_eq "move: every kill left a complete tree, the source or the destination" 0 "$bad"
+ok "move: some kills came while the copy was half made" test "$halfway" -gt 0
+ok "move: some kills came while the source was being removed" test "$removing" -gt 0
+# Uninterrupted, the same command moves the whole tree.
+reset_move
+run_cmd out err "$bin" --remove-source a/tree b/tree
+check_eq "move, not killed: exit 0" 0 "$RC"
+check_eq "move, not killed: the whole tree there" "$whole" "$(listing b/tree)"
+ok "move, not killed: the source gone" test ! -e a/tree
+check_eq "move, not killed: no temporary file" 0 "$(temps_in a b)"
+
+# (b) A copy over an existing file.
+mkdir w
+make_random old 500000
+make_random new 2500000
+reset_copy() {
+	rm -rf w && mkdir w
+	cp old w/dst
+	cp new w/src
+}
+names_ok() { [ "$(cd w && ls -A | grep -v '^\.spmove-' | tr '\n' ' ')" = "dst src " ]; }
+
+reset_copy
+list=$(points w/src "$bin" w/src w/dst)
+total=0 bad=0 olds=0 news=0 temps=0
+while read -r name n last; do
+	while [ "$n" -le "$last" ]; do
+		reset_copy
+		kill_at "$name" "$n" "$bin" w/src w/dst
+		total=$((total + 1))
+		if cmp -s old w/dst; then
+			olds=$((olds + 1))
+		elif cmp -s new w/dst; then
+			news=$((news + 1))
+		else
+			bad=$((bad + 1))
+			echo "# killed at $name #$n (exit $RC): w/dst is neither the old file nor the new one"
+		fi
+		if ! cmp -s new w/src || ! names_ok; then
+			bad=$((bad + 1))
+			echo "# killed at $name #$n (exit $RC): w/src changed or names other than dst, src and temporary files"
+		fi
+		[ "$(temps_in w)" = 0 ] || temps=$((temps + 1))
+		n=$((n + 1))
+	done
+done <<EOF
+$list
+EOF
+echo "# copy: $total kill points, $olds left the old file, $news the new one," \
+	"$temps left a temporary file"
+ok "copy: killed at many points (at least 5)" test "$total" -ge 5
+check_eq "copy: every kill left the old destination or the new one, the source intact" 0 "$bad"
+ok "copy: some kills came before the new file was in place" test "$olds" -gt 0
+ok "copy: some kills came after it was in place" test "$news" -gt 0
+reset_copy
+run_cmd out err "$bin" w/src w/dst
+check_eq "copy, not killed: exit 0" 0 "$RC"
+same_files "copy, not killed: the new file in place" new w/dst
+check_eq "copy, not killed: no temporary file" 0 "$(temps_in w)"
+
+done_testing
