@@ -147,6 +147,9 @@ static void outer_cleanup(void)
 	}
 	if (ap_shared->subdir[0])
 		ap_remove_our_dir(ap_shared->subdir);
+	char owner[PATH_MAX];
+	if (ap_path(owner, ap_shared->tempdir, AP_OWNER_FILE) == 0)
+		unlink(owner);
 	if (rmdir(ap_shared->tempdir) < 0 && errno == EBUSY) {
 		umount2(ap_shared->tempdir, MNT_DETACH);
 		rmdir(ap_shared->tempdir);
@@ -162,11 +165,22 @@ int ap_sandbox_run(int (*body)(void *), void *arg, unsigned hang_seconds)
 		return 1;
 	}
 	const char *tmp = getenv("TMPDIR");
-	snprintf(ap_shared->tempdir, sizeof ap_shared->tempdir, "%s/acctpin.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	int rc = ap_owner_text(ap_shared->owner, sizeof ap_shared->owner);
+	if (rc < 0) {
+		cli_error(-rc, "cannot tell this process's start time, boot and PID namespace "
+			  "from /proc");
+		return 1;
+	}
+	ap_sweep_stale(tmp);
+	snprintf(ap_shared->tempdir, sizeof ap_shared->tempdir, "%s/acctpin.XXXXXX", tmp);
 	if (!mkdtemp(ap_shared->tempdir)) {
-		cli_error(errno, "cannot make a temporary directory in %s",
-			  cli_quote(tmp && *tmp ? tmp : "/tmp"));
+		cli_error(errno, "cannot make a temporary directory in %s", cli_quote(tmp));
+		return 1;
+	}
+	if (ap_owner_write(ap_shared->tempdir, ap_shared->owner) < 0) {
+		rmdir(ap_shared->tempdir);
 		return 1;
 	}
 	/* A handler (not an ignored disposition, which would discard the
