@@ -118,7 +118,7 @@ static int need_privileges(const char *command)
 }
 
 /* Run body(arg) in the sandbox with the --watchdog period, on the
- * workspace ws, after removing what killed runs left in its --dir.
+ * workspace ws (its --dir too is cleared of what killed runs left).
  * Returns the exit status. */
 static int sandbox(const char *command, int (*body)(void *), void *arg,
 		   const struct ap_workspace *ws)
@@ -127,11 +127,8 @@ static int sandbox(const char *command, int (*body)(void *), void *arg,
 	if (fa.watchdog && !count_option("watchdog period", fa.watchdog, 3600, &hang))
 		return CLI_EXIT_USAGE;
 	int status = need_privileges(command);
-	if (status)
-		return status;
-	if (ws->kind == AP_FS_EXISTING)
-		ap_sweep_stale(ws->existing);
-	return ap_sandbox_run(body, arg, (unsigned)hang);
+	return status ? status : ap_sandbox_run(body, arg, (unsigned)hang,
+					     ws->kind == AP_FS_EXISTING ? ws->existing : NULL);
 }
 
 /* Read a command's options (table; help follows "Usage: acctpin COMMAND"

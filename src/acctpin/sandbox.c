@@ -156,7 +156,8 @@ static void outer_cleanup(void)
 	}
 }
 
-int ap_sandbox_run(int (*body)(void *), void *arg, unsigned hang_seconds)
+int ap_sandbox_run(int (*body)(void *), void *arg, unsigned hang_seconds,
+		   const char *also_sweep)
 {
 	ap_shared = mmap(NULL, sizeof *ap_shared, PROT_READ | PROT_WRITE,
 			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -168,12 +169,13 @@ int ap_sandbox_run(int (*body)(void *), void *arg, unsigned hang_seconds)
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
 	int rc = ap_owner_text(ap_shared->owner, sizeof ap_shared->owner);
-	if (rc < 0) {
-		cli_error(-rc, "cannot tell this process's start time, boot and PID namespace "
-			  "from /proc");
-		return 1;
-	}
-	ap_sweep_stale(tmp);
+	if (rc < 0)
+		fprintf(stderr, "%s: note: cannot tell this process's start time, boot and PID "
+			"namespace (%s): if it is killed, the next run cannot clean up after it\n",
+			cli_program, strerror(-rc));
+	ap_sweep_stale(tmp, ap_shared->owner);
+	if (also_sweep)
+		ap_sweep_stale(also_sweep, ap_shared->owner);
 	snprintf(ap_shared->tempdir, sizeof ap_shared->tempdir, "%s/acctpin.XXXXXX", tmp);
 	if (!mkdtemp(ap_shared->tempdir)) {
 		cli_error(errno, "cannot make a temporary directory in %s", cli_quote(tmp));

@@ -34,20 +34,27 @@ struct owner {
 	char pidns[40];            /* /proc/self/ns/pid, as "pid:[INODE]" */
 };
 
-/* Read up to size - 1 bytes of the file name (relative to dirfd) into buf,
- * NUL-terminated, without following a symbolic link at name.  Returns the
- * length, or -errno. */
+/* Read up to size - 1 bytes of the regular file name (relative to dirfd)
+ * into buf, NUL-terminated, without following a symbolic link at name
+ * (again after EINTR or EAGAIN).  Returns the length, or -errno. */
 static ssize_t read_small(int dirfd, const char *name, char *buf, size_t size)
 {
 	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	ssize_t n = read(fd, buf, size - 1);
-	int err = errno;
+	struct stat st;
+	ssize_t n = -EINVAL; /* not a regular file: nothing that could block */
+	if (fstat(fd, &st) < 0) {
+		n = -errno;
+	} else if (S_ISREG(st.st_mode)) {
+		while ((n = read(fd, buf, size - 1)) < 0 && (errno == EINTR || errno == EAGAIN))
+			;
+		if (n < 0)
+			n = -errno;
+	}
 	close(fd);
-	if (n < 0)
-		return -err;
-	buf[n] = '\0';
+	if (n >= 0)
+		buf[n] = '\0';
 	return n;
 }
 
@@ -73,54 +80,69 @@ static int start_time(long pid, unsigned long long *start)
 	return 0;
 }
 
-/* This process as an owner.  Returns 0 or a negative errno. */
-static int owner_self(struct owner *o)
+int ap_owner_text(char *buf, size_t size)
 {
-	o->pid = (long)getpid();
-	int rc = start_time(o->pid, &o->start);
+	struct owner o = { .pid = (long)getpid() };
+	int rc = start_time(o.pid, &o.start);
 	if (rc < 0)
 		return rc;
-	ssize_t n = read_small(AT_FDCWD, "/proc/sys/kernel/random/boot_id", o->boot,
-			       sizeof o->boot);
+	ssize_t n = read_small(AT_FDCWD, "/proc/sys/kernel/random/boot_id", o.boot,
+			       sizeof o.boot);
 	if (n < 0)
 		return (int)n;
-	o->boot[strcspn(o->boot, "\n")] = '\0';
-	n = readlink("/proc/self/ns/pid", o->pidns, sizeof o->pidns - 1);
+	o.boot[strcspn(o.boot, "\n")] = '\0';
+	n = readlink("/proc/self/ns/pid", o.pidns, sizeof o.pidns - 1);
 	if (n < 0)
 		return -errno;
-	o->pidns[n] = '\0';
+	o.pidns[n] = '\0';
+	snprintf(buf, size, "%ld %llu %s %s\n", o.pid, o.start, o.boot, o.pidns);
 	return 0;
 }
 
-int ap_owner_text(char *buf, size_t size)
+/* Parse an owner file's text into o.  Returns whether it is one. */
+static bool owner_parse(const char *text, struct owner *o)
 {
-	struct owner o;
-	int rc = owner_self(&o);
-	if (rc < 0)
-		return rc;
-	snprintf(buf, size, "%ld %llu %s %s\n", o.pid, o.start, o.boot, o.pidns);
+	return sscanf(text, "%ld %llu %39s %39s", &o->pid, &o->start, o->boot, o->pidns) == 4;
+}
+
+/* Write all of text to fd (again after EINTR, EAGAIN or a short write).
+ * Returns 0 or -1 with errno set. */
+static int write_all(int fd, const char *text)
+{
+	size_t len = strlen(text);
+	while (len) {
+		ssize_t n = write(fd, text, len);
+		if (n < 0 && errno != EINTR && errno != EAGAIN)
+			return -1;
+		if (n > 0) {
+			text += n;
+			len -= (size_t)n;
+		}
+	}
 	return 0;
 }
 
 int ap_owner_write(const char *dir, const char *text)
 {
 	char path[PATH_MAX];
+	if (!*text)
+		return 0;
 	if (ap_path(path, dir, AP_OWNER_FILE) < 0)
 		return -1;
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	size_t len = strlen(text);
-	if (fd < 0 || write(fd, text, len) != (ssize_t)len || close(fd) < 0) {
-		cli_error(errno, "cannot write %s", cli_quote(path));
-		if (fd >= 0)
-			close(fd);
-		return -1;
+	if (fd >= 0 && write_all(fd, text) == 0 && close(fd) == 0)
+		return 0;
+	cli_error(errno, "cannot write %s", cli_quote(path));
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
 	}
-	return 0;
+	return -1;
 }
 
 /* Whether the directory name in parent (the fd) was left by a run of this
- * user whose process is gone (see the top of this file); *pid gets that
- * run's pid. */
+ * user whose process is gone (see the top of this file); me is this run.
+ * *pid gets that run's pid. */
 static bool is_stale(int parent, const char *name, const struct owner *me, long *pid)
 {
 	int dir = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -131,9 +153,8 @@ static bool is_stale(int parent, const char *name, const struct owner *me, long 
 	struct owner o;
 	bool ours = fstat(dir, &st) == 0 && st.st_uid == geteuid() &&
 		    fstatat(dir, AP_OWNER_FILE, &fst, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    S_ISREG(fst.st_mode) && fst.st_uid == geteuid() &&
-		    read_small(dir, AP_OWNER_FILE, text, sizeof text) > 0 &&
-		    sscanf(text, "%ld %llu %39s %39s", &o.pid, &o.start, o.boot, o.pidns) == 4;
+		    fst.st_uid == geteuid() &&
+		    read_small(dir, AP_OWNER_FILE, text, sizeof text) > 0 && owner_parse(text, &o);
 	close(dir);
 	if (!ours)
 		return false;
@@ -147,10 +168,10 @@ static bool is_stale(int parent, const char *name, const struct owner *me, long 
 	return rc == -ESRCH || (rc == 0 && start != o.start);
 }
 
-void ap_sweep_stale(const char *parent)
+void ap_sweep_stale(const char *parent, const char *self)
 {
 	struct owner me;
-	if (owner_self(&me) < 0)
+	if (!owner_parse(self, &me))
 		return;
 	int fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)

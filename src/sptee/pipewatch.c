@@ -172,10 +172,18 @@ int pipe_watch_start(struct pipe_watch **wp, const int *fds, size_t n,
 		watch_free(w);
 		return -ENOMEM;
 	}
+	bool any_pipe = false;
 	for (size_t i = 0; i < n; i++) {
 		struct stat st;
 		w->is_pipe[i] = fstat(fds[i], &st) == 0 && S_ISFIFO(st.st_mode);
+		any_pipe |= w->is_pipe[i];
 		atomic_init(&w->dropped[i], false);
+	}
+	if (!any_pipe) {
+		/* Nothing can break: no thread. */
+		watch_free(w);
+		*wp = NULL;
+		return 0;
 	}
 	if (pipe2(w->wake, O_CLOEXEC | O_NONBLOCK) < 0) {
 		int err = errno;

@@ -16,8 +16,9 @@ struct pipe_watch;
  * whose readers are all gone, the watch sets *cancel and interrupts the
  * calling thread with SIGURG (a no-op handler is installed for it, and it
  * is unblocked in the calling thread) until pipe_watch_stop(), so that a
- * copy blocked on its input ends with -ECANCELED.  Returns 0 with *w set,
- * or a negative errno (then nothing was started).
+ * copy blocked on its input ends with -ECANCELED.  Returns 0 with *w set
+ * (to NULL when no output is a pipe: nothing to watch), or a negative
+ * errno (then nothing was started).
  */
 int pipe_watch_start(struct pipe_watch **w, const int *fds, size_t n,
 		     volatile sig_atomic_t *cancel);
