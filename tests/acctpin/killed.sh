@@ -77,20 +77,32 @@ check_eq "d: status 0" 0 "$RC"
 ok "d: removed c's directory in DIR, still ours" test -n "$c_mnt" -a ! -e "$c_mnt"
 check_eq "d: said so, and nothing else" \
 	"acctpin: note: removed $T_DIR/$c_mnt, left by a run (pid $c) that was killed" "$(cat d.err)"
-for dir in $b_dirs; do
-	ok "d: kept $dir of b, which runs" test -f "$dir/.acctpin-owner"
-done
-ok "b: still running" kill -0 $b
+ok "d: did not remove b's directories" test -z "$(grep -F "(pid $b)" d.err)"
+# b races acct(2) against unmounts and may itself end with a finding under
+# load: its directories are checked while it runs.
+if kill -0 $b 2>/dev/null; then
+	b_live=$b_dirs
+	for dir in $b_dirs; do
+		ok "d: kept $dir of b, which runs" test -f "$dir/.acctpin-owner"
+	done
+else
+	b_live=
+	echo "# b ended on its own (status in its output):"
+	sed 's/^/# b: /' b.err b.out
+fi
 ok "d: kept c's temporary directory, now another user's" test -d "$c_tmp"
 ok "d: kept a directory without the owner file" test -d tmp/acctpin.manual
 check_eq "d: left nothing of its own" \
-	"$(printf '%s\n' $b_dirs "$c_tmp" tmp/acctpin.manual | sort)" \
-	"$(ls -d tmp/acctpin.* mnt/acctpin.* | sort)"
+	"$(printf '%s\n' $b_live "$c_tmp" tmp/acctpin.manual | sort)" \
+	"$(ls -d tmp/acctpin.* mnt/acctpin.* 2>/dev/null | sort)"
 
 # b ends cleanly and removes its own.
-kill -TERM $b
-wait $b
-check_eq "b: died of SIGTERM" 143 "$?"
+if [ -n "$b_live" ]; then
+	kill -TERM $b
+	wait $b
+	check_eq "b: died of SIGTERM" 143 "$?"
+fi
+wait $b 2>/dev/null
 for dir in $b_dirs; do
 	ok "b: removed its $dir" test ! -e "$dir"
 done
