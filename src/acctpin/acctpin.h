@@ -89,6 +89,7 @@ struct ap_shared {
 	char sysctl_saved[64];
 	char tempdir[PATH_MAX];           /* host temporary directory (empty after the run) */
 	char subdir[PATH_MAX];            /* our directory inside a caller's --dir, if any */
+	char owner[128];                  /* the owner file's text (stale.c) for this run */
 };
 
 /* The shared state, once ap_sandbox_run has set it up. */
@@ -108,12 +109,37 @@ bool ap_have_privileges(void);
 /* Run body(arg) as init of a new PID namespace with its own mount namespace
  * (falling back to the current ones where the kernel refuses), with a
  * watchdog that reports a hang after hang_seconds without progress and
- * signals forwarded.  Returns body's exit status, 1 after a hang or a
- * setup failure; after SIGINT/SIGTERM it re-raises the signal. */
-int ap_sandbox_run(int (*body)(void *), void *arg, unsigned hang_seconds);
+ * signals forwarded.  First remove what killed runs left in $TMPDIR and in
+ * also_sweep (the --dir DIR, or NULL).  Returns body's exit status, 1
+ * after a hang or a setup failure; after SIGINT/SIGTERM it re-raises the
+ * signal. */
+int ap_sandbox_run(int (*body)(void *), void *arg, unsigned hang_seconds,
+		   const char *also_sweep);
 
 /* Sleep for ms milliseconds unless interrupted.  Returns false when interrupted. */
 bool ap_sleep_ms(unsigned ms);
+
+/* ---- directories of runs that were killed (stale.c) ---- */
+
+/* The file in each directory acctpin makes that names the run it is for. */
+#define AP_OWNER_FILE ".acctpin-owner"
+
+/* The owner file's text for this process (its pid, start time, boot and
+ * PID namespace) into buf.  Returns 0 or a negative errno. */
+int ap_owner_text(char *buf, size_t size);
+
+/* Create the owner file in dir (which this run just made) holding text;
+ * an empty text (the owner could not be told) makes none.  Returns 0 or
+ * -1 after a message. */
+int ap_owner_write(const char *dir, const char *text);
+
+/* Remove the directories acctpin.* in parent that runs of this user left
+ * when they were killed: with an owner file naming a process that is gone
+ * (of this boot and PID namespace, or of an earlier boot); self is this
+ * run's owner text (empty: remove nothing).  Another user's, one whose
+ * process still runs, one without the file are left alone.  Each removal,
+ * or failure to remove, is a note on stderr; none fails the run. */
+void ap_sweep_stale(const char *parent, const char *self);
 
 /* ---- scratch filesystems (acctpin-scratch.c) ---- */
 

@@ -117,15 +117,18 @@ static int need_privileges(const char *command)
 	return AP_EXIT_SKIP;
 }
 
-/* Run body(arg) in the sandbox with the --watchdog period.  Returns the
- * exit status. */
-static int sandbox(const char *command, int (*body)(void *), void *arg)
+/* Run body(arg) in the sandbox with the --watchdog period, on the
+ * workspace ws (its --dir too is cleared of what killed runs left).
+ * Returns the exit status. */
+static int sandbox(const char *command, int (*body)(void *), void *arg,
+		   const struct ap_workspace *ws)
 {
 	unsigned long hang = HANG_SECONDS;
 	if (fa.watchdog && !count_option("watchdog period", fa.watchdog, 3600, &hang))
 		return CLI_EXIT_USAGE;
 	int status = need_privileges(command);
-	return status ? status : ap_sandbox_run(body, arg, (unsigned)hang);
+	return status ? status : ap_sandbox_run(body, arg, (unsigned)hang,
+					     ws->kind == AP_FS_EXISTING ? ws->existing : NULL);
 }
 
 /* Read a command's options (table; help follows "Usage: acctpin COMMAND"
@@ -202,7 +205,7 @@ static int run_main(int argc, char **argv)
 		o.json = json;
 		if (!o.scenarios)
 			o.scenarios = ~0ul;
-		status = sandbox("run", ap_run_body, &o);
+		status = sandbox("run", ap_run_body, &o, &o.ws);
 	}
 	if (o.foreign_fd >= 0)
 		close(o.foreign_fd);
@@ -244,7 +247,7 @@ static int race_main(int argc, char **argv)
 		o.seconds = (unsigned)n_seconds;
 		o.iterations = n_iter;
 		o.json = json;
-		status = sandbox("race", ap_race_body, &o);
+		status = sandbox("race", ap_race_body, &o, &o.ws);
 	}
 	return status;
 }

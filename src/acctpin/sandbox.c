@@ -147,13 +147,17 @@ static void outer_cleanup(void)
 	}
 	if (ap_shared->subdir[0])
 		ap_remove_our_dir(ap_shared->subdir);
+	char owner[PATH_MAX];
+	if (ap_path(owner, ap_shared->tempdir, AP_OWNER_FILE) == 0)
+		unlink(owner);
 	if (rmdir(ap_shared->tempdir) < 0 && errno == EBUSY) {
 		umount2(ap_shared->tempdir, MNT_DETACH);
 		rmdir(ap_shared->tempdir);
 	}
 }
 
-int ap_sandbox_run(int (*body)(void *), void *arg, unsigned hang_seconds)
+int ap_sandbox_run(int (*body)(void *), void *arg, unsigned hang_seconds,
+		   const char *also_sweep)
 {
 	ap_shared = mmap(NULL, sizeof *ap_shared, PROT_READ | PROT_WRITE,
 			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -162,11 +166,23 @@ int ap_sandbox_run(int (*body)(void *), void *arg, unsigned hang_seconds)
 		return 1;
 	}
 	const char *tmp = getenv("TMPDIR");
-	snprintf(ap_shared->tempdir, sizeof ap_shared->tempdir, "%s/acctpin.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	int rc = ap_owner_text(ap_shared->owner, sizeof ap_shared->owner);
+	if (rc < 0)
+		fprintf(stderr, "%s: note: cannot tell this process's start time, boot and PID "
+			"namespace (%s): if it is killed, the next run cannot clean up after it\n",
+			cli_program, strerror(-rc));
+	ap_sweep_stale(tmp, ap_shared->owner);
+	if (also_sweep)
+		ap_sweep_stale(also_sweep, ap_shared->owner);
+	snprintf(ap_shared->tempdir, sizeof ap_shared->tempdir, "%s/acctpin.XXXXXX", tmp);
 	if (!mkdtemp(ap_shared->tempdir)) {
-		cli_error(errno, "cannot make a temporary directory in %s",
-			  cli_quote(tmp && *tmp ? tmp : "/tmp"));
+		cli_error(errno, "cannot make a temporary directory in %s", cli_quote(tmp));
+		return 1;
+	}
+	if (ap_owner_write(ap_shared->tempdir, ap_shared->owner) < 0) {
+		rmdir(ap_shared->tempdir);
 		return 1;
 	}
 	/* A handler (not an ignored disposition, which would discard the

@@ -106,6 +106,8 @@ int ap_workspace_open(struct ap_workspace *ws)
 			ap_shared->subdir[0] = '\0';
 			return -1;
 		}
+		if (ap_owner_write(ap_shared->subdir, ap_shared->owner) < 0)
+			return -1;
 	}
 	return 0;
 }

@@ -19,7 +19,6 @@
 
 /* What stdout is, to refuse copying a file onto itself as cat does. */
 struct output_id {
-	bool regular;
 	dev_t dev;
 	ino_t ino;
 };
@@ -33,12 +32,75 @@ struct config {
 	char **operands;          /* NULL-terminated */
 };
 
-/* Whether in (already fstat'ed as st) is the output file itself and would
- * be read from a position before its end: copying it would never finish. */
-static bool input_is_output(int fd, const struct stat *st, const struct output_id *out)
+/* Whether copying in (already fstat'ed as st) to stdout from in_pos on, at
+ * most length bytes, would read what the copy itself wrote, so that it
+ * might never end: in is the output file, and the output's position (its
+ * end when it appends) is ahead of in_pos with bytes to read from there
+ * on.  As cat 9.6 and later, a pipe or socket never counts, nor does a
+ * position that cannot be known. */
+static bool input_is_output(int fd, const struct stat *st, int64_t in_pos, uint64_t length,
+			    const struct output_id *out)
 {
-	return out->regular && st->st_dev == out->dev && st->st_ino == out->ino &&
-	       lseek(fd, 0, SEEK_CUR) < st->st_size;
+	if (S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode) || st->st_dev != out->dev ||
+	    st->st_ino != out->ino)
+		return false;
+	if (in_pos == SP_OFFSET_CURRENT)
+		in_pos = lseek(fd, 0, SEEK_CUR);
+	int flags = fcntl(STDOUT_FILENO, F_GETFL);
+	off_t out_pos = lseek(STDOUT_FILENO, 0, flags >= 0 && (flags & O_APPEND) ? SEEK_END
+									: SEEK_CUR);
+	return in_pos >= 0 && in_pos < out_pos && length > (uint64_t)(out_pos - in_pos);
+}
+
+/* How many bytes of an input (fstat'ed as st) to copy from offset on: no
+ * byte of a file or device lies past the largest file offset, and
+ * bounding the length there keeps the kernel from refusing a read that
+ * would run past it (EINVAL), so that any offset past the end reads
+ * nothing, however large. */
+static uint64_t length_from(const struct stat *st, int64_t offset, uint64_t length)
+{
+	bool seekable = S_ISREG(st->st_mode) || S_ISBLK(st->st_mode);
+	if (offset == SP_OFFSET_CURRENT || !seekable)
+		return length;
+	uint64_t room = (uint64_t)(INT64_MAX - offset);
+	return length < room ? length : room;
+}
+
+/* Report why the directory fd (name) cannot be copied: read it, as cat
+ * does, and say what the kernel answers (EISDIR, or the error on the way
+ * there).  The library refuses directories without reading them; where a
+ * file system lets read(2) return a directory's bytes, spcat still
+ * refuses it with EISDIR. */
+static void report_directory(int fd, const char *name)
+{
+	char byte;
+	cli_error(read(fd, &byte, 1) < 0 ? errno : EISDIR, "%s", cli_quote(name));
+}
+
+/* Copy the operand name, open as fd and fstat'ed as st, to stdout.
+ * Returns 0, 1 after a reported input error, or -1 after a reported
+ * output error. */
+static int copy_operand(struct sp_mover *mover, int fd, const struct stat *st, const char *name,
+			const struct config *cfg, const struct output_id *out)
+{
+	uint64_t length = length_from(st, cfg->offset, cfg->length);
+	if (input_is_output(fd, st, cfg->offset, length, out)) {
+		cli_error(0, "%s: input file is output file", cli_quote(name));
+		return 1;
+	}
+	if (S_ISDIR(st->st_mode)) {
+		report_directory(fd, name);
+		return 1;
+	}
+	int64_t n = sp_move(mover, fd, STDOUT_FILENO, cfg->offset, length);
+	if (n >= 0)
+		return 0;
+	if (sp_error_side(mover) == SP_SIDE_OUTPUT) {
+		cli_error((int)-n, "write error");
+		return -1;
+	}
+	cli_error((int)-n, "%s", cli_quote(name));
+	return 1;
 }
 
 /* Copy one operand to stdout.  Returns 0, 1 after a reported input error,
@@ -52,25 +114,15 @@ static int cat_one(struct sp_mover *mover, const char *name, const struct config
 		cli_error(errno, "%s", cli_quote(name));
 		return 1;
 	}
-	int status = 0;
+	int status = 1;
 	struct stat st;
-	if (fstat(fd, &st) < 0) {
+	if (fstat(fd, &st) < 0)
 		cli_error(errno, "%s", cli_quote(name));
-		status = 1;
-	} else if (input_is_output(fd, &st, out)) {
-		cli_error(0, "%s: input file is output file", cli_quote(name));
-		status = 1;
-	} else {
-		int64_t n = sp_move(mover, fd, STDOUT_FILENO, cfg->offset, cfg->length);
-		if (n < 0 && sp_error_side(mover) == SP_SIDE_OUTPUT) {
-			cli_error((int)-n, "write error");
-			status = -1;
-		} else if (n < 0) {
-			cli_error((int)-n, "%s", cli_quote(name));
-			status = 1;
-		}
-	}
-	if (!is_stdin && close(fd) < 0 && status == 0) {
+	else
+		status = copy_operand(mover, fd, &st, name, cfg, out);
+	/* As cat: a failed close is reported after an input error too, not
+	 * after an output error, which ends the run at once. */
+	if (!is_stdin && close(fd) < 0 && status >= 0) {
 		cli_error(errno, "%s", cli_quote(name));
 		status = 1;
 	}
@@ -161,9 +213,11 @@ static int run(const struct config *cfg)
 		sp_mover_free(mover);
 		return 1;
 	}
-	struct output_id out = { S_ISREG(st.st_mode), st.st_dev, st.st_ino };
+	struct output_id out = { st.st_dev, st.st_ino };
 	int status = 0;
+	bool read_stdin = false;
 	for (char **operand = cfg->operands; *operand; operand++) {
+		read_stdin |= !strcmp(*operand, "-");
 		int r = cat_one(mover, *operand, cfg, &out);
 		if (r < 0) {
 			status = 1;
@@ -174,6 +228,10 @@ static int run(const struct config *cfg)
 	if (cfg->stats)
 		cli_print_stats(sp_get_stats(mover));
 	sp_mover_free(mover);
+	if (read_stdin && close(STDIN_FILENO) < 0) {
+		cli_error(errno, "closing standard input");
+		status = 1;
+	}
 	return status;
 }
 

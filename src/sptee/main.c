@@ -8,12 +8,14 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "closeout.h"
 #include "libsplice.h"
 #include "message.h"
 #include "options.h"
+#include "pipewatch.h"
 #include "quote.h"
 #include "stats.h"
 #include "usage.h"
@@ -36,6 +38,7 @@ static const char *const mode_names[] = { "warn", "warn-nopipe", "exit", "exit-n
 struct run {
 	enum output_error mode;
 	const char **names;  /* names[i] for messages about output i */
+	struct pipe_watch *watch; /* told of each output dropped; may be NULL */
 	int status;
 };
 
@@ -72,18 +75,25 @@ static bool parse_mode(const char *arg, enum output_error *mode)
 	return false;
 }
 
+/* Whether the --output-error mode ends the run at the first output error. */
+static bool exit_mode(enum output_error mode)
+{
+	return mode == MODE_EXIT || mode == MODE_EXIT_NOPIPE;
+}
+
 /* sp_fanout()'s callback: report output i's failure as GNU tee would.
  * Returns nonzero to stop (the exit modes). */
 static int on_output_error(size_t i, int err, void *arg)
 {
 	struct run *r = arg;
+	pipe_watch_dropped(r->watch, i);
 	bool quiet = err == EPIPE && (r->mode == MODE_SIGPIPE || r->mode == MODE_WARN_NOPIPE ||
 				      r->mode == MODE_EXIT_NOPIPE);
 	if (quiet)
 		return 0;
 	cli_error(err, "%s", cli_quote(r->names[i]));
 	r->status = 1;
-	return r->mode == MODE_EXIT || r->mode == MODE_EXIT_NOPIPE;
+	return exit_mode(r->mode);
 }
 
 /* Keep closed standard fds closed in effect: put an O_PATH descriptor
@@ -169,7 +179,9 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 
 /* Open the outputs: standard output, then each operand ("-" is a file like
  * any other, as POSIX says).  Fills fds and names; reports the operands
- * that cannot be opened and sets r->status.  Returns the number of outputs. */
+ * that cannot be opened and sets r->status.  Returns the number of outputs,
+ * or 0 when an exit mode ends the run at an operand that cannot be opened
+ * (as GNU tee, before copying anything). */
 static size_t open_outputs(char **operands, bool append, int *fds, const char **names,
 			   struct run *r)
 {
@@ -182,6 +194,8 @@ static size_t open_outputs(char **operands, bool append, int *fds, const char **
 		if (fd < 0) {
 			cli_error(errno, "%s", cli_quote(*operands));
 			r->status = 1;
+			if (exit_mode(r->mode))
+				return 0;
 			continue;
 		}
 		fds[n] = fd;
@@ -190,14 +204,48 @@ static size_t open_outputs(char **operands, bool append, int *fds, const char **
 	return n;
 }
 
+/* Whether to end the copy when every output left is a broken pipe, even
+ * while standard input is idle: in the modes that drop broken pipes
+ * quietly, when the input can be idle at all (GNU tee's pipe_check). */
+static bool watch_pipes(enum output_error mode)
+{
+	struct stat st;
+	bool always_ready = fstat(STDIN_FILENO, &st) == 0 &&
+			    (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode));
+	return (mode == MODE_WARN_NOPIPE || mode == MODE_EXIT_NOPIPE) && !always_ready;
+}
+
+/* Copy standard input to the n outputs fds (names in r).  Returns whether
+ * an exit mode stopped the copy at an output error; other failures are
+ * reported and set r->status. */
+static bool copy(struct sp_mover *mover, const int *fds, size_t n,
+		 struct sp_fanout_status *st, struct run *r, volatile sig_atomic_t *cancel)
+{
+	/* Without a watch (it could not be started) a broken pipe is only
+	 * noticed at the next write, as in GNU tee without -p. */
+	if (watch_pipes(r->mode))
+		pipe_watch_start(&r->watch, fds, n, cancel);
+	int64_t got = sp_fanout(mover, STDIN_FILENO, fds, n, st, on_output_error, r);
+	if (pipe_watch_stop(r->watch) && got == -ECANCELED)
+		return false; /* every output left was a broken pipe: the copy is over */
+	if (got >= 0)
+		return false;
+	if (sp_error_side(mover) == SP_SIDE_OUTPUT)
+		return true;
+	cli_error((int)-got, sp_error_side(mover) == SP_SIDE_INPUT ? "read error" : "cannot copy");
+	r->status = 1;
+	return false;
+}
+
 /* Copy standard input to standard output and the files, then close them.
  * Returns the exit status. */
 static int run(const struct config *cfg, bool stdin_closed)
 {
 	struct run run = { .mode = cfg->mode };
+	static volatile sig_atomic_t cancel;
 	struct sp_options mo = { .policy = cfg->no_splice ? SP_POLICY_ONLY : SP_POLICY_PREFER,
 				 .path = cfg->no_splice ? SP_PATH_RW : SP_PATH_SPLICE,
-				 .pipe_size = cfg->pipe_size };
+				 .pipe_size = cfg->pipe_size, .cancel = &cancel };
 	if (cfg->ignore_interrupts)
 		signal(SIGINT, SIG_IGN);
 	if (run.mode != MODE_SIGPIPE)
@@ -215,14 +263,7 @@ static int run(const struct config *cfg, bool stdin_closed)
 	}
 	size_t n = open_outputs(cfg->operands, cfg->append, fds, names, &run);
 	run.names = names;
-
-	int64_t got = sp_fanout(mover, STDIN_FILENO, fds, n, st, on_output_error, &run);
-	bool stopped = got < 0 && sp_error_side(mover) == SP_SIDE_OUTPUT;
-	if (got < 0 && !stopped) {
-		cli_error((int)-got, sp_error_side(mover) == SP_SIDE_INPUT ? "read error"
-									: "cannot copy");
-		run.status = 1;
-	}
+	bool stopped = n == 0 || copy(mover, fds, n, st, &run, &cancel);
 	if (cfg->stats)
 		cli_print_stats(sp_get_stats(mover));
 	sp_mover_free(mover);
