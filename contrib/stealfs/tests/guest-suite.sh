@@ -6,14 +6,21 @@
 # spmove moves the data when it was built (it is in /bin); otherwise
 # stealprobe does the same splices.  The counters are read straight from
 # /sys/fs/stealfs/stats/.
+#
+# No task may hang: the kernel's hung-task detector runs with a 10 s timeout
+# (check-vm.sh fails on its reports), a watchdog here reports any task that
+# stays in D state for 10 s with its kernel stack, and the tests that can
+# hang wait for their tasks at most a bounded time (wait_bounded).  A task
+# that cannot be ended even with SIGKILL ends the suite early ("Bail out!"),
+# so that a hang fails the run instead of stalling it.
 
 S=/sys/fs/stealfs/stats
 M=/mnt/s
 OFF=/mnt/off
 E=/mnt/e
 KO=/lib/modules/stealfs.ko
-COUNTERS="stolen_anon stolen_pagecache copied refused_partial refused_large refused_anon refused_mapped refused_flags refused_busy"
-n=0 passed=0 failed=0
+CG=/sys/fs/cgroup
+n=0 passed=0 failed=0 stuck=0
 
 # ok STATUS DESCRIPTION: records one result.
 ok() {
@@ -41,6 +48,15 @@ snap() {
 }
 delta() {
 	eval "echo \$(( \$(cat $S/$1) - b_$1 ))"
+}
+
+# refused_all: prints the growth of all refused_* counters since snap.
+refused_all() {
+	t=0
+	for c in $COUNTERS; do
+		case $c in refused_*) t=$((t + $(delta $c))) ;; esac
+	done
+	echo $t
 }
 
 # counts: prints every counter's growth since snap, for the log.
@@ -78,6 +94,86 @@ free_kb() {
 # meminfo FIELD: prints /proc/meminfo's FIELD in kB.
 meminfo() { sed -n "s/^$1: *\\([0-9]*\\) kB/\\1/p" /proc/meminfo; }
 
+# The D-state watchdog: every second, lists the tasks in D state; a task
+# seen in D state 10 times in a row is reported once, with its kernel
+# stack, and recorded in /tmp/dstate.fail.  Stops when /tmp/dstate.stop
+# appears.
+dstate_watch() {
+	while [ ! -e /tmp/dstate.stop ]; do
+		now=$(awk 'match($0, /\) D /) { print $1 }' /proc/[0-9]*/stat 2>/dev/null)
+		for p in $now; do
+			eval "c=\$((\${dw_$p:-0} + 1))"
+			eval "dw_$p=$c"
+			if [ "$c" = 10 ]; then
+				echo "# watchdog: task $p ($(cat /proc/$p/comm 2>/dev/null)) in D state for 10 s; kernel stack:"
+				sed 's/^/#   /' /proc/$p/stack 2>/dev/null
+				echo "$p $(cat /proc/$p/comm 2>/dev/null)" >> /tmp/dstate.fail
+			fi
+		done
+		for v in $(set | sed -n 's/^\(dw_[0-9]*\)=.*/\1/p'); do
+			case " $(echo $now) " in *" ${v#dw_} "*) ;; *) unset $v ;; esac
+		done
+		sleep 1
+	done
+}
+rm -f /tmp/dstate.fail /tmp/dstate.stop
+dstate_watch &
+watch_pid=$!
+check "hung-task detector on, 10 s, no panic" \
+	sh -c "echo 10 > /proc/sys/kernel/hung_task_timeout_secs && echo 0 > /proc/sys/kernel/hung_task_panic"
+
+# wait_bounded PID SECONDS: waits for PID (a child of this shell) to end, at
+# most SECONDS; returns its exit status.  A task still running then has its
+# state and kernel stack shown and is sent SIGKILL; returns 124, and sets
+# stuck=1 when even SIGKILL does not end it within 5 s.
+wait_bounded() {
+	w=0
+	while ! ended $1; do
+		if [ $w -ge $(($2 * 5)) ]; then
+			echo "# pid $1 ($(cat /proc/$1/comm 2>/dev/null)) still running after $2 s, state $(task_state $1); kernel stack:"
+			sed 's/^/#   /' /proc/$1/stack 2>/dev/null
+			kill -9 $1
+			w=0
+			while ! ended $1 && [ $w -lt 25 ]; do sleep 0.2; w=$((w + 1)); done
+			if ended $1; then wait $1; else stuck=1; fi
+			return 124
+		fi
+		sleep 0.2
+		w=$((w + 1))
+	done
+	wait $1
+}
+# task_state PID: prints the state letter of PID (R, S, D, Z, ...).
+task_state() { sed 's/.*) //' /proc/$1/stat 2>/dev/null | cut -c1; }
+# ended PID: true when PID is gone or a zombie.
+ended() { [ ! -e /proc/$1 ] || [ "$(task_state $1)" = Z ]; }
+
+# bail REASON: ends the suite here (a task is stuck and holds locks the
+# remaining tests need), with the summary line check-vm.sh expects.
+bail() {
+	echo "Bail out! $1"
+	failed=$((failed + 1))
+	touch /tmp/dstate.stop
+	totals
+	summary
+	exit 1
+}
+
+# totals: sets sa, sp, cp to the pages stolen (anonymous, page cache) and
+# copied over the whole run (the counters restart at each reload).
+totals() {
+	sa=$((${base_anon:-0} + $(cat $S/stolen_anon 2>/dev/null || echo 0)))
+	sp=$((${base_pc:-0} + $(cat $S/stolen_pagecache 2>/dev/null || echo 0)))
+	cp=$((${base_cp:-0} + $(cat $S/copied 2>/dev/null || echo 0)))
+}
+# summary: the line check-vm.sh parses.
+summary() {
+	echo "STEALFS-SUMMARY kernel=$(uname -r) tests=$n passed=$passed failed=$failed stolen=$((sa + sp)) stolen_anon=$sa stolen_pagecache=$sp copied=$cp mover=$MOVER"
+}
+
+# kmsg TEXT: writes TEXT to the kernel log (check-vm.sh looks for markers).
+kmsg() { echo "stealfs-suite: $*" > /dev/kmsg; }
+
 dd if=/dev/urandom of=/tmp/src bs=1M count=16 2>/dev/null
 head -c 100000 /tmp/src > /tmp/src.partial
 head -c 1048576 /tmp/src > /tmp/src.1m
@@ -85,6 +181,7 @@ stealprobe pattern 256K > /tmp/pat
 
 check "insmod stealfs" insmod $KO
 check "counters in $S" test -r $S/stolen_anon -a -r $S/refused_busy
+COUNTERS=$(ls $S)
 check "mount stealfs" mount -t stealfs none $M
 check "statfs magic 0x5354454c" test "$(stat -f -c %t $M)" = 5354454c
 
@@ -125,7 +222,7 @@ snap
 file_move $E/src $M/b
 check "ext4 file -> stealfs with SPLICE_F_MOVE: data intact" cmp /tmp/src $M/b
 sp=$(delta stolen_pagecache)
-refused=$(( $(delta refused_busy) + $(delta refused_flags) + $(delta refused_mapped) + $(delta refused_large) + $(delta refused_anon) + $(delta refused_partial) ))
+refused=$(refused_all)
 counts
 check "ext4 -> stealfs: every page stolen ($sp) or refused ($refused)" test $((sp + refused)) -ge 4096
 check "ext4 -> stealfs: no anonymous steal" test "$(delta stolen_anon)" = 0
@@ -151,10 +248,11 @@ check "tmpfs file -> stealfs: refused as swap-backed" test "$(delta refused_anon
 check "tmpfs file -> stealfs: data intact" cmp /tmp/src $M/b2
 rm -f $M/b2
 
-# (c) vmsplice gifts are anonymous: refused and copied
+# (c) vmsplice gifts are refused and copied (their pages are anonymous
+# here; section (i) gifts file pages)
 snap
 gift_move /tmp/pat $M/c
-check "gift: refused as anonymous" test "$(delta refused_anon)" -ge 64 -a "$(delta stolen_anon)" = 0
+check "gift: refused as a gift" test "$(delta refused_gift)" -ge 64 -a "$(delta stolen_anon)" = 0
 check "gift: data intact" cmp /tmp/pat $M/c
 
 # (d) partial pages, unaligned offsets, overwrite, truncate, mmap, names
@@ -501,6 +599,278 @@ check "stress: no data mismatch" test ! -e /tmp/stress.fail
 check "stress: pages stolen" test "$(delta stolen_anon)" -gt 0
 umount $M
 
+# (i) memory cgroups, OOM kills, global memory pressure, pinned and mlocked
+# destination pages, gifts of file pages, and what `copied` counts.  The
+# moves run in cgroup v2 groups and are waited for a bounded time; a task
+# that cannot be ended fails the run (bail).  Where a test provokes an OOM
+# kill it says so in the kernel log ("stealfs-suite: expect-oom begin" and
+# "... end"): check-vm.sh accepts the OOM report's stack dump there only.
+mkdir -p $CG
+mount -t cgroup2 none $CG
+check "cgroup v2 with the memory and io controllers" \
+	sh -c "echo '+memory +io' > $CG/cgroup.subtree_control"
+# cg_new NAME: a fresh cgroup NAME without limits.
+cg_new() { rmdir $CG/$1 2>/dev/null; mkdir $CG/$1; }
+# in_cg NAME CMD...: runs CMD in cgroup NAME ("." is the root group).
+in_cg() {
+	g=$1; shift
+	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$CG/$g" "$@"
+}
+# cg_kb NAME: memory.current of NAME in KiB.
+cg_kb() { echo $(( $(cat $CG/$1/memory.current) / 1024 )); }
+# cg_event NAME KEY: the KEY count in NAME's memory.events.
+cg_event() { sed -n "s/^$2 //p" $CG/$1/memory.events; }
+# is_pattern FILE: FILE holds the pattern's first bytes, as many as its size.
+is_pattern() { stealprobe pattern $(stat -c %s $1) | cmp - $1; }
+# pages FILE: the size of FILE in pages, rounded up.
+pages() { echo $(( ($(stat -c %s $1) + 4095) / 4096 )); }
+# moved_all FILE: every page of FILE was stolen or copied since snap.
+moved_all() {
+	test $(( $(delta stolen_anon) + $(delta stolen_pagecache) + $(delta copied) )) = "$(pages $1)"
+}
+# spliced_is_file OUT FILE: the splicer's "spliced N" line in OUT gives
+# FILE's size.
+spliced_is_file() { grep -qx "spliced $(stat -c %s $2)" $1; }
+# start_move GROUP DST OUT PGROUP PRODUCER...: starts PRODUCER (its output
+# into a FIFO) in cgroup PGROUP and a splicer moving the FIFO's data to DST
+# with SPLICE_F_MOVE in cgroup GROUP, its output in OUT.  Sets prod and spl
+# to their PIDs.
+start_move() {
+	g=$1 dst=$2 out=$3 pg=$4; shift 4
+	rm -f /tmp/move.fifo
+	mkfifo /tmp/move.fifo
+	in_cg $pg "$@" > /tmp/move.fifo 2>/dev/null &
+	prod=$!
+	in_cg $g stealprobe splice -M $dst < /tmp/move.fifo > $out 2>&1 &
+	spl=$!
+}
+# end_move LIMIT: waits for the splicer (at most LIMIT s) and the producer;
+# sets r to the splicer's status; bails out when a task cannot be ended.
+end_move() {
+	wait_bounded $spl $1; r=$?
+	wait_bounded $prod 30
+	[ $stuck = 0 ] || bail "a splicer cannot be ended (see its stack above)"
+}
+
+# The splicer in a group at memory.max (16 MiB), 64 MiB to move: it must
+# end, with the data that fits moved and ENOMEM for the rest, without an
+# OOM kill (stealfs' charges give up instead of invoking the OOM killer).
+# Before the fix this hung the 6.12 guest: the failed charge left the page
+# locked and stealfs locked it again (D state, holding the pipe and the
+# inode locks), and 6.1 kept running OOM kills.
+for where in outside inside; do
+	mount -t stealfs none $M
+	cg_new lim
+	echo 16M > $CG/lim/memory.max
+	kb0=$(cg_kb lim)
+	pg=.
+	[ $where = inside ] && pg=lim && kmsg expect-oom begin
+	snap
+	start_move lim $M/lim /tmp/lim.out $pg stealprobe pattern 64M
+	end_move 60
+	[ $where = inside ] && kmsg expect-oom end
+	counts
+	sed 's/^/# splicer: /' /tmp/lim.out
+	d="memory.max=16M, producer $where"
+	check "$d: the splice ends within 60 s (status $r)" test $r != 124
+	if [ $where = outside ]; then
+		check "$d: ENOMEM once the group is full, after moving some" \
+			sh -c "grep -qx 'error ENOMEM' /tmp/lim.out && test -s $M/lim"
+		check "$d: the refused charge is counted (refused_charge)" \
+			test "$(delta refused_charge)" -ge 1
+		check "$d: no OOM kill" test "$(cg_event lim oom_kill)" = 0
+	else
+		# the producer's pipe pages are charged to the group too: its
+		# write may be the one that fails, and OOM-kills it
+		check "$d: the splicer ends or fails with ENOMEM" \
+			sh -c "test $r = 0 || grep -qx 'error ENOMEM' /tmp/lim.out"
+	fi
+	check "$d: the file is what the splicer reports, intact" \
+		sh -c "grep -qx \"spliced \$(stat -c %s $M/lim)\" /tmp/lim.out && stealprobe pattern \$(stat -c %s $M/lim) | cmp - $M/lim"
+	check "$d: stolen + copied = the file's pages" moved_all $M/lim
+	umount $M
+	kb1=$(cg_kb lim)
+	check "$d: the group's memory back after umount ($kb0 -> $kb1 KiB)" \
+		test $((kb1 - kb0)) -le 1024
+done
+
+# A memcg OOM kill of the splicer in the middle of a 64 MiB move: the
+# producer paces the data; once 8 MiB have moved, memory.max drops below
+# the group's use, and the kernel OOM-kills the splicer (the group's only
+# task).  It must end, leaving an intact prefix.
+mount -t stealfs none $M
+cg_new oomk
+kb0=$(cg_kb oomk)
+snap
+start_move oomk $M/oomk /tmp/oomk.out . sh -c \
+	'i=0; while [ $i -lt 64 ]; do stealprobe pattern 1M; sleep 0.05; i=$((i + 1)); done'
+w=0
+while [ "$(stat -c %s $M/oomk 2>/dev/null || echo 0)" -lt 8388608 ] && [ $w -lt 600 ] && ! ended $spl; do
+	sleep 0.1
+	w=$((w + 1))
+done
+kmsg expect-oom begin
+echo 4M > $CG/oomk/memory.max &
+lower=$!
+end_move 30
+wait_bounded $lower 30
+kmsg expect-oom end
+counts
+d="memcg OOM kill mid-move"
+check "$d: the splicer is killed and ends within 30 s (status $r)" test $r = 137
+check "$d: the OOM kill is counted ($(cg_event oomk oom_kill))" test "$(cg_event oomk oom_kill)" -ge 1
+check "$d: at least 8 MiB moved ($(stat -c %s $M/oomk) bytes), intact" \
+	sh -c "test \$(stat -c %s $M/oomk) -ge 8388608 && stealprobe pattern \$(stat -c %s $M/oomk) | cmp - $M/oomk"
+check "$d: stolen + copied = the file's pages" moved_all $M/oomk
+umount $M
+kb1=$(cg_kb oomk)
+check "$d: the group's memory back after umount ($kb0 -> $kb1 KiB)" \
+	test $((kb1 - kb0)) -le 1024
+
+# Global memory pressure: a balloon leaves about 40 MiB free, then 64 MiB
+# move into stealfs.  The move completes (the OOM killer takes the balloon,
+# which asks for it with oom_score_adj=1000) or stops with ENOMEM; either
+# way it ends, and what moved is intact.
+drop_caches
+f0=$(free_kb)
+mount -t stealfs none $M
+kmsg expect-oom begin
+sh -c 'echo 1000 > /proc/self/oom_score_adj && exec stealprobe hog "$0"' \
+	$(( $(meminfo MemAvailable) - 40960 ))K > /tmp/hog.out 2>&1 &
+hog=$!
+w=0
+while ! grep -q ready /tmp/hog.out && ! ended $hog && [ $w -lt 600 ]; do sleep 0.1; w=$((w + 1)); done
+snap
+start_move . $M/press /tmp/press.out . stealprobe pattern 64M
+end_move 120
+kill -9 $hog 2>/dev/null
+wait_bounded $hog 30
+kmsg expect-oom end
+counts
+sed 's/^/# splicer: /' /tmp/press.out
+d="global pressure (balloon)"
+check "$d: the splice ends within 120 s (status $r)" test $r != 124
+check "$d: it completes or stops with ENOMEM" \
+	sh -c "test $r = 0 || grep -qx 'error ENOMEM' /tmp/press.out"
+check "$d: the file is what the splicer reports, intact" \
+	sh -c "grep -qx \"spliced \$(stat -c %s $M/press)\" /tmp/press.out && stealprobe pattern \$(stat -c %s $M/press) | cmp - $M/press"
+check "$d: stolen + copied = the file's pages" moved_all $M/press
+umount $M
+drop_caches
+f1=$(free_kb)
+check "$d: free memory back after umount ($f0 -> $f1 KiB)" test $((f0 - f1)) -le 4096
+
+# Who pays for a page-cache page moved into stealfs: stealfs steals only
+# pages already charged to the writer's own group (then nothing is charged
+# twice); a page charged to another group is copied, at the writer's cost.
+mount -t stealfs none $M
+cg_new acct
+kb_start=$(cg_kb acct)
+cp /tmp/src $E/msrc
+drop_caches
+cat $E/msrc > /dev/null
+kb0=$(cg_kb acct)
+snap
+in_cg acct stealprobe filemove -M $E/msrc $M/macct > /dev/null
+kb1=$(cg_kb acct)
+counts
+d="page cache charged to the root group, writer in a group"
+check "$d: refused (refused_memcg), not stolen" \
+	test "$(delta refused_memcg)" -ge 4000 -a "$(delta stolen_pagecache)" = 0
+check "$d: copied, paid by the writer's group (+$((kb1 - kb0)) KiB for 16 MiB)" \
+	test $((kb1 - kb0)) -ge 15360
+check "$d: data intact" cmp /tmp/src $M/macct
+rm -f $M/macct
+drop_caches
+in_cg acct cat $E/msrc > /dev/null
+kb0=$(cg_kb acct)
+snap
+in_cg acct stealprobe filemove -M $E/msrc $M/macct > /dev/null
+kb1=$(cg_kb acct)
+counts
+st=$(delta stolen_pagecache)
+d="page cache charged to the writer's own group"
+check "$d: $st pages stolen, none refused for their group" \
+	test "$st" -gt 2048 -a "$(delta refused_memcg)" = 0
+check "$d: nothing charged twice (+$((kb1 - kb0)) KiB, $(delta copied) pages copied)" \
+	test $((kb1 - kb0)) -le $(( $(delta copied) * 4 + 1024 ))
+check "$d: data intact" cmp /tmp/src $M/macct
+check "$d: the ext4 source intact" cmp /tmp/src $E/msrc
+umount $M
+rm -f $E/msrc
+drop_caches
+kb1=$(cg_kb acct)
+check "page cache and who pays: the group's memory back after umount ($kb_start -> $kb1 KiB)" \
+	test $((kb1 - kb_start)) -le 1024
+
+mount -t stealfs none $M
+# Destination pages with references beyond the page cache's: held by a
+# pipe (vmsplice of a shared mapping, then unmapped), and pinned by an
+# O_DIRECT read in flight (throttled with io.max so that it lasts).
+dd if=/dev/zero of=$M/pin bs=64k count=4 2>/dev/null
+snap
+stealprobe pattern 256K | stealprobe splice -M -H $M/pin > /tmp/check.out 2>&1
+r=$?; [ $r = 0 ] || sed 's/^/# /' /tmp/check.out
+d="destination pages referenced from a pipe"
+check "$d: refused as pinned (refused_pinned)" \
+	test "$(delta refused_pinned)" = 64 -a "$(delta stolen_anon)" = 0
+check "$d: the file shows the new data" is_pattern $M/pin
+cg_new dio
+echo "$(cat /sys/block/loop0/dev) rbps=8192" > $CG/dio/io.max
+head -c 32768 /tmp/src > $E/dio
+sync
+dd if=/dev/zero of=$M/dio bs=32k count=1 2>/dev/null
+snap
+stealprobe pattern 32K | in_cg dio stealprobe dio-pin $E/dio $M/dio 32K > /tmp/dio.out 2>&1 &
+wait_bounded $! 60; r=$?
+[ $stuck = 0 ] || bail "the O_DIRECT reader cannot be ended"
+[ $r = 0 ] || sed 's/^/# /' /tmp/dio.out
+counts
+d="O_DIRECT read in flight into stealfs pages"
+check "$d: the file keeps the read's data (status $r)" test $r = 0
+check "$d: its pages refused as pinned" test "$(delta refused_pinned)" = 8
+rm -f $E/dio
+
+# Gifts are refused whatever their pages are: anonymous memory (above),
+# the shared mapping of a file, and file pages the file no longer holds
+# (truncated: the pipe holds their only reference and the old
+# PIPE_BUF_FLAG_LRU test took them for page-cache pages).
+head -c 65536 /tmp/src > /tmp/gift.expect
+for how in ext4 ext4-truncated stealfs-truncated; do
+	case $how in
+	ext4) gsrc=$E/gift opt= ;;
+	ext4-truncated) gsrc=$E/gift opt=-t ;;
+	stealfs-truncated) gsrc=$M/gift opt=-t ;;
+	esac
+	cp /tmp/gift.expect $gsrc
+	sync
+	snap
+	stealprobe gift -f $gsrc $opt 64K $M/gf > /tmp/check.out 2>&1
+	r=$?; [ $r = 0 ] || sed 's/^/# /' /tmp/check.out
+	check "gift of a file mapping ($how): data intact" test $r = 0
+	check "gift of a file mapping ($how): refused as a gift" \
+		test "$(delta refused_gift)" = 16 -a $(( $(delta stolen_anon) + $(delta stolen_pagecache) )) = 0
+	rm -f $gsrc $M/gf
+done
+
+# mlocked destination pages are mapped: refused, the mapping sees the data.
+dd if=/dev/zero of=$M/ml bs=64k count=4 2>/dev/null
+snap
+stealprobe pattern 256K | stealprobe splice -M -m -l $M/ml > /tmp/check.out 2>&1
+r=$?; [ $r = 0 ] || sed 's/^/# /' /tmp/check.out
+d="mlocked destination pages"
+check "$d: the mapping shows the new data" test $r = 0
+check "$d: refused as mapped, not replaced" \
+	test "$(delta refused_mapped)" = 64 -a "$(delta stolen_anon)" = 0
+check "$d: the file shows the new data" is_pattern $M/ml
+
+# copied counts pages: 64 buffers of 512 bytes are 8 pages.
+snap
+check "64 buffers of 512 bytes (vmsplice) -> stealfs: data intact" stealprobe pieces 64 512 $M/pc
+check "64 buffers of 512 bytes: copied counts 8 pages, refused_partial 64 buffers" \
+	test "$(delta copied)" = 8 -a "$(delta refused_partial)" = 64
+umount $M
+
 # Bench: the same move into a steal=on and a steal=off mount, best of five
 # (see bench_runs).
 #   pipe:   the mover alone, reading a pipe already holding 48 MiB written
@@ -557,8 +927,10 @@ done
 umount $M $OFF $E
 losetup -d /dev/loop0
 
-sa=$((base_anon + $(cat $S/stolen_anon)))
-sp=$((base_pc + $(cat $S/stolen_pagecache)))
-cp=$((base_cp + $(cat $S/copied)))
+touch /tmp/dstate.stop
+wait $watch_pid
+check "watchdog: no task stayed in D state for 10 s" test ! -e /tmp/dstate.fail
+check "no hung-task report in the kernel log" sh -c "! dmesg | grep -q 'blocked for more than'"
+totals
 check "rmmod at the end" rmmod stealfs
-echo "STEALFS-SUMMARY kernel=$(uname -r) tests=$n passed=$passed failed=$failed stolen=$((sa + sp)) stolen_anon=$sa stolen_pagecache=$sp copied=$cp mover=$MOVER"
+summary
