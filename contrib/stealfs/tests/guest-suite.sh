@@ -485,13 +485,14 @@ rm -f /tmp/race.fail
 	stealprobe mount -r $M size=0 > /dev/null
 	j=$((j + 1))
 done) &
+remounter=$!
 j=0
 while [ $j -lt 20 ]; do
 	produce /tmp/src.1m | stealprobe splice -M $M/race > /dev/null 2>&1 || echo $j >> /tmp/race.fail
 	rm -f $M/race
 	j=$((j + 1))
 done
-wait
+wait $remounter
 check "writers racing remounts of size=: no failure" test ! -e /tmp/race.fail
 check "the counters are read-only" sh -c "! echo 1 2>/dev/null > $S/copied"
 umount $M
@@ -591,8 +592,12 @@ dropper() {
 	while [ $j -lt 15 ]; do drop_caches; j=$((j + 1)); done
 }
 snap
-writer 1 & writer 2 & reader & truncator & dropper &
-wait
+writer 1 & w1=$!
+writer 2 & w2=$!
+reader & w3=$!
+truncator & w4=$!
+dropper & w5=$!
+wait $w1 $w2 $w3 $w4 $w5
 counts
 check "stress: no data mismatch" test ! -e /tmp/stress.fail
 [ -e /tmp/stress.fail ] && sed 's/^/# /' /tmp/stress.fail
