@@ -676,26 +676,26 @@ for where in outside inside; do
 	[ $where = inside ] && kmsg expect-oom end
 	counts
 	sed 's/^/# splicer: /' /tmp/lim.out
-	d="memory.max=16M, producer $where"
-	check "$d: the splice ends within 60 s (status $r)" test $r != 124
+	tc="memory.max=16M, producer $where"
+	check "$tc: the splice ends within 60 s (status $r)" test $r != 124
 	if [ $where = outside ]; then
-		check "$d: ENOMEM once the group is full, after moving some" \
+		check "$tc: ENOMEM once the group is full, after moving some" \
 			sh -c "grep -qx 'error ENOMEM' /tmp/lim.out && test -s $M/lim"
-		check "$d: the refused charge is counted (refused_charge)" \
+		check "$tc: the refused charge is counted (refused_charge)" \
 			test "$(delta refused_charge)" -ge 1
-		check "$d: no OOM kill" test "$(cg_event lim oom_kill)" = 0
+		check "$tc: no OOM kill" test "$(cg_event lim oom_kill)" = 0
 	else
 		# the producer's pipe pages are charged to the group too: its
 		# write may be the one that fails, and OOM-kills it
-		check "$d: the splicer ends or fails with ENOMEM" \
+		check "$tc: the splicer ends or fails with ENOMEM" \
 			sh -c "test $r = 0 || grep -qx 'error ENOMEM' /tmp/lim.out"
 	fi
-	check "$d: the file is what the splicer reports, intact" \
+	check "$tc: the file is what the splicer reports, intact" \
 		sh -c "grep -qx \"spliced \$(stat -c %s $M/lim)\" /tmp/lim.out && stealprobe pattern \$(stat -c %s $M/lim) | cmp - $M/lim"
-	check "$d: stolen + copied = the file's pages" moved_all $M/lim
+	check "$tc: stolen + copied = the file's pages" moved_all $M/lim
 	umount $M
 	kb1=$(cg_kb lim)
-	check "$d: the group's memory back after umount ($kb0 -> $kb1 KiB)" \
+	check "$tc: the group's memory back after umount ($kb0 -> $kb1 KiB)" \
 		test $((kb1 - kb0)) -le 1024
 done
 
@@ -721,15 +721,15 @@ end_move 30
 wait_bounded $lower 30
 kmsg expect-oom end
 counts
-d="memcg OOM kill mid-move"
-check "$d: the splicer is killed and ends within 30 s (status $r)" test $r = 137
-check "$d: the OOM kill is counted ($(cg_event oomk oom_kill))" test "$(cg_event oomk oom_kill)" -ge 1
-check "$d: at least 8 MiB moved ($(stat -c %s $M/oomk) bytes), intact" \
+tc="memcg OOM kill mid-move"
+check "$tc: the splicer is killed and ends within 30 s (status $r)" test $r = 137
+check "$tc: the OOM kill is counted ($(cg_event oomk oom_kill))" test "$(cg_event oomk oom_kill)" -ge 1
+check "$tc: at least 8 MiB moved ($(stat -c %s $M/oomk) bytes), intact" \
 	sh -c "test \$(stat -c %s $M/oomk) -ge 8388608 && stealprobe pattern \$(stat -c %s $M/oomk) | cmp - $M/oomk"
-check "$d: stolen + copied = the file's pages" moved_all $M/oomk
+check "$tc: stolen + copied = the file's pages" moved_all $M/oomk
 umount $M
 kb1=$(cg_kb oomk)
-check "$d: the group's memory back after umount ($kb0 -> $kb1 KiB)" \
+check "$tc: the group's memory back after umount ($kb0 -> $kb1 KiB)" \
 	test $((kb1 - kb0)) -le 1024
 
 # Global memory pressure: a balloon leaves about 40 MiB free, then 64 MiB
@@ -744,7 +744,7 @@ sh -c 'echo 1000 > /proc/self/oom_score_adj && exec stealprobe hog "$0"' \
 	$(( $(meminfo MemAvailable) - 40960 ))K > /tmp/hog.out 2>&1 &
 hog=$!
 w=0
-while ! grep -q ready /tmp/hog.out && ! ended $hog && [ $w -lt 600 ]; do sleep 0.1; w=$((w + 1)); done
+while ! grep -qs ready /tmp/hog.out && ! ended $hog && [ $w -lt 600 ]; do sleep 0.1; w=$((w + 1)); done
 snap
 start_move . $M/press /tmp/press.out . stealprobe pattern 64M
 end_move 120
@@ -753,17 +753,17 @@ wait_bounded $hog 30
 kmsg expect-oom end
 counts
 sed 's/^/# splicer: /' /tmp/press.out
-d="global pressure (balloon)"
-check "$d: the splice ends within 120 s (status $r)" test $r != 124
-check "$d: it completes or stops with ENOMEM" \
+tc="global pressure (balloon)"
+check "$tc: the splice ends within 120 s (status $r)" test $r != 124
+check "$tc: it completes or stops with ENOMEM" \
 	sh -c "test $r = 0 || grep -qx 'error ENOMEM' /tmp/press.out"
-check "$d: the file is what the splicer reports, intact" \
+check "$tc: the file is what the splicer reports, intact" \
 	sh -c "grep -qx \"spliced \$(stat -c %s $M/press)\" /tmp/press.out && stealprobe pattern \$(stat -c %s $M/press) | cmp - $M/press"
-check "$d: stolen + copied = the file's pages" moved_all $M/press
+check "$tc: stolen + copied = the file's pages" moved_all $M/press
 umount $M
 drop_caches
 f1=$(free_kb)
-check "$d: free memory back after umount ($f0 -> $f1 KiB)" test $((f0 - f1)) -le 4096
+check "$tc: free memory back after umount ($f0 -> $f1 KiB)" test $((f0 - f1)) -le 4096
 
 # Who pays for a page-cache page moved into stealfs: stealfs steals only
 # pages already charged to the writer's own group (then nothing is charged
@@ -779,12 +779,12 @@ snap
 in_cg acct stealprobe filemove -M $E/msrc $M/macct > /dev/null
 kb1=$(cg_kb acct)
 counts
-d="page cache charged to the root group, writer in a group"
-check "$d: refused (refused_memcg), not stolen" \
+tc="page cache charged to the root group, writer in a group"
+check "$tc: refused (refused_memcg), not stolen" \
 	test "$(delta refused_memcg)" -ge 4000 -a "$(delta stolen_pagecache)" = 0
-check "$d: copied, paid by the writer's group (+$((kb1 - kb0)) KiB for 16 MiB)" \
+check "$tc: copied, paid by the writer's group (+$((kb1 - kb0)) KiB for 16 MiB)" \
 	test $((kb1 - kb0)) -ge 15360
-check "$d: data intact" cmp /tmp/src $M/macct
+check "$tc: data intact" cmp /tmp/src $M/macct
 rm -f $M/macct
 drop_caches
 in_cg acct cat $E/msrc > /dev/null
@@ -794,13 +794,13 @@ in_cg acct stealprobe filemove -M $E/msrc $M/macct > /dev/null
 kb1=$(cg_kb acct)
 counts
 st=$(delta stolen_pagecache)
-d="page cache charged to the writer's own group"
-check "$d: $st pages stolen, none refused for their group" \
+tc="page cache charged to the writer's own group"
+check "$tc: $st pages stolen, none refused for their group" \
 	test "$st" -gt 2048 -a "$(delta refused_memcg)" = 0
-check "$d: nothing charged twice (+$((kb1 - kb0)) KiB, $(delta copied) pages copied)" \
+check "$tc: nothing charged twice (+$((kb1 - kb0)) KiB, $(delta copied) pages copied)" \
 	test $((kb1 - kb0)) -le $(( $(delta copied) * 4 + 1024 ))
-check "$d: data intact" cmp /tmp/src $M/macct
-check "$d: the ext4 source intact" cmp /tmp/src $E/msrc
+check "$tc: data intact" cmp /tmp/src $M/macct
+check "$tc: the ext4 source intact" cmp /tmp/src $E/msrc
 umount $M
 rm -f $E/msrc
 drop_caches
@@ -816,10 +816,10 @@ dd if=/dev/zero of=$M/pin bs=64k count=4 2>/dev/null
 snap
 stealprobe pattern 256K | stealprobe splice -M -H $M/pin > /tmp/check.out 2>&1
 r=$?; [ $r = 0 ] || sed 's/^/# /' /tmp/check.out
-d="destination pages referenced from a pipe"
-check "$d: refused as pinned (refused_pinned)" \
+tc="destination pages referenced from a pipe"
+check "$tc: refused as pinned (refused_pinned)" \
 	test "$(delta refused_pinned)" = 64 -a "$(delta stolen_anon)" = 0
-check "$d: the file shows the new data" is_pattern $M/pin
+check "$tc: the file shows the new data" is_pattern $M/pin
 cg_new dio
 echo "$(cat /sys/block/loop0/dev) rbps=8192" > $CG/dio/io.max
 head -c 32768 /tmp/src > $E/dio
@@ -831,9 +831,9 @@ wait_bounded $! 60; r=$?
 [ $stuck = 0 ] || bail "the O_DIRECT reader cannot be ended"
 [ $r = 0 ] || sed 's/^/# /' /tmp/dio.out
 counts
-d="O_DIRECT read in flight into stealfs pages"
-check "$d: the file keeps the read's data (status $r)" test $r = 0
-check "$d: its pages refused as pinned" test "$(delta refused_pinned)" = 8
+tc="O_DIRECT read in flight into stealfs pages"
+check "$tc: the file keeps the read's data (status $r)" test $r = 0
+check "$tc: its pages refused as pinned" test "$(delta refused_pinned)" = 8
 rm -f $E/dio
 
 # Gifts are refused whatever their pages are: anonymous memory (above),
@@ -863,11 +863,11 @@ dd if=/dev/zero of=$M/ml bs=64k count=4 2>/dev/null
 snap
 stealprobe pattern 256K | stealprobe splice -M -m -l $M/ml > /tmp/check.out 2>&1
 r=$?; [ $r = 0 ] || sed 's/^/# /' /tmp/check.out
-d="mlocked destination pages"
-check "$d: the mapping shows the new data" test $r = 0
-check "$d: refused as mapped, not replaced" \
+tc="mlocked destination pages"
+check "$tc: the mapping shows the new data" test $r = 0
+check "$tc: refused as mapped, not replaced" \
 	test "$(delta refused_mapped)" = 64 -a "$(delta stolen_anon)" = 0
-check "$d: the file shows the new data" is_pattern $M/ml
+check "$tc: the file shows the new data" is_pattern $M/ml
 
 # copied counts pages: 64 buffers of 512 bytes are 8 pages.
 snap
