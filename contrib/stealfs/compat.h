@@ -15,13 +15,16 @@
  *     filemap_splice_read (6.5+);
  *   - inode timestamps became accessor functions (6.6+);
  *   - filemap_add_folio() leaves a folio locked or not after a failed
- *     charge (stealfs_add_folio_locked() below).
+ *     charge (stealfs_add_folio_locked() below);
+ *   - struct mem_cgroup exists only with CONFIG_MEMCG
+ *     (stealfs_folio_memcg_get() below).
  */
 #ifndef STEALFS_COMPAT_H
 #define STEALFS_COMPAT_H
 
 #include <linux/version.h>
 #include <linux/fs.h>
+#include <linux/memcontrol.h>
 #include <linux/pagemap.h>
 #include <linux/splice.h>
 
@@ -89,6 +92,27 @@ static inline int stealfs_add_folio_locked(struct address_space *mapping,
 	if (err && !folio_test_locked(folio))
 		__folio_set_locked(folio);
 	return err;
+}
+
+/*
+ * Returns the memory cgroup @folio is charged to (for a kmem charge, the
+ * group of its object cgroup), referenced for mem_cgroup_put(), or NULL when
+ * it is charged to none or the kernel has no memory cgroups.
+ */
+static inline struct mem_cgroup *stealfs_folio_memcg_get(struct folio *folio)
+{
+#ifdef CONFIG_MEMCG
+	struct mem_cgroup *memcg;
+
+	rcu_read_lock();
+	do {
+		memcg = folio_memcg(folio);
+	} while (memcg && !css_tryget(&memcg->css));
+	rcu_read_unlock();
+	return memcg;
+#else
+	return NULL;
+#endif
 }
 
 /* Returns @mapping's folio at @index locked and referenced, or NULL. */

@@ -32,8 +32,8 @@
  * references beyond the page cache's (a pin for O_DIRECT), and failed
  * steals.  All of that is decided before stealing.  After the steal only
  * the stolen page's own checks and, for an empty slot, filemap_add_folio()
- * can still fail; a refused anonymous page, uncharged by then, goes back to
- * the pipe as a charged copy (stealfs_give_back()).  Each refusal is
+ * can still fail; a refused pipe page, uncharged by then, goes back to the
+ * pipe as a copy charged to its writer's group again (stealfs_give_back()).  Each refusal is
  * counted by reason.  fs/fuse/dev.c:fuse_try_move_page() is the model.
  *
  * Under a memory cgroup limit a splice ends: the charges made here carry
@@ -50,6 +50,7 @@
 #include <linux/mm.h>
 #include <linux/pipe_fs_i.h>
 #include <linux/rcupdate.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/splice.h>
 #include <linux/swap.h>
@@ -216,24 +217,28 @@ static enum stealfs_counter stealfs_insert(struct address_space *mapping,
 
 /*
  * Returns the stolen @src, refused after all, to its pipe buffer @buf,
- * unlocked, to be copied.  A page-cache page keeps its charge.  An
- * anonymous pipe page lost its kmem charge in the steal, and pipe_write()
- * would reuse it for new data: the buffer gets a copy charged to the
- * writer instead (over its limit if need be, by this one page, as the
- * kernel's __GFP_HIGH charges may), and the uncharged page is freed.  When
- * even that page cannot be had, the buffer keeps the page but will free it,
- * not reuse it, when released.
+ * unlocked, to be copied.  A page-cache page kept its charge.  A pipe page
+ * lost the kmem charge of @payer, its writer's group, in the steal, and
+ * pipe_write() would reuse it for new data: the buffer gets a copy charged
+ * to @payer again (forced, as __GFP_HIGH charges are, should the room the
+ * steal freed be gone), and the uncharged page is freed.  When even that
+ * page cannot be had, the buffer keeps the page but will free it, not reuse
+ * it, when released.  A pipe page charged to nobody (@payer NULL) had no
+ * charge to lose.
  */
 static void stealfs_give_back(struct pipe_buffer *buf, struct folio *src,
-			      bool from_cache)
+			      struct mem_cgroup *payer)
 {
+	struct mem_cgroup *old;
 	struct page *copy;
 
 	folio_unlock(src);
-	if (from_cache)
+	if (!payer)
 		return;
+	old = set_active_memcg(payer);
 	copy = alloc_page(GFP_HIGHUSER | __GFP_ACCOUNT | __GFP_HIGH |
 			  __GFP_NORETRY | __GFP_NOWARN);
+	set_active_memcg(old);
 	if (!copy) {
 		buf->ops = &nosteal_pipe_buf_ops;
 		return;
@@ -255,11 +260,14 @@ static int stealfs_steal(struct pipe_inode_info *pipe, struct pipe_buffer *buf,
 	pgoff_t index = pos >> PAGE_SHIFT;
 	bool from_cache = false;
 	enum stealfs_counter why = stealfs_precheck(buf, len, pos, &from_cache);
+	struct mem_cgroup *payer = NULL;
 	struct folio *dst = NULL, *src;
 	int moved = 0;
 
 	if (why != STEALFS_OK)
 		goto out;
+	if (!from_cache)	/* the charge the steal drops, should we refuse */
+		payer = stealfs_folio_memcg_get(page_folio(buf->page));
 	dst = stealfs_lock_cached(mapping, index);
 	if (!dst && from_cache) {
 		dst = stealfs_grab_folio(mapping, index,
@@ -281,7 +289,7 @@ static int stealfs_steal(struct pipe_inode_info *pipe, struct pipe_buffer *buf,
 	if (why == STEALFS_OK)
 		why = stealfs_insert(mapping, index, src, dst, from_cache);
 	if (why != STEALFS_OK) {
-		stealfs_give_back(buf, src, from_cache);
+		stealfs_give_back(buf, src, payer);
 		goto out;
 	}
 	folio_mark_uptodate(src);
@@ -303,6 +311,7 @@ out:
 		folio_unlock(dst);
 		folio_put(dst);
 	}
+	mem_cgroup_put(payer);
 	stealfs_count(why, 1);
 	return moved;
 }

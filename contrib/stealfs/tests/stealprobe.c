@@ -329,22 +329,24 @@ static int cmd_gift(const char *file, int truncate_file, size_t size,
 
 /*
  * Puts @count buffers of @size bytes of the pattern into a pipe with
- * vmsplice (without SPLICE_F_GIFT each iovec becomes a buffer of its own),
- * splices them to @dst with SPLICE_F_MOVE and checks the file.  Returns 0,
+ * vmsplice (without SPLICE_F_GIFT each iovec becomes a buffer of its own;
+ * @size divides the page size and the data is page-aligned, so no piece
+ * spans two pages, which would make it two buffers), splices them to @dst with SPLICE_F_MOVE and checks the file.  Returns 0,
  * exits 1 on a mismatch.
  */
 static int cmd_pieces(size_t count, size_t size, const char *dst)
 {
 	size_t total = count * size;
-	unsigned char *data = malloc(total);
+	unsigned char *data = mmap(NULL, total, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	int p[2], out = open_out(dst);
 	loff_t off = 0;
 	uint64_t moved = 0;
 
-	if (!count || !size || count > 128 || size > PAGE)
-		fail("pieces: 1 to 128 pieces of 1 to 4096 bytes");
-	if (!data)
-		die("malloc");
+	if (!count || !size || count > 128 || PAGE % size)
+		fail("pieces: 1 to 128 pieces of a size that divides 4096");
+	if (data == MAP_FAILED)
+		die("mmap");
 	fill_pattern(data, total, 0);
 	if (pipe(p) < 0)
 		die("pipe");
@@ -816,6 +818,35 @@ static int usage(void)
 	return 2;
 }
 
+/* The lines cmd_splice() prints, touched before it splices. */
+static char report_line[128];
+
+/*
+ * Writes "@what @number" or "@what @word" (@word not NULL) and a newline to
+ * stdout with write(2), from report_line.  After a splice failed with
+ * ENOMEM in a memory cgroup at its limit, touching a page not touched
+ * before (stdio's buffer, a deeper stack) would have the process OOM-killed
+ * instead of reporting.
+ */
+static void report_raw(const char *what, uint64_t number, const char *word)
+{
+	char digits[24], *d = digits + sizeof(digits);
+	size_t n = 0;
+
+	*--d = '\0';
+	do
+		*--d = (char)('0' + number % 10);
+	while ((number /= 10) && d > digits);
+	for (const char *p = what; *p && n < sizeof(report_line) - 2; p++)
+		report_line[n++] = *p;
+	report_line[n++] = ' ';
+	for (const char *p = word ? word : d; *p && n < sizeof(report_line) - 1; p++)
+		report_line[n++] = *p;
+	report_line[n++] = '\n';
+	if (write(1, report_line, n) != (ssize_t)n)
+		exit(1);
+}
+
 /*
  * Splices stdin (a pipe) to @dst at @offset with @flags; with @mapped keeps
  * @dst mapped (and mlocked with @locked) during the move and checks the
@@ -835,11 +866,12 @@ static int cmd_splice(const char *dst, loff_t offset, unsigned int flags,
 	if (held)
 		hold_refs(dst, refs);
 	grow_pipe(0);
+	memset(report_line, ' ', sizeof(report_line));
+	errno_name(0);
 	err = drain(0, out, &offset, flags, &moved);
-	printf("spliced %llu\n", (unsigned long long)moved);
+	report_raw("spliced", moved, NULL);
 	if (err) {
-		printf("error %s\n", errno_name(err));
-		fprintf(stderr, "stealprobe: splice to file: %s\n", strerror(err));
+		report_raw("error", 0, errno_name(err));
 		return 1;
 	}
 	if (mapped)
