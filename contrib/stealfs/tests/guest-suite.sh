@@ -639,14 +639,17 @@ spliced_is_file() { grep -qx "spliced $(stat -c %s $2)" $1; }
 # start_move GROUP DST OUT PGROUP PRODUCER...: starts PRODUCER (its output
 # into a FIFO) in cgroup PGROUP and a splicer moving the FIFO's data to DST
 # with SPLICE_F_MOVE in cgroup GROUP, its output in OUT.  Sets prod and spl
-# to their PIDs.
+# to their PIDs.  OUT is filled with spaces first and written over in
+# place: in a group at its limit, a write that needs a new page of /tmp
+# would get the splicer OOM-killed before it could report.
 start_move() {
 	g=$1 dst=$2 out=$3 pg=$4; shift 4
 	rm -f /tmp/move.fifo
 	mkfifo /tmp/move.fifo
 	in_cg $pg "$@" > /tmp/move.fifo 2>/dev/null &
 	prod=$!
-	in_cg $g stealprobe splice -M $dst < /tmp/move.fifo > $out 2>&1 &
+	printf '%256s' '' > $out
+	in_cg $g stealprobe splice -M $dst < /tmp/move.fifo 1<> $out 2>&1 &
 	spl=$!
 }
 # end_move LIMIT: waits for the splicer (at most LIMIT s) and the producer;
@@ -675,7 +678,7 @@ for where in outside inside; do
 	end_move 60
 	[ $where = inside ] && kmsg expect-oom end
 	counts
-	sed 's/^/# splicer: /' /tmp/lim.out
+	sed -n 's/^\([a-z]\)/# splicer: \1/p' /tmp/lim.out
 	tc="memory.max=16M, producer $where"
 	check "$tc: the splice ends within 60 s (status $r)" test $r != 124
 	if [ $where = outside ]; then
@@ -752,7 +755,7 @@ kill -9 $hog 2>/dev/null
 wait_bounded $hog 30
 kmsg expect-oom end
 counts
-sed 's/^/# splicer: /' /tmp/press.out
+sed -n 's/^\([a-z]\)/# splicer: \1/p' /tmp/press.out
 tc="global pressure (balloon)"
 check "$tc: the splice ends within 120 s (status $r)" test $r != 124
 check "$tc: it completes or stops with ENOMEM" \
