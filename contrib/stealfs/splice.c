@@ -129,7 +129,7 @@ static enum stealfs_counter stealfs_precheck(const struct pipe_buffer *buf,
 	mapping = READ_ONCE(folio->mapping);
 	ours = mapping && stealfs_owns(mapping);
 	rcu_read_unlock();
-	*from_cache = mapping;
+	*from_cache = mapping != NULL;
 	if (!mapping)
 		return STEALFS_OK;
 	/* our own pages could be our destination, locked: never steal them */
