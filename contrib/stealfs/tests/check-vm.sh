@@ -21,8 +21,8 @@
 #   VM_CACHE    cache of packages and builds, kept between runs
 #               (default ${XDG_CACHE_HOME:-$HOME/.cache}/splice-utils/vm)
 #   VM_KERNELS  kernel series to test (default "6.1 6.12"), or "debug"
-#   VM_TIMEOUT  seconds allowed per boot (default 300; a run takes 1-2 min;
-#               1200 for the debug kernel)
+#   VM_TIMEOUT  seconds allowed per boot (default 600; a run takes 2-4 min,
+#               on a loaded host; 1200 for the debug kernel)
 #   VM_MEM, VM_SMP  guest memory and CPUs (default 1024M, 2)
 set -u
 
@@ -30,7 +30,7 @@ srcdir=$(cd "${1:-$(dirname "$0")/../..}" && pwd)
 builddir=$(cd "${2:-$srcdir}" && pwd)
 cache=${VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/splice-utils/vm}
 kernels=${VM_KERNELS:-6.1 6.12}
-timeout_s=${VM_TIMEOUT:-300}
+timeout_s=${VM_TIMEOUT:-600}
 timeout_debug=${VM_TIMEOUT:-1200}
 mem=${VM_MEM:-1024M}
 smp=${VM_SMP:-2}
