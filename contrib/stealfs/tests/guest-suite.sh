@@ -653,9 +653,10 @@ start_move() {
 	spl=$!
 }
 # end_move LIMIT: waits for the splicer (at most LIMIT s) and the producer;
-# sets r to the splicer's status; bails out when a task cannot be ended.
+# sets status to the splicer's exit status (check() uses r); bails out when
+# a task cannot be ended.
 end_move() {
-	wait_bounded $spl $1; r=$?
+	wait_bounded $spl $1; status=$?
 	wait_bounded $prod 30
 	[ $stuck = 0 ] || bail "a splicer cannot be ended (see its stack above)"
 }
@@ -680,7 +681,7 @@ for where in outside inside; do
 	counts
 	sed -n 's/^\([a-z]\)/# splicer: \1/p' /tmp/lim.out
 	tc="memory.max=16M, producer $where"
-	check "$tc: the splice ends within 60 s (status $r)" test $r != 124
+	check "$tc: the splice ends within 60 s (status $status)" test $status != 124
 	if [ $where = outside ]; then
 		check "$tc: ENOMEM once the group is full, after moving some" \
 			sh -c "grep -qx 'error ENOMEM' /tmp/lim.out && test -s $M/lim"
@@ -691,7 +692,7 @@ for where in outside inside; do
 		# the producer's pipe pages are charged to the group too: its
 		# write may be the one that fails, and OOM-kills it
 		check "$tc: the splicer ends or fails with ENOMEM" \
-			sh -c "test $r = 0 || grep -qx 'error ENOMEM' /tmp/lim.out"
+			sh -c "test $status = 0 || grep -qx 'error ENOMEM' /tmp/lim.out"
 	fi
 	check "$tc: the file is what the splicer reports, intact" \
 		sh -c "grep -qx \"spliced \$(stat -c %s $M/lim)\" /tmp/lim.out && stealprobe pattern \$(stat -c %s $M/lim) | cmp - $M/lim"
@@ -725,7 +726,7 @@ wait_bounded $lower 30
 kmsg expect-oom end
 counts
 tc="memcg OOM kill mid-move"
-check "$tc: the splicer is killed and ends within 30 s (status $r)" test $r = 137
+check "$tc: the splicer is killed and ends within 30 s (status $status)" test $status = 137
 check "$tc: the OOM kill is counted ($(cg_event oomk oom_kill))" test "$(cg_event oomk oom_kill)" -ge 1
 check "$tc: at least 8 MiB moved ($(stat -c %s $M/oomk) bytes), intact" \
 	sh -c "test \$(stat -c %s $M/oomk) -ge 8388608 && stealprobe pattern \$(stat -c %s $M/oomk) | cmp - $M/oomk"
@@ -741,20 +742,23 @@ check "$tc: the group's memory back after umount ($kb0 -> $kb1 KiB)" \
 vm_pressure() {
 	awk '/^(pgscan_kswapd|pgscan_direct|oom_kill) / { s += $2 } END { print s + 0 }' /proc/vmstat
 }
-# Global memory pressure: a balloon leaves about 40 MiB free, then 64 MiB
-# move into stealfs.  The move completes (the OOM killer takes the balloon,
+# Global memory pressure: a balloon leaves 48 MiB free, then 64 MiB move
+# into stealfs.  The move completes (the OOM killer takes the balloon,
 # which asks for it with oom_score_adj=1000) or stops with ENOMEM; either
 # way it ends, and what moved is intact.  The balloon is killed at the end
 # if the kernel has not done it.
 drop_caches
 f0=$(free_kb)
 mount -t stealfs none $M
+tc="global pressure (balloon)"
 kmsg expect-oom begin
 sh -c 'echo 1000 > /proc/self/oom_score_adj && exec stealprobe hog "$0"' \
-	$(( $(meminfo MemAvailable) - 40960 ))K > /tmp/hog.out 2>&1 &
+	$(( $(meminfo MemFree) - 49152 ))K > /tmp/hog.out 2>&1 &
 hog=$!
 w=0
 while ! grep -qs ready /tmp/hog.out && ! ended $hog && [ $w -lt 600 ]; do sleep 0.1; w=$((w + 1)); done
+check "$tc: the balloon holds all but 48 MiB ($(meminfo MemFree) KiB free)" \
+	sh -c "grep -qs ready /tmp/hog.out && test -e /proc/$hog"
 snap
 scan0=$(vm_pressure)
 start_move . $M/press /tmp/press.out . stealprobe pattern 64M
@@ -765,12 +769,11 @@ wait_bounded $hog 30
 kmsg expect-oom end
 counts
 sed -n 's/^\([a-z]\)/# splicer: \1/p' /tmp/press.out
-tc="global pressure (balloon)"
 check "$tc: memory ran short: the kernel reclaimed or OOM-killed ($((scan1 - scan0)) pages scanned + kills)" \
 	test $((scan1 - scan0)) -gt 0
-check "$tc: the splice ends within 120 s (status $r)" test $r != 124
+check "$tc: the splice ends within 120 s (status $status)" test $status != 124
 check "$tc: it completes or stops with ENOMEM" \
-	sh -c "test $r = 0 || grep -qx 'error ENOMEM' /tmp/press.out"
+	sh -c "test $status = 0 || grep -qx 'error ENOMEM' /tmp/press.out"
 check "$tc: the file is what the splicer reports, intact" \
 	sh -c "grep -qx \"spliced \$(stat -c %s $M/press)\" /tmp/press.out && stealprobe pattern \$(stat -c %s $M/press) | cmp - $M/press"
 check "$tc: stolen + copied = the file's pages" moved_all $M/press
@@ -829,7 +832,7 @@ mount -t stealfs none $M
 dd if=/dev/zero of=$M/pin bs=64k count=4 2>/dev/null
 snap
 stealprobe pattern 256K | stealprobe splice -M -H $M/pin > /tmp/check.out 2>&1
-r=$?; [ $r = 0 ] || sed 's/^/# /' /tmp/check.out
+status=$?; [ $status = 0 ] || sed 's/^/# /' /tmp/check.out
 tc="destination pages referenced from a pipe"
 check "$tc: refused as pinned (refused_pinned)" \
 	test "$(delta refused_pinned)" = 64 -a "$(delta stolen_anon)" = 0
@@ -841,12 +844,12 @@ sync
 dd if=/dev/zero of=$M/dio bs=32k count=1 2>/dev/null
 snap
 stealprobe pattern 32K | in_cg dio stealprobe dio-pin $E/dio $M/dio 32K > /tmp/dio.out 2>&1 &
-wait_bounded $! 60; r=$?
+wait_bounded $! 60; status=$?
 [ $stuck = 0 ] || bail "the O_DIRECT reader cannot be ended"
-[ $r = 0 ] || sed 's/^/# /' /tmp/dio.out
+[ $status = 0 ] || sed 's/^/# /' /tmp/dio.out
 counts
 tc="O_DIRECT read in flight into stealfs pages"
-check "$tc: the file keeps the read's data (status $r)" test $r = 0
+check "$tc: the file keeps the read's data (status $status)" test $status = 0
 check "$tc: its pages refused as pinned" test "$(delta refused_pinned)" = 8
 rm -f $E/dio
 
@@ -865,8 +868,8 @@ for how in ext4 ext4-truncated stealfs-truncated; do
 	sync
 	snap
 	stealprobe gift -f $gsrc $opt 64K $M/gf > /tmp/check.out 2>&1
-	r=$?; [ $r = 0 ] || sed 's/^/# /' /tmp/check.out
-	check "gift of a file mapping ($how): data intact" test $r = 0
+	status=$?; [ $status = 0 ] || sed 's/^/# /' /tmp/check.out
+	check "gift of a file mapping ($how): data intact" test $status = 0
 	check "gift of a file mapping ($how): refused as a gift" \
 		test "$(delta refused_gift)" = 16 -a $(( $(delta stolen_anon) + $(delta stolen_pagecache) )) = 0
 	rm -f $gsrc $M/gf
@@ -876,9 +879,9 @@ done
 dd if=/dev/zero of=$M/ml bs=64k count=4 2>/dev/null
 snap
 stealprobe pattern 256K | stealprobe splice -M -m -l $M/ml > /tmp/check.out 2>&1
-r=$?; [ $r = 0 ] || sed 's/^/# /' /tmp/check.out
+status=$?; [ $status = 0 ] || sed 's/^/# /' /tmp/check.out
 tc="mlocked destination pages"
-check "$tc: the mapping shows the new data" test $r = 0
+check "$tc: the mapping shows the new data" test $status = 0
 check "$tc: refused as mapped, not replaced" \
 	test "$(delta refused_mapped)" = 64 -a "$(delta stolen_anon)" = 0
 check "$tc: the file shows the new data" is_pattern $M/ml
