@@ -742,8 +742,8 @@ check "$tc: the group's memory back after umount ($kb0 -> $kb1 KiB)" \
 vm_pressure() {
 	awk '/^(pgscan_kswapd|pgscan_direct|oom_kill) / { s += $2 } END { print s + 0 }' /proc/vmstat
 }
-# Global memory pressure: a balloon leaves 48 MiB free, then 64 MiB move
-# into stealfs.  The move completes (the OOM killer takes the balloon,
+# Global memory pressure: a balloon leaves 16 MiB available, then 64 MiB
+# move into stealfs.  The move completes (the OOM killer takes the balloon,
 # which asks for it with oom_score_adj=1000) or stops with ENOMEM; either
 # way it ends, and what moved is intact.  The balloon is killed at the end
 # if the kernel has not done it.
@@ -753,11 +753,11 @@ mount -t stealfs none $M
 tc="global pressure (balloon)"
 kmsg expect-oom begin
 sh -c 'echo 1000 > /proc/self/oom_score_adj && exec stealprobe hog "$0"' \
-	$(( $(meminfo MemFree) - 49152 ))K > /tmp/hog.out 2>&1 &
+	$(( $(meminfo MemAvailable) - 16384 ))K > /tmp/hog.out 2>&1 &
 hog=$!
 w=0
 while ! grep -qs ready /tmp/hog.out && ! ended $hog && [ $w -lt 600 ]; do sleep 0.1; w=$((w + 1)); done
-check "$tc: the balloon holds all but 48 MiB ($(meminfo MemFree) KiB free)" \
+check "$tc: the balloon holds all but 16 MiB ($(meminfo MemAvailable) KiB available)" \
 	sh -c "grep -qs ready /tmp/hog.out && test -e /proc/$hog"
 snap
 scan0=$(vm_pressure)
