@@ -116,6 +116,12 @@ dstate_watch() {
 		sleep 1
 	done
 }
+# The suite's own shell, the watchdog and the tools they run are the OOM
+# killer's last choice (-900, not -1000: with nothing killable a global OOM
+# panics); the tasks under test run with 0 (in_cg), the balloon with 1000.
+# On the debug kernel the balloon's memory is freed so slowly after its OOM
+# kill that the next OOM comes before it is.
+echo -900 > /proc/$$/oom_score_adj
 rm -f /tmp/dstate.fail /tmp/dstate.stop
 dstate_watch &
 watch_pid=$!
@@ -616,10 +622,11 @@ check "cgroup v2 with the memory and io controllers" \
 	sh -c "echo '+memory +io' > $CG/cgroup.subtree_control"
 # cg_new NAME: a fresh cgroup NAME without limits.
 cg_new() { rmdir $CG/$1 2>/dev/null; mkdir $CG/$1; }
-# in_cg NAME CMD...: runs CMD in cgroup NAME ("." is the root group).
+# in_cg NAME CMD...: runs CMD in cgroup NAME ("." is the root group), as
+# killable by the OOM killer as any task (oom_score_adj 0).
 in_cg() {
 	g=$1; shift
-	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$CG/$g" "$@"
+	sh -c 'echo 0 > /proc/self/oom_score_adj && echo $$ > "$0/cgroup.procs" && exec "$@"' "$CG/$g" "$@"
 }
 # cg_kb NAME: memory.current of NAME in KiB.
 cg_kb() { echo $(( $(cat $CG/$1/memory.current) / 1024 )); }
@@ -743,9 +750,10 @@ vm_scanned() {
 }
 # Global memory pressure: a balloon leaves 16 MiB available, then 64 MiB
 # move into stealfs.  The move completes (the OOM killer takes the balloon,
-# which asks for it with oom_score_adj=1000) or stops with ENOMEM; either
-# way it ends, and what moved is intact.  The balloon is killed at the end
-# if the kernel has not done it.
+# which asks for it with oom_score_adj=1000), stops with ENOMEM, or is
+# OOM-killed too (the balloon's memory may come back too late: the debug
+# kernel frees it slowly); whichever, it ends, and what moved is intact.
+# The balloon is killed at the end if the kernel has not done it.
 drop_caches
 f0=$(free_kb)
 mount -t stealfs none $M
@@ -773,10 +781,10 @@ sed -n 's/^\([a-z]\)/# splicer: \1/p' /tmp/press.out
 check "$tc: memory ran short: the OOM killer took the balloon ($hog_gone), the kernel reclaimed ($((scan1 - scan0)) pages), or ENOMEM" \
 	sh -c "test $hog_gone = yes || test $((scan1 - scan0)) -gt 0 || grep -qx 'error ENOMEM' /tmp/press.out"
 check "$tc: the splice ends within 120 s (status $status)" test $status != 124
-check "$tc: it completes or stops with ENOMEM" \
-	sh -c "test $status = 0 || grep -qx 'error ENOMEM' /tmp/press.out"
-check "$tc: the file is what the splicer reports, intact" \
-	sh -c "grep -qx \"spliced \$(stat -c %s $M/press)\" /tmp/press.out && stealprobe pattern \$(stat -c %s $M/press) | cmp - $M/press"
+check "$tc: it completes, stops with ENOMEM or is OOM-killed" \
+	sh -c "test $status = 0 -o $status = 137 || grep -qx 'error ENOMEM' /tmp/press.out"
+check "$tc: the file is what the splicer reports (if it could), intact" \
+	sh -c "{ test $status = 137 || grep -qx \"spliced \$(stat -c %s $M/press)\" /tmp/press.out; } && stealprobe pattern \$(stat -c %s $M/press) | cmp - $M/press"
 check "$tc: stolen + copied = the file's pages" moved_all $M/press
 umount $M
 drop_caches
