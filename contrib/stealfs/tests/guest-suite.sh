@@ -622,11 +622,14 @@ check "cgroup v2 with the memory and io controllers" \
 	sh -c "echo '+memory +io' > $CG/cgroup.subtree_control"
 # cg_new NAME: a fresh cgroup NAME without limits.
 cg_new() { rmdir $CG/$1 2>/dev/null; mkdir $CG/$1; }
-# in_cg NAME CMD...: runs CMD in cgroup NAME ("." is the root group), as
-# killable by the OOM killer as any task (oom_score_adj 0).
+# sh -c "$IN_CG" DIR CMD...: runs CMD in the cgroup DIR, as killable by the
+# OOM killer as any task (oom_score_adj 0).  Started in the background as
+# a simple command, its PID ($!) is CMD's: the shell execs it.
+IN_CG='echo 0 > /proc/self/oom_score_adj && echo $$ > "$0/cgroup.procs" && exec "$@"'
+# in_cg NAME CMD...: runs CMD in cgroup NAME ("." is the root group).
 in_cg() {
 	g=$1; shift
-	sh -c 'echo 0 > /proc/self/oom_score_adj && echo $$ > "$0/cgroup.procs" && exec "$@"' "$CG/$g" "$@"
+	sh -c "$IN_CG" "$CG/$g" "$@"
 }
 # cg_kb NAME: memory.current of NAME in KiB.
 cg_kb() { echo $(( $(cat $CG/$1/memory.current) / 1024 )); }
@@ -646,17 +649,18 @@ spliced_is_file() { grep -qx "spliced $(stat -c %s $2)" $1; }
 # start_move GROUP DST OUT PGROUP PRODUCER...: starts PRODUCER (its output
 # into a FIFO) in cgroup PGROUP and a splicer moving the FIFO's data to DST
 # with SPLICE_F_MOVE in cgroup GROUP, its output in OUT.  Sets prod and spl
-# to their PIDs.  OUT is filled with spaces first and written over in
-# place: in a group at its limit, a write that needs a new page of /tmp
-# would get the splicer OOM-killed before it could report.
+# to their PIDs (the tasks' own, which wait_bounded can see stuck).  OUT is
+# filled with spaces first and written over in place: in a group at its
+# limit, a write that needs a new page of /tmp would get the splicer
+# OOM-killed before it could report.
 start_move() {
 	g=$1 dst=$2 out=$3 pg=$4; shift 4
 	rm -f /tmp/move.fifo
 	mkfifo /tmp/move.fifo
-	in_cg $pg "$@" > /tmp/move.fifo 2>/dev/null &
+	sh -c "$IN_CG" "$CG/$pg" "$@" > /tmp/move.fifo 2>/dev/null &
 	prod=$!
 	printf '%256s' '' > $out
-	in_cg $g stealprobe splice -M $dst < /tmp/move.fifo 1<> $out 2>&1 &
+	sh -c "$IN_CG" "$CG/$g" stealprobe splice -M $dst < /tmp/move.fifo 1<> $out 2>&1 &
 	spl=$!
 }
 # end_move LIMIT: waits for the splicer (at most LIMIT s) and the producer;
@@ -852,7 +856,8 @@ head -c 32768 /tmp/src > $E/dio
 sync
 dd if=/dev/zero of=$M/dio bs=32k count=1 2>/dev/null
 snap
-stealprobe pattern 32K | in_cg dio stealprobe dio-pin $E/dio $M/dio 32K > /tmp/dio.out 2>&1 &
+stealprobe pattern 32K |
+	sh -c "$IN_CG" "$CG/dio" stealprobe dio-pin $E/dio $M/dio 32K > /tmp/dio.out 2>&1 &
 wait_bounded $! 60; status=$?
 [ $stuck = 0 ] || bail "the O_DIRECT reader cannot be ended"
 [ $status = 0 ] || sed 's/^/# /' /tmp/dio.out
