@@ -38,9 +38,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -75,7 +75,6 @@ struct fan {
 	size_t live;         /* outputs not dropped */
 	sp_fanout_error_fn on_error;
 	void *arg;
-	unsigned int flags;  /* splice flags */
 	bool rw;             /* read/write from here on (tee refused, or asked) */
 	int scratch[2];      /* the stage's copy on its way to one output */
 	int devnull;         /* where skipped bytes go */
@@ -91,10 +90,11 @@ struct fan {
 
 /* A helper thread splicing one output's copy of each chunk out of its own
  * scratch pipe.  The main thread hands it work and collects the result
- * under lock; everything else it touches is its own. */
+ * under lock; besides the caller's options, which it only reads, everything
+ * it touches is its own. */
 struct drainer {
-	struct fan view;        /* what call() needs, counting into mover */
-	struct sp_mover mover;  /* a copy of the caller's, for its options */
+	struct sp_worker worker; /* the caller's options, and stats below */
+	struct sp_stats stats;   /* its calls, added to the mover's when collected */
 	int scratch[2];
 	int fd;                 /* the output */
 	size_t len;             /* bytes in scratch to splice to fd */
@@ -107,51 +107,71 @@ struct drainer {
 };
 
 /* Kinds of call that call() makes. */
-enum op { OP_SPLICE, OP_TEE, OP_READ, OP_WRITE };
+enum op {
+	OP_STAGE,  /* splice(2) from the input into the stage */
+	OP_SPLICE, /* splice(2) out of a pipe of ours */
+	OP_TEE,    /* tee(2) out of a pipe of ours */
+	OP_READ,   /* read(2) from the input or a pipe of ours */
+	OP_WRITE,  /* write(2) to an output */
+};
+
+/* Issue one call of kind op moving up to len bytes from fd from to fd to
+ * (buf for read and write), counted in w.  Returns the count or -1 with
+ * errno set. */
+static ssize_t issue(const struct sp_worker *w, enum op op, int from, int to, void *buf,
+		     size_t len)
+{
+	unsigned int flags = w->opts->splice_flags;
+	switch (op) {
+	case OP_STAGE:
+	case OP_SPLICE:
+		SP_COUNT(w->stats, splice_calls);
+		return splice(from, NULL, to, NULL, len, flags);
+	case OP_TEE:
+		SP_COUNT(w->stats, tee_calls);
+		return tee(from, to, len, flags);
+	case OP_READ:
+		SP_COUNT(w->stats, read_calls);
+		return read(from, buf, len);
+	default:
+		SP_COUNT(w->stats, write_calls);
+		return write(to, buf, len);
+	}
+}
 
 /*
- * Make one call of kind op moving up to len bytes from fd from to fd to
- * (buf for read and write), again after EINTR, and after EAGAIN once the
- * caller's fd that was not ready is: the input for reading from it, else
- * the output (the stage and scratch pipes always hold what is asked for).
- * Returns the count or a negative errno (-ECANCELED when asked to stop).
+ * Make one call of kind op (see issue()) for worker w until sp_next_step()
+ * says it is done: again after EINTR, and after EAGAIN once the fd that
+ * was not ready is -- the one read from for reading and staging, else the
+ * one written to (the stage and scratch pipes always hold what is asked
+ * for).  refusals are those the call's route may still take another way
+ * after.  Returns 0 with the count in *moved, SP_FALL_BACK, or a negative
+ * errno (-ECANCELED when asked to stop).
  */
-static ssize_t call(struct fan *f, enum op op, int from, int to, void *buf, size_t len)
+static int call(const struct sp_worker *w, enum op op, int from, int to, void *buf,
+		size_t len, enum sp_refusals refusals, size_t *moved)
 {
-	struct sp_mover *m = f->m;
+	bool reading = op == OP_STAGE || op == OP_READ;
 	for (;;) {
-		ssize_t r;
-		switch (op) {
-		case OP_SPLICE:
-			SP_COUNT(m, splice_calls);
-			r = splice(from, NULL, to, NULL, len, f->flags);
-			break;
-		case OP_TEE:
-			SP_COUNT(m, tee_calls);
-			r = tee(from, to, len, f->flags);
-			break;
-		case OP_READ:
-			SP_COUNT(m, read_calls);
-			r = read(from, buf, len);
-			break;
-		default:
-			SP_COUNT(m, write_calls);
-			r = write(to, buf, len);
-			break;
+		ssize_t r = issue(w, op, from, to, buf, len);
+		if (r >= 0) {
+			*moved = (size_t)r;
+			return 0;
 		}
-		if (r >= 0)
-			return r;
-		int err = errno, rc;
-		if (err == EINTR)
-			rc = sp_cancelled(m) ? -ECANCELED : 0;
-		else if (err == EAGAIN)
-			rc = op == OP_READ || from == f->in ? sp_wait_fd(m, from, POLLIN)
-							     : sp_wait_fd(m, to, POLLOUT);
-		else
-			rc = -err;
+		int rc = sp_next_step(w, errno, reading ? from : -1, reading ? -1 : to,
+				      refusals, NULL);
 		if (rc)
 			return rc;
 	}
+}
+
+/* The main thread's call() with no refusal to route around: returns the
+ * count or a negative errno. */
+static ssize_t main_call(struct fan *f, enum op op, int from, int to, void *buf, size_t len)
+{
+	size_t n;
+	int rc = call(&f->m->worker, op, from, to, buf, len, SP_REFUSALS_NONE, &n);
+	return rc ? rc : (ssize_t)n;
 }
 
 /* The input failed with rc (a negative errno); returns rc. */
@@ -192,31 +212,39 @@ static void gave(struct fan *f, size_t i, size_t k, bool spliced)
 	}
 }
 
-/* Whether rc from a splice into output i means "this fd cannot splice",
- * which write(2) may route around -- if it has had nothing yet. */
-static bool may_fall_back(const struct fan *f, size_t i, ssize_t rc)
+/* The refusals of a splice into output i that write(2) may route around:
+ * none once it has had a byte. */
+static enum sp_refusals output_refusals(const struct fan *f, size_t i)
 {
-	return (rc == -EINVAL || rc == -ENOSYS) && f->status[i].bytes == 0 &&
-	       f->m->opts.method != SP_METHOD_SPLICE;
+	return f->status[i].bytes ? SP_REFUSALS_NONE : SP_REFUSALS_SPLICE;
 }
 
-/* Whether rc from tee(2) is the kernel refusing it; then the fan-out goes
- * over to read/write for good.  A refused tee(2) moved nothing, so this is
- * exact at any point of the stream. */
-static bool tee_refused(struct fan *f, ssize_t rc)
+/* The kernel refused tee(2), or splicing the input: the fan-out goes over
+ * to read/write for good.  A refused call moved nothing, so this is exact
+ * at any point of the stream. */
+static void go_read_write(struct fan *f)
 {
-	if ((rc != -EINVAL && rc != -ENOSYS) || f->m->opts.method == SP_METHOD_SPLICE)
-		return false;
 	f->rw = true;
 	f->m->stats.fallbacks++;
-	return true;
+}
+
+/* tee(2) the chunk from the stage into the pipe fd.  Returns 0 with the
+ * count in *teed, SP_FALL_BACK when the kernel refused (the fan-out is now
+ * read/write), or a negative errno. */
+static int tee_chunk(struct fan *f, int fd, size_t *teed)
+{
+	int rc = call(&f->m->worker, OP_TEE, f->m->pipe_fds[0], fd, NULL, f->chunk,
+		      SP_REFUSALS_SPLICE, teed);
+	if (rc == SP_FALL_BACK)
+		go_read_write(f);
+	return rc;
 }
 
 /* Throw away the first n bytes of the pipe fd.  Returns 0 or a negative errno. */
 static int discard(struct fan *f, int fd, size_t n)
 {
 	while (n) {
-		ssize_t k = call(f, OP_SPLICE, fd, f->devnull, NULL, n);
+		ssize_t k = main_call(f, OP_SPLICE, fd, f->devnull, NULL, n);
 		if (k <= 0)
 			return k < 0 ? (int)k : -EIO;
 		n -= (size_t)k;
@@ -250,7 +278,7 @@ static int read_pipe(struct fan *f, int fd, size_t n)
 	if (rc)
 		return rc;
 	for (size_t got = 0; got < n;) {
-		ssize_t k = call(f, OP_READ, fd, -1, f->buf + got, n - got);
+		ssize_t k = main_call(f, OP_READ, fd, -1, f->buf + got, n - got);
 		if (k <= 0)
 			return k < 0 ? (int)k : -EIO;
 		got += (size_t)k;
@@ -259,17 +287,19 @@ static int read_pipe(struct fan *f, int fd, size_t n)
 	return 0;
 }
 
-/* tee(2) the whole chunk into the empty scratch pipe.  Returns 0, 1 when
- * the kernel refused (the fan-out is now read/write), or a negative errno. */
+/* tee(2) the whole chunk into the empty scratch pipe.  Returns 0,
+ * SP_FALL_BACK when the kernel refused (the fan-out is now read/write), or
+ * a negative errno. */
 static int tee_to_scratch(struct fan *f)
 {
-	ssize_t t = call(f, OP_TEE, f->m->pipe_fds[0], f->scratch[1], NULL, f->chunk);
-	if (t < 0)
-		return tee_refused(f, t) ? 1 : (int)t;
+	size_t t;
+	int rc = tee_chunk(f, f->scratch[1], &t);
+	if (rc)
+		return rc;
 	/* The scratch pipe has at least as many slots as the stage. */
-	if ((size_t)t == f->chunk)
+	if (t == f->chunk)
 		return 0;
-	int rc = empty_pipe(f, f->scratch[0]);
+	rc = empty_pipe(f, f->scratch[0]);
 	return rc ? rc : -EIO;
 }
 
@@ -304,7 +334,7 @@ static int serve_write(struct fan *f, size_t i, bool last)
 			return drop(f, i, rc);
 	}
 	while (o->pos < f->chunk) {
-		ssize_t w = call(f, OP_WRITE, -1, o->fd, f->buf + o->pos, f->chunk - o->pos);
+		ssize_t w = main_call(f, OP_WRITE, -1, o->fd, f->buf + o->pos, f->chunk - o->pos);
 		if (w <= 0)
 			return drop(f, i, w < 0 ? w : -EIO);
 		gave(f, i, (size_t)w, false);
@@ -329,20 +359,19 @@ static int serve_scratch(struct fan *f, size_t i)
 		return rc < 0 ? drop(f, i, rc) : serve_write(f, i, false);
 	rc = discard(f, f->scratch[0], o->pos);
 	while (!rc && o->pos < f->chunk) {
-		ssize_t k = call(f, OP_SPLICE, f->scratch[0], o->fd, NULL, f->chunk - o->pos);
-		if (k > 0) {
-			gave(f, i, (size_t)k, true);
-			continue;
-		}
-		if (k == 0)
-			k = -EIO;
-		if (may_fall_back(f, i, k)) {
+		size_t k;
+		rc = call(&f->m->worker, OP_SPLICE, f->scratch[0], o->fd, NULL,
+			  f->chunk - o->pos, output_refusals(f, i), &k);
+		if (rc == SP_FALL_BACK) {
 			reroute_to_write(f, i);
 			rc = f->have_buf ? discard(f, f->scratch[0], f->chunk)
 					 : read_pipe(f, f->scratch[0], f->chunk);
 			return rc ? rc : serve_write(f, i, false);
 		}
-		rc = (int)k;
+		if (!rc && k == 0)
+			rc = -EIO;
+		if (!rc)
+			gave(f, i, k, true);
 	}
 	/* Output i failed, or the copy on its way did: drop it, and leave the
 	 * scratch pipe empty for the next output. */
@@ -358,10 +387,11 @@ static int serve_scratch(struct fan *f, size_t i)
  * or a negative errno to stop with. */
 static int serve_tee(struct fan *f, size_t i)
 {
-	ssize_t t = call(f, OP_TEE, f->m->pipe_fds[0], f->outs[i].fd, NULL, f->chunk);
-	if (t < 0)
-		return tee_refused(f, t) ? serve_write(f, i, false) : drop(f, i, t);
-	gave(f, i, (size_t)t, true);
+	size_t t;
+	int rc = tee_chunk(f, f->outs[i].fd, &t);
+	if (rc)
+		return rc == SP_FALL_BACK ? serve_write(f, i, false) : drop(f, i, rc);
+	gave(f, i, t, true);
 	return f->outs[i].pos < f->chunk ? serve_scratch(f, i) : 0;
 }
 
@@ -370,19 +400,19 @@ static int serve_tee(struct fan *f, size_t i)
 static int serve_consume(struct fan *f, size_t i)
 {
 	while (f->consumed < f->chunk) {
-		ssize_t k = call(f, OP_SPLICE, f->m->pipe_fds[0], f->outs[i].fd, NULL,
-				 f->chunk - f->consumed);
-		if (k > 0) {
-			f->consumed += (size_t)k;
-			gave(f, i, (size_t)k, true);
-			continue;
+		size_t k;
+		int rc = call(&f->m->worker, OP_SPLICE, f->m->pipe_fds[0], f->outs[i].fd, NULL,
+			      f->chunk - f->consumed, output_refusals(f, i), &k);
+		if (rc == SP_FALL_BACK) {
+			reroute_to_write(f, i);
+			return serve_write(f, i, true);
 		}
-		if (k == 0)
-			k = -EIO;
-		if (!may_fall_back(f, i, k))
-			return drop(f, i, k);
-		reroute_to_write(f, i);
-		return serve_write(f, i, true);
+		if (!rc && k == 0)
+			rc = -EIO;
+		if (rc)
+			return drop(f, i, rc);
+		f->consumed += k;
+		gave(f, i, k, true);
 	}
 	return 0;
 }
@@ -444,13 +474,14 @@ static void *drain_loop(void *arg)
 		size_t moved = 0;
 		ssize_t err = 0;
 		while (moved < d->len) {
-			ssize_t k = call(&d->view, OP_SPLICE, d->scratch[0], d->fd, NULL,
-					 d->len - moved);
-			if (k <= 0) {
-				err = k < 0 ? k : -EIO;
+			size_t k;
+			int rc = call(&d->worker, OP_SPLICE, d->scratch[0], d->fd, NULL,
+				      d->len - moved, SP_REFUSALS_NONE, &k);
+			if (rc || k == 0) {
+				err = rc ? rc : -EIO;
 				break;
 			}
-			moved += (size_t)k;
+			moved += k;
 		}
 		pthread_mutex_lock(&d->lock);
 		d->moved = moved;
@@ -477,11 +508,12 @@ static int hand_off(struct fan *f, size_t i)
 {
 	struct fan_out *o = &f->outs[i];
 	struct drainer *d = o->drainer;
-	ssize_t t = call(f, OP_TEE, f->m->pipe_fds[0], d->scratch[1], NULL, f->chunk);
-	if (t < 0)
-		return tee_refused(f, t) ? serve_write(f, i, false) : drop(f, i, t);
-	if ((size_t)t != f->chunk) {
-		int rc = empty_pipe(f, d->scratch[0]);
+	size_t t;
+	int rc = tee_chunk(f, d->scratch[1], &t);
+	if (rc)
+		return rc == SP_FALL_BACK ? serve_write(f, i, false) : drop(f, i, rc);
+	if (t != f->chunk) {
+		rc = empty_pipe(f, d->scratch[0]);
 		return rc ? rc : drop(f, i, -EIO);
 	}
 	pthread_mutex_lock(&d->lock);
@@ -507,7 +539,7 @@ static int collect(struct fan *f, size_t i, bool stopping)
 		pthread_cond_wait(&d->cond, &d->lock);
 	pthread_mutex_unlock(&d->lock);
 	o->handed = false;
-	struct sp_stats *ds = &d->mover.stats, *s = &f->m->stats;
+	struct sp_stats *ds = &d->stats, *s = &f->m->stats;
 	s->syscalls += ds->syscalls;
 	s->splice_calls += ds->splice_calls;
 	s->poll_calls += ds->poll_calls;
@@ -557,7 +589,7 @@ static int rw_chunk(struct fan *f)
 	int rc = need_buffer(f);
 	if (rc)
 		return rc;
-	ssize_t r = call(f, OP_READ, f->in, -1, f->buf, f->cap);
+	ssize_t r = main_call(f, OP_READ, f->in, -1, f->buf, f->cap);
 	if (r <= 0)
 		return r < 0 ? input_failed(f, r) : 0;
 	f->chunk = (size_t)r;
@@ -570,18 +602,19 @@ static int rw_chunk(struct fan *f)
  * negative errno. */
 static int stage_chunk(struct fan *f, size_t consumer)
 {
-	ssize_t r = call(f, OP_SPLICE, f->in, f->m->pipe_fds[1], NULL, f->cap);
-	if (r < 0 && (r == -EINVAL || r == -ENOSYS) && f->total == 0 &&
-	    f->m->opts.method != SP_METHOD_SPLICE) {
+	size_t r;
+	int rc = call(&f->m->worker, OP_STAGE, f->in, f->m->pipe_fds[1], NULL, f->cap,
+		      f->total ? SP_REFUSALS_NONE : SP_REFUSALS_SPLICE, &r);
+	if (rc == SP_FALL_BACK) {
 		/* The input cannot splice. */
-		f->rw = true;
-		f->m->stats.fallbacks++;
+		go_read_write(f);
 		return rw_chunk(f);
 	}
-	if (r <= 0)
-		return r < 0 ? input_failed(f, r) : 0;
-	f->chunk = (size_t)r;
-	int rc = 0;
+	if (rc)
+		return input_failed(f, rc);
+	if (r == 0)
+		return 0;
+	f->chunk = r;
 	if (any_write_route(f) && (rc = fill_buffer(f, false)) && rc != -ECANCELED)
 		rc = drop_write_routes(f, rc);
 	if (!rc)
@@ -613,14 +646,14 @@ static void classify(struct fan *f, size_t i, int fd)
 	struct fan_out *o = &f->outs[i];
 	struct stat st;
 	*o = (struct fan_out){ .fd = fd, .route = ROUTE_SPLICE, .live = true };
-	SP_COUNT_OTHER(m);
+	SP_COUNT_OTHER(&m->stats);
 	if (fstat(fd, &st) < 0) {
 		o->route = ROUTE_WRITE; /* the first write(2) says what is wrong */
 	} else if (S_ISFIFO(st.st_mode)) {
 		o->route = ROUTE_TEE;
 		m->stats.syscalls += 2;
 		sp_pipe_grow(fd, m->opts.pipe_size);
-	} else if (m->opts.method != SP_METHOD_SPLICE) {
+	} else if (sp_may_switch_path(&m->opts)) {
 		m->stats.syscalls += 2;
 		int fl = fcntl(fd, F_GETFL);
 		/* splice(2) refuses O_APPEND; ttys are for write(2). */
@@ -640,7 +673,7 @@ static int open_pipes(struct fan *f)
 	int rc = sp_private_pipe(m);
 	if (rc)
 		return rc;
-	SP_COUNT_OTHER(m);
+	SP_COUNT_OTHER(&m->stats);
 	if (pipe2(f->scratch, O_CLOEXEC) < 0)
 		return -errno;
 	m->stats.syscalls += 2;
@@ -648,13 +681,13 @@ static int open_pipes(struct fan *f)
 	if (size < 0)
 		return (int)size;
 	if ((size_t)size < m->pipe_size) {
-		SP_COUNT_OTHER(m);
+		SP_COUNT_OTHER(&m->stats);
 		long got = fcntl(m->pipe_fds[1], F_SETPIPE_SZ, (int)size);
 		if (got < 0)
 			return -errno;
 		m->pipe_size = (size_t)got;
 	}
-	SP_COUNT_OTHER(m);
+	SP_COUNT_OTHER(&m->stats);
 	f->devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	return f->devnull < 0 ? -errno : 0;
 }
@@ -663,10 +696,9 @@ static int open_pipes(struct fan *f)
  * could not be set up (then output i is served by the main thread). */
 static int start_drainer(struct fan *f, struct drainer *d, size_t i)
 {
-	*d = (struct drainer){ .mover = *f->m, .scratch = { -1, -1 }, .fd = f->outs[i].fd };
-	d->mover.stats = (struct sp_stats){ 0 };
-	d->view = (struct fan){ .m = &d->mover, .in = -1, .flags = f->flags };
-	SP_COUNT_OTHER(f->m);
+	*d = (struct drainer){ .scratch = { -1, -1 }, .fd = f->outs[i].fd };
+	d->worker = (struct sp_worker){ .opts = &f->m->opts, .stats = &d->stats };
+	SP_COUNT_OTHER(&f->m->stats);
 	if (pipe2(d->scratch, O_CLOEXEC) < 0)
 		return -errno;
 	f->m->stats.syscalls += 2;
@@ -691,8 +723,11 @@ static int start_drainer(struct fan *f, struct drainer *d, size_t i)
 }
 
 /* Give up to one drainer per CPU to the file outputs other than the
- * consumer, when the process may run on several CPUs.  Failing to is not
- * an error. */
+ * consumer, when the process may run on several CPUs.  They start with
+ * every signal blocked, so that signals meant for the process (Ctrl-C)
+ * reach the calling thread, whose handlers may set the cancel flag; the
+ * caller's own mask is left as it was.  Failing to start them is not an
+ * error. */
 static void start_drainers(struct fan *f)
 {
 	cpu_set_t set;
@@ -706,10 +741,14 @@ static void start_drainers(struct fan *f)
 	if (want > (size_t)cpus)
 		want = (size_t)cpus;
 	f->drainers = calloc(want, sizeof(*f->drainers));
+	sigset_t all, callers;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &callers);
 	for (size_t i = 0; f->drainers && i < f->n && f->ndrainers < want; i++)
 		if (f->outs[i].route == ROUTE_SPLICE && i != consumer &&
 		    start_drainer(f, &f->drainers[f->ndrainers], i) == 0)
 			f->ndrainers++;
+	pthread_sigmask(SIG_SETMASK, &callers, NULL);
 }
 
 /* Stop the drainers (all idle: every chunk collects them) and free them. */
@@ -743,17 +782,17 @@ static int setup(struct fan *f, int in_fd, const int *out_fds)
 	for (size_t i = 0; i < f->n; i++)
 		classify(f, i, out_fds[i]);
 	f->live = f->n;
-	f->rw = m->opts.method == SP_METHOD_RW;
+	f->rw = sp_rw_only(&m->opts);
 
 	struct stat st;
-	SP_COUNT_OTHER(m);
+	SP_COUNT_OTHER(&m->stats);
 	if (fstat(in_fd, &st) == 0 && S_ISFIFO(st.st_mode)) {
 		m->stats.syscalls += 2;
 		sp_pipe_grow(in_fd, m->opts.pipe_size);
 	}
 	if (!f->rw && consumer_of(f) < f->n) {
 		int rc = open_pipes(f);
-		if (rc && m->opts.method == SP_METHOD_SPLICE)
+		if (rc && !sp_may_switch_path(&m->opts))
 			return rc;
 		if (rc) {
 			f->rw = true;
@@ -773,10 +812,10 @@ int64_t sp_fanout(struct sp_mover *m, int in_fd, const int *out_fds, size_t n,
 	if (!m || (n && (!out_fds || !status)))
 		return -EINVAL;
 	int saved_errno = errno;
-	uint64_t start = sp_now_ns();
+	uint64_t start = now_ns();
 	m->err_side = SP_SIDE_NONE;
 	struct fan f = { .m = m, .in = in_fd, .status = status, .n = n,
-			 .on_error = on_error, .arg = arg, .flags = m->opts.splice_flags,
+			 .on_error = on_error, .arg = arg,
 			 .scratch = { -1, -1 }, .devnull = -1 };
 
 	int rc = setup(&f, in_fd, out_fds);
@@ -800,7 +839,7 @@ int64_t sp_fanout(struct sp_mover *m, int in_fd, const int *out_fds, size_t n,
 	free(f.buf);
 	free(f.outs);
 	m->last_bytes = f.total;
-	m->stats.elapsed_ns += sp_now_ns() - start;
+	m->stats.elapsed_ns += now_ns() - start;
 	errno = saved_errno;
 	return rc < 0 ? rc : (int64_t)f.total;
 }

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "clock.h"
 #include "libsplice.h"
 
 /* Everything declared from here on is internal to the library: hidden from
@@ -23,9 +24,18 @@ struct sp_output_memo {
 	long pipe_size;  /* for a pipe: its size after growing */
 };
 
+/* What one thread that moves data works with: the caller's options, only
+ * read (a fan-out's helper threads share them with the calling thread), and
+ * the counters its system calls add to. */
+struct sp_worker {
+	const struct sp_options *opts;
+	struct sp_stats *stats;
+};
+
 struct sp_mover {
 	struct sp_options opts;
 	struct sp_stats stats;
+	struct sp_worker worker; /* the calling thread's: opts and stats above */
 	int pipe_fds[2];         /* private pipe; -1 until first needed */
 	size_t pipe_size;        /* its size */
 	bool pipe_unavailable;   /* pipe2() failed: stay on read/write */
@@ -33,20 +43,68 @@ struct sp_mover {
 	struct sp_output_memo out_memo;
 	enum sp_side err_side;
 	uint64_t last_bytes;
-	enum sp_method last_method;
+	enum sp_path last_path;
 };
 
-/* Count one system call of the given kind (a field of struct sp_stats). */
-#define SP_COUNT(mover, field) \
-	do { (mover)->stats.syscalls++; (mover)->stats.field++; } while (0)
-#define SP_COUNT_OTHER(mover) ((mover)->stats.syscalls++)
+/* Count one system call of the given kind (a field of struct sp_stats) in
+ * the counters stats points to. */
+#define SP_COUNT(stats, field) \
+	do { (stats)->syscalls++; (stats)->field++; } while (0)
+#define SP_COUNT_OTHER(stats) ((stats)->syscalls++)
+
+/* Whether the mover may leave a path the kernel refuses for another one:
+ * every policy but SP_POLICY_ONLY. */
+static inline bool sp_may_switch_path(const struct sp_options *o)
+{
+	return o->policy != SP_POLICY_ONLY;
+}
+
+/* Whether the mover moves bytes with read(2)/write(2) only. */
+static inline bool sp_rw_only(const struct sp_options *o)
+{
+	return o->policy != SP_POLICY_AUTO && o->path == SP_PATH_RW;
+}
 
 /* True when the caller asked to stop (its cancel flag is set). */
-bool sp_cancelled(const struct sp_mover *m);
+bool sp_cancelled(const struct sp_worker *w);
 
 /* Block until fd is ready for events (POLLIN or POLLOUT).  Returns 0, or a
  * negative errno value (-ECANCELED when the caller asked to stop). */
-int sp_wait_fd(struct sp_mover *m, int fd, short events);
+int sp_wait_fd(const struct sp_worker *w, int fd, short events);
+
+/* The answer of sp_next_step(), and of a data path, when the kernel refused
+ * a route before any byte moved on it: the caller takes another way
+ * (read/write, or the splice path).  Positive: neither a count nor an errno. */
+#define SP_FALL_BACK 1
+
+/* Which errors of a failed call mean that the kernel refuses the route
+ * rather than that the transfer failed, so that another way may be taken. */
+enum sp_refusals {
+	SP_REFUSALS_NONE,   /* none: bytes have moved on the route, or it has
+			     * no other way (read(2), write(2)) */
+	SP_REFUSALS_SPLICE, /* EINVAL, ENOSYS: an fd takes no splice(2), tee(2)
+			     * or vmsplice(2) */
+	SP_REFUSALS_COPY,   /* those and EXDEV, EOPNOTSUPP, EBADF: no
+			     * copy_file_range(2) or sendfile(2) between the files */
+};
+
+/*
+ * The one decision every data path (sp_move()'s and sp_fanout()'s) makes
+ * after a call that moves bytes failed with err:
+ *  - EINTR: make the call again, unless the caller asked to stop;
+ *  - EAGAIN: wait until in_fd can be read, then until out_fd can be
+ *    written (-1: not waited for), and make the call again;
+ *  - a refusal (see refusals), unless the policy is SP_POLICY_ONLY:
+ *    take another way;
+ *  - anything else: the error.
+ * Returns 0 to make the call again, SP_FALL_BACK, or a negative errno:
+ * -ECANCELED when the caller asked to stop (*side becomes SP_SIDE_NONE),
+ * a failed wait (*side becomes SP_SIDE_INPUT for in_fd, SP_SIDE_OUTPUT for
+ * out_fd), or -err (*side keeps the side the caller blames for err).  side
+ * may be NULL.
+ */
+int sp_next_step(const struct sp_worker *w, int err, int in_fd, int out_fd,
+		 enum sp_refusals refusals, enum sp_side *side);
 
 /* Make sure the private pipe exists.  Returns 0 or a negative errno value. */
 int sp_private_pipe(struct sp_mover *m);
@@ -59,9 +117,6 @@ int sp_buffer(struct sp_mover *m);
 
 /* Report progress after a chunk; returns 0 or -ECANCELED. */
 int sp_report_progress(struct sp_mover *m);
-
-/* Monotonic clock in nanoseconds. */
-uint64_t sp_now_ns(void);
 
 #pragma GCC visibility pop
 

@@ -1,10 +1,16 @@
 /*
  * libsplice — move bytes between any two file descriptors with the
- * kernel's zero-copy primitives (splice(2), tee(2), vmsplice(2)),
- * falling back to read(2)/write(2) where the kernel refuses them.
+ * kernel's zero-copy primitives (splice(2), tee(2), vmsplice(2),
+ * copy_file_range(2), sendfile(2)), falling back to read(2)/write(2) where
+ * the kernel refuses them.
  *
  * Conventions: functions return a count or a negative errno value and
- * leave errno alone; the library never prints and never exits.
+ * leave errno alone; the library never prints and never exits.  Every
+ * function has its own manual page (man sp_move).
+ *
+ * Contents: constants; paths and policies; options and movers; moving
+ * (one input to one output, sparse files too); fan-out (one input to many
+ * outputs); comparing; probing the kernel.
  */
 #ifndef LIBSPLICE_H
 #define LIBSPLICE_H
@@ -12,6 +18,12 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Constants -------------------------------------------------------- */
 
 /* The splice(2) flags, also for callers that did not define _GNU_SOURCE
  * (glibc declares them only then); the values are the kernel's. */
@@ -28,10 +40,6 @@
 #define SPLICE_F_GIFT 8
 #endif
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-
 /* "Start at the current file position" for sp_move()'s offset. */
 #define SP_OFFSET_CURRENT ((int64_t)-1)
 /* "Copy until end of input" for sp_move()'s length. */
@@ -41,24 +49,47 @@ extern "C" {
 #define SP_DEFAULT_PIPE_SIZE (1024 * 1024)
 #define SP_DEFAULT_BUFFER_SIZE (128 * 1024)
 
-/* How bytes are moved. */
-enum sp_method {
-	SP_METHOD_AUTO = 0, /* splice where the kernel allows, else read/write */
-	SP_METHOD_SPLICE,   /* splice only: a refusal is an error (-EINVAL) */
-	SP_METHOD_RW,       /* read/write only */
-	/* The added data paths (see "Paths" below).  Each needs a regular
-	 * input (and copy_file_range a regular output); for other fds, or when
-	 * the kernel refuses before any byte moved, the transfer takes the
-	 * SP_METHOD_AUTO path and counts a fallback. */
-	SP_METHOD_VMSPLICE,        /* map the input, vmsplice(2) it into the pipe, splice out */
-	SP_METHOD_GIFT,            /* read into fresh pages, vmsplice them with
-				    * SPLICE_F_GIFT, unmap them, splice out */
-	SP_METHOD_COPY_FILE_RANGE, /* copy_file_range(2) */
-	SP_METHOD_SENDFILE,        /* sendfile(2) */
-	SP_METHOD_BEST,            /* the fastest correct path for the pair of fds:
-				    * copy_file_range between regular files (unless
-				    * SPLICE_F_MOVE is asked for), else as AUTO */
+/* ---- Paths and policies (lib/methods.c) ------------------------------- */
+
+/* A way for bytes to go from one fd to another: what moved them. */
+enum sp_path {
+	SP_PATH_NONE = 0,         /* nothing has moved yet */
+	SP_PATH_SPLICE,           /* splice(2): one call when either fd is a pipe,
+				   * else in and out of a private pipe */
+	SP_PATH_RW,               /* read(2) and write(2) through a buffer */
+	SP_PATH_VMSPLICE,         /* map the input, vmsplice(2) it into the
+				   * private pipe, splice it out */
+	SP_PATH_GIFT,             /* read into fresh pages, vmsplice them with
+				   * SPLICE_F_GIFT, unmap them, splice out */
+	SP_PATH_COPY_FILE_RANGE,  /* copy_file_range(2) */
+	SP_PATH_SENDFILE,         /* sendfile(2) */
 };
+
+/* How a mover chooses the path for each transfer. */
+enum sp_policy {
+	SP_POLICY_AUTO = 0,  /* the fastest correct path for the pair of fds:
+			      * copy_file_range between regular files (unless
+			      * SPLICE_F_MOVE is asked for), else splice, else
+			      * read/write where the kernel refuses splice */
+	SP_POLICY_PREFER,    /* the options' path where it applies; where it
+			      * does not (vmsplice, gift and the in-kernel
+			      * copies need a regular input, copy_file_range a
+			      * regular output) or the kernel refuses it before
+			      * the first byte, splice, then read/write, each
+			      * switch counted as a fallback */
+	SP_POLICY_ONLY,      /* the options' path and nothing else: a refusal
+			      * is an error (-EINVAL) */
+};
+
+/* The path's name: "splice", "rw", "vmsplice", "gift", "copy_file_range",
+ * "sendfile" ("none" for SP_PATH_NONE), or NULL for an unknown value. */
+const char *sp_path_name(enum sp_path path);
+
+/* The path called name (as sp_path_name() spells it, not "none").
+ * Returns 0 or -EINVAL. */
+int sp_path_parse(const char *name, enum sp_path *path);
+
+/* ---- Options and movers (lib/mover.c) --------------------------------- */
 
 /* Which side of a transfer an error came from. */
 enum sp_side {
@@ -68,8 +99,9 @@ enum sp_side {
 };
 
 /*
- * Running totals of a mover; all counters only grow.  New fields are only
- * ever added at the end.
+ * Running totals of a mover; all counters only grow.  The library owns
+ * them (sp_get_stats() gives a pointer); new fields are only ever added at
+ * the end.
  */
 struct sp_stats {
 	uint64_t bytes;          /* bytes delivered to outputs */
@@ -82,8 +114,7 @@ struct sp_stats {
 	uint64_t read_calls;
 	uint64_t write_calls;
 	uint64_t poll_calls;
-	uint64_t fallbacks;      /* paths abandoned: to read/write, or an added
-	                          * method (SP_METHOD_VMSPLICE ...) to splice */
+	uint64_t fallbacks;      /* paths abandoned for another one */
 	uint64_t elapsed_ns;     /* wall-clock time spent moving data */
 };
 
@@ -93,8 +124,10 @@ struct sp_stats {
  */
 typedef int (*sp_progress_fn)(const struct sp_stats *stats, void *arg);
 
+/* A mover's options; zero for every field gives the defaults. */
 struct sp_options {
-	enum sp_method method;
+	enum sp_policy policy;      /* SP_POLICY_AUTO by default */
+	enum sp_path path;          /* for SP_POLICY_PREFER and SP_POLICY_ONLY */
 	unsigned int splice_flags;  /* any of SPLICE_F_MOVE, SPLICE_F_MORE, SPLICE_F_NONBLOCK */
 	size_t pipe_size;           /* wanted pipe size; 0 means SP_DEFAULT_PIPE_SIZE */
 	size_t buffer_size;         /* read/write buffer; 0 means SP_DEFAULT_BUFFER_SIZE */
@@ -114,36 +147,14 @@ struct sp_mover;
 
 /*
  * Create a mover.  opts may be NULL for the defaults; it is copied.
- * Returns 0, -EINVAL for bad options or -ENOMEM.
+ * Returns 0, -EINVAL for bad options (an unknown policy, path or splice
+ * flag, SP_POLICY_PREFER or SP_POLICY_ONLY without a path, a pipe or
+ * buffer size over 2 GiB, nonzero reserved space) or -ENOMEM.
  */
 int sp_mover_new(struct sp_mover **mover, const struct sp_options *opts);
 
 /* Free a mover and its private pipe and buffer.  NULL is allowed. */
 void sp_mover_free(struct sp_mover *mover);
-
-/*
- * Move up to length bytes (SP_LENGTH_EOF: until end of input) from in_fd to
- * out_fd.  offset is where to start reading in_fd: SP_OFFSET_CURRENT uses and
- * advances the file position; any other value reads from that offset (the
- * file position is left alone) or, on an fd that cannot seek, skips that
- * many bytes first.
- *
- * Picks the cheapest path: one splice when either fd is a pipe, otherwise
- * splice through a private pipe; falls back to read/write when the kernel
- * refuses to splice one of the fds, before any byte has moved.
- *
- * Returns the number of bytes written to out_fd (fewer than length only at
- * end of input), or a negative errno value; then sp_error_side() tells
- * which fd failed and sp_last_bytes() how much had already been written.
- */
-int64_t sp_move(struct sp_mover *mover, int in_fd, int out_fd,
-		int64_t offset, uint64_t length);
-
-/* The side that made the last failed call fail (SP_SIDE_NONE after success). */
-enum sp_side sp_error_side(const struct sp_mover *mover);
-
-/* Bytes written to the output by the last call, successful or not. */
-uint64_t sp_last_bytes(const struct sp_mover *mover);
 
 /* The mover's running totals. */
 const struct sp_stats *sp_get_stats(const struct sp_mover *mover);
@@ -158,8 +169,77 @@ size_t sp_pipe_size(const struct sp_mover *mover);
  */
 long sp_pipe_grow(int fd, size_t want);
 
-/* The library's version string, such as "0.1.0". */
+/* The library's version string, such as "0.2.0". */
 const char *sp_version(void);
+
+/* ---- Moving: one input to one output (lib/move.c, lib/sparse.c) ------- */
+
+/*
+ * Move up to length bytes (SP_LENGTH_EOF: until end of input) from in_fd to
+ * out_fd.  offset is where to start reading in_fd: SP_OFFSET_CURRENT uses and
+ * advances the file position; any other value reads from that offset (the
+ * file position is left alone) or, on an fd that cannot seek, skips that
+ * many bytes first.  The path follows the mover's policy.
+ *
+ * Returns the number of bytes written to out_fd (fewer than length only at
+ * end of input), or a negative errno value; then sp_error_side() tells
+ * which fd failed and sp_last_bytes() how much had already been written.
+ */
+int64_t sp_move(struct sp_mover *mover, int in_fd, int out_fd,
+		int64_t offset, uint64_t length);
+
+/* The side that made the last failed call fail (SP_SIDE_NONE after success). */
+enum sp_side sp_error_side(const struct sp_mover *mover);
+
+/* Bytes written to the output by the last call, successful or not. */
+uint64_t sp_last_bytes(const struct sp_mover *mover);
+
+/* The path that moved the bytes of the last call (the last one taken when
+ * a fallback switched paths); SP_PATH_NONE before any. */
+enum sp_path sp_last_path(const struct sp_mover *mover);
+
+/* What sp_move_sparse() makes of holes. */
+enum sp_holes {
+	SP_HOLES_KEEP = 0, /* the input's holes (SEEK_HOLE) stay holes */
+	SP_HOLES_PUNCH,    /* they do, and every block of zeros the copy
+			    * wrote becomes a hole too */
+	SP_HOLES_FILL,     /* holes are written out as the zeros they read as */
+};
+
+/*
+ * Copy all of in_fd to out_fd, making holes as how says.
+ *
+ * A regular in_fd is copied whole, from offset 0 to its end, whatever its
+ * file position (which is left where it was); any other input from its
+ * file position to its end.  The copy goes to out_fd from its file
+ * position on, and leaves that position after the copy.
+ *
+ * Only a regular out_fd not opened with O_APPEND can have holes.  Into
+ * one, a regular input with holes (fewer blocks than its size needs) is
+ * copied extent by extent (SEEK_DATA, SEEK_HOLE): its holes are skipped
+ * over, not written, and a hole at its end is made by setting out_fd's
+ * size to where the copy ends, so that the copy has exactly the input's
+ * size.  Into anything else -- a pipe, a FIFO, a character device such as
+ * /dev/null, a socket -- holes are written as the zeros they read as,
+ * whatever how says.
+ *
+ * With SP_HOLES_PUNCH, each run of whole 4096-byte blocks of zeros (at
+ * multiples of 4096 in the file) that the copy wrote into a regular
+ * out_fd is then made a hole (fallocate(FALLOC_FL_PUNCH_HOLE)).  The zeros
+ * are found through a read-only mapping of out_fd: where it cannot be
+ * mapped (opened write-only) or the filesystem cannot punch holes, the
+ * zeros stay.
+ *
+ * Each stretch of data is one sp_move() with the mover's options: its
+ * path, progress callback, cancel flag and statistics apply throughout.
+ * Returns the number of bytes written to out_fd (holes kept are not
+ * written), -EINVAL for an unknown how, or another negative errno value;
+ * sp_error_side() then tells which fd failed.  sp_last_bytes() is the
+ * bytes written by the whole call, successful or not; sp_last_path()
+ * names the path of its last stretch.
+ */
+int64_t sp_move_sparse(struct sp_mover *mover, int in_fd, int out_fd, enum sp_holes how);
+
 
 /* ---- Fan-out: one input to many outputs (lib/fanout.c) ---------------- */
 
@@ -185,11 +265,12 @@ typedef int (*sp_fanout_error_fn)(size_t index, int err, void *arg);
  * output pipes or through a scratch pipe into other outputs, and the last
  * output takes the pages themselves.  An output splice refuses (O_APPEND,
  * a tty, EINVAL before its first byte) gets write(2) instead, the others
- * keep splicing; SP_METHOD_RW uses read/write for all.  File outputs
- * after their first chunk may be spliced by helper threads, up to one per
- * CPU the caller may run on (sched_getaffinity), so that the kernel's
- * copies into several files run in parallel; they exist only during the
- * call.
+ * keep splicing; a mover whose path is SP_PATH_RW uses read/write for all,
+ * and one with SP_POLICY_ONLY and SP_PATH_SPLICE fails instead of falling
+ * back.  File outputs after their first chunk may be spliced by helper
+ * threads, up to one per CPU the caller may run on (sched_getaffinity),
+ * so that the kernel's copies into several files run in parallel; they
+ * exist only during the call and never take the caller's signals.
  *
  * Every output gets exactly the same bytes; the input advances at the pace
  * of the slowest live output.  An output that fails is dropped, its errno
@@ -206,21 +287,7 @@ typedef int (*sp_fanout_error_fn)(size_t index, int err, void *arg);
 int64_t sp_fanout(struct sp_mover *mover, int in_fd, const int *out_fds, size_t n,
 		  struct sp_fanout_status *status, sp_fanout_error_fn on_error, void *arg);
 
-/* ---- end of fan-out --------------------------------------------------- */
-
-/* ---- Paths: method names, the path taken, comparing ------------------------ */
-
-/* The method's name ("splice", "copy_file_range",
- * "auto" for SP_METHOD_BEST ...), or NULL for an unknown value. */
-const char *sp_method_name(enum sp_method method);
-
-/* The method called name (as sp_method_name() spells it; "auto" gives
- * SP_METHOD_BEST).  Returns 0 or -EINVAL. */
-int sp_method_parse(const char *name, enum sp_method *method);
-
-/* The path that moved the bytes of the last sp_move() call: SP_METHOD_SPLICE,
- * SP_METHOD_RW (also after a fallback), or one of the added methods. */
-enum sp_method sp_last_method(const struct sp_mover *mover);
+/* ---- Comparing (lib/compare.c) ---------------------------------------- */
 
 /*
  * Compare length bytes of fd a from offset off_a with fd b from off_b
@@ -241,22 +308,23 @@ struct sp_stealfs_counts {
  * loaded (or its counters cannot be read). */
 int sp_stealfs_read(struct sp_stealfs_counts *counts);
 
-/* How sp_probe() judged one method. */
+/* How sp_probe() judged one path. */
 enum sp_probe_verdict {
 	SP_PROBE_NOT_RUN = 0,  /* could not be set up; error says why */
-	SP_PROBE_WORKS,        /* moved every byte, by the method asked for */
+	SP_PROBE_WORKS,        /* moved every byte, by the path asked for */
 	SP_PROBE_FALLS_BACK,   /* right data, but another path moved it (used) */
 	SP_PROBE_FAILS,        /* the transfer failed with error */
 	SP_PROBE_WRONG_DATA,   /* it claimed success, the copy differs */
 };
 
-/* One method tried between two files of the probed directory. */
+/* One policy and path tried between two files of the probed directory. */
 struct sp_probe_method {
-	enum sp_method method;     /* asked for */
+	enum sp_policy policy;     /* SP_POLICY_AUTO, or SP_POLICY_PREFER path */
+	enum sp_path path;         /* asked for (SP_PATH_NONE with SP_POLICY_AUTO) */
 	unsigned int splice_flags; /* 0 or SPLICE_F_MOVE */
 	enum sp_probe_verdict verdict;
 	int error;                 /* errno of a failure, else 0 */
-	enum sp_method used;       /* the path that moved the bytes */
+	enum sp_path used;         /* the path that moved the bytes */
 	uint64_t bytes;            /* bytes delivered */
 	uint64_t bytes_spliced;    /* of which never entered user memory */
 	int64_t pages_moved;       /* stealfs's count of pages moved; -1 without it */
@@ -280,9 +348,9 @@ struct sp_probe_pages {
 	int64_t pages_moved;  /* stealfs's count of pages moved; -1 without it */
 };
 
-/* The methods sp_probe() tries, in this order: auto, splice, vmsplice,
- * gift, rw, copy_file_range, sendfile, then splice and gift with
- * SPLICE_F_MOVE. */
+/* What sp_probe() tries, in this order: SP_POLICY_AUTO, then
+ * SP_POLICY_PREFER with splice, vmsplice, gift, rw, copy_file_range and
+ * sendfile, then splice and gift with SPLICE_F_MOVE. */
 #define SP_PROBE_METHODS 9
 
 /* Everything sp_probe() measures.  Later releases add fields at the end;
@@ -310,6 +378,7 @@ struct sp_probe {
  * 0.2's struct, or a negative errno when dir cannot be examined or written.
  */
 int sp_probe(const char *dir, struct sp_probe *result, size_t size);
+
 
 #ifdef __cplusplus
 }

@@ -1,9 +1,8 @@
 /* The in-kernel copy paths (copy_file_range(2), sendfile(2)) and the
- * names of the methods. */
+ * names of the paths. */
 #include "config.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <string.h>
 #include <sys/sendfile.h>
 #include <unistd.h>
@@ -15,74 +14,67 @@
 #define KERNEL_COPY_CHUNK (16u << 20)
 
 static const char *const names[] = {
-	[SP_METHOD_AUTO] = "splice-or-rw",
-	[SP_METHOD_SPLICE] = "splice",
-	[SP_METHOD_RW] = "rw",
-	[SP_METHOD_VMSPLICE] = "vmsplice",
-	[SP_METHOD_GIFT] = "gift",
-	[SP_METHOD_COPY_FILE_RANGE] = "copy_file_range",
-	[SP_METHOD_SENDFILE] = "sendfile",
-	[SP_METHOD_BEST] = "auto",
+	[SP_PATH_NONE] = "none",
+	[SP_PATH_SPLICE] = "splice",
+	[SP_PATH_RW] = "rw",
+	[SP_PATH_VMSPLICE] = "vmsplice",
+	[SP_PATH_GIFT] = "gift",
+	[SP_PATH_COPY_FILE_RANGE] = "copy_file_range",
+	[SP_PATH_SENDFILE] = "sendfile",
 };
 
-const char *sp_method_name(enum sp_method method)
+const char *sp_path_name(enum sp_path path)
 {
-	return (unsigned)method < sizeof(names) / sizeof(names[0]) ? names[method] : NULL;
+	return (unsigned)path < sizeof(names) / sizeof(names[0]) ? names[path] : NULL;
 }
 
-int sp_method_parse(const char *name, enum sp_method *method)
+int sp_path_parse(const char *name, enum sp_path *path)
 {
-	for (unsigned i = 0; name && i < sizeof(names) / sizeof(names[0]); i++) {
+	for (unsigned i = SP_PATH_NONE + 1; name && i < sizeof(names) / sizeof(names[0]); i++) {
 		if (!strcmp(name, names[i])) {
-			*method = (enum sp_method)i;
+			*path = (enum sp_path)i;
 			return 0;
 		}
 	}
 	return -EINVAL;
 }
 
-enum sp_method sp_last_method(const struct sp_mover *m)
+enum sp_path sp_last_path(const struct sp_mover *m)
 {
-	return m->last_method;
-}
-
-/* Whether err from the first in-kernel copy call means "not between these
- * two files" (another filesystem, no support, O_APPEND ...). */
-static bool refusal(int err)
-{
-	return err == EXDEV || err == EINVAL || err == ENOSYS || err == EOPNOTSUPP ||
-	       err == EBADF;
+	return m->last_path;
 }
 
 /* One in-kernel copy call of up to n bytes by the given method. */
-static ssize_t kernel_copy(struct xfer *x, enum sp_method how, size_t n)
+static ssize_t kernel_copy(struct xfer *x, enum sp_path how, size_t n)
 {
-	if (how == SP_METHOD_COPY_FILE_RANGE)
+	if (how == SP_PATH_COPY_FILE_RANGE)
 		return copy_file_range(x->in, x->posp, x->out, NULL, n, 0);
 	return sendfile(x->out, x->in, x->posp, n);
 }
 
 /* Copy with copy_file_range(2) or sendfile(2) until done.  Returns 0,
- * XFER_REFUSED when the first call is refused (or finds nothing to copy,
- * as on files whose size the kernel does not know), or a negative errno. */
-static int move_in_kernel(struct xfer *x, enum sp_method how)
+ * SP_FALL_BACK when the first call is refused, as between two files it
+ * cannot copy between (another filesystem, no support, O_APPEND ...), or
+ * finds nothing to copy, as on files whose size the kernel does not know;
+ * or a negative errno. */
+static int move_in_kernel(struct xfer *x, enum sp_path how)
 {
 	struct sp_mover *m = x->m;
 	x->used = how;
 	while (x->left) {
-		SP_COUNT_OTHER(m);
+		SP_COUNT_OTHER(&m->stats);
 		ssize_t n = kernel_copy(x, how, xfer_min(x->left, KERNEL_COPY_CHUNK));
 		if (n < 0) {
 			int err = errno;
-			if (x->done == 0 && refusal(err))
-				return XFER_REFUSED;
-			int rc = xfer_retry_after(x, err, x->out, POLLOUT, xfer_error_side(x, err));
+			int rc = xfer_next_step(x, err, -1, x->out,
+						x->done ? SP_REFUSALS_NONE : SP_REFUSALS_COPY,
+						xfer_error_side(x, err));
 			if (rc)
 				return rc;
 			continue;
 		}
 		if (n == 0)
-			return x->done == 0 ? XFER_REFUSED : 0;
+			return x->done == 0 ? SP_FALL_BACK : 0;
 		int rc = xfer_spliced(x, (size_t)n);
 		if (rc)
 			return rc;
@@ -92,10 +84,10 @@ static int move_in_kernel(struct xfer *x, enum sp_method how)
 
 int xfer_move_copy_file_range(struct xfer *x)
 {
-	return move_in_kernel(x, SP_METHOD_COPY_FILE_RANGE);
+	return move_in_kernel(x, SP_PATH_COPY_FILE_RANGE);
 }
 
 int xfer_move_sendfile(struct xfer *x)
 {
-	return move_in_kernel(x, SP_METHOD_SENDFILE);
+	return move_in_kernel(x, SP_PATH_SENDFILE);
 }

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,37 +15,12 @@ int xfer_fail(struct xfer *x, enum sp_side side, int err)
 	return -err;
 }
 
-/* Whether the kernel's refusal err means "this fd cannot splice", which we
- * may still route around by reading and writing -- if nothing has moved. */
-static bool may_fall_back(const struct xfer *x, int err)
+int xfer_next_step(struct xfer *x, int err, int in_fd, int out_fd,
+		   enum sp_refusals refusals, enum sp_side blame)
 {
-	return (err == EINVAL || err == ENOSYS) && x->done == 0 &&
-	       x->m->opts.method != SP_METHOD_SPLICE;
-}
-
-/* Wait until fd is ready for events; a failure is blamed on side, except
- * the caller's own request to stop.  Returns 0 or a negative errno. */
-int xfer_wait_for(struct xfer *x, int fd, short events, enum sp_side side)
-{
-	int rc = sp_wait_fd(x->m, fd, events);
-	if (rc)
-		return xfer_fail(x, rc == -ECANCELED ? SP_SIDE_NONE : side, -rc);
-	return 0;
-}
-
-/* After EINTR: go on unless the caller asked to stop.  Returns 0 or -ECANCELED. */
-int xfer_after_eintr(struct xfer *x)
-{
-	return sp_cancelled(x->m) ? xfer_fail(x, SP_SIDE_NONE, ECANCELED) : 0;
-}
-
-int xfer_retry_after(struct xfer *x, int err, int fd, short events, enum sp_side side)
-{
-	if (err == EINTR)
-		return xfer_after_eintr(x);
-	if (err == EAGAIN)
-		return xfer_wait_for(x, fd, events, side);
-	return xfer_fail(x, side, err);
+	enum sp_side side = blame;
+	int rc = sp_next_step(&x->m->worker, err, in_fd, out_fd, refusals, &side);
+	return rc < 0 ? xfer_fail(x, side, -rc) : rc;
 }
 
 /* Account for n bytes delivered to out. */
@@ -91,10 +65,11 @@ int xfer_write_all(struct xfer *x, const char *buf, size_t n)
 {
 	struct sp_mover *m = x->m;
 	while (n) {
-		SP_COUNT(m, write_calls);
+		SP_COUNT(&m->stats, write_calls);
 		ssize_t w = write(x->out, buf, n);
 		if (w < 0) {
-			int rc = xfer_retry_after(x, errno, x->out, POLLOUT, SP_SIDE_OUTPUT);
+			int rc = xfer_next_step(x, errno, -1, x->out, SP_REFUSALS_NONE,
+						SP_SIDE_OUTPUT);
 			if (rc)
 				return rc;
 			continue;
@@ -110,7 +85,7 @@ ssize_t xfer_read(struct xfer *x, char *buf, size_t want)
 {
 	struct sp_mover *m = x->m;
 	for (;;) {
-		SP_COUNT(m, read_calls);
+		SP_COUNT(&m->stats, read_calls);
 		ssize_t n = x->posp ? pread(x->in, buf, want, *x->posp)
 				    : read(x->in, buf, want);
 		if (n >= 0) {
@@ -118,7 +93,7 @@ ssize_t xfer_read(struct xfer *x, char *buf, size_t want)
 				*x->posp += n;
 			return n;
 		}
-		int rc = xfer_retry_after(x, errno, x->in, POLLIN, SP_SIDE_INPUT);
+		int rc = xfer_next_step(x, errno, x->in, -1, SP_REFUSALS_NONE, SP_SIDE_INPUT);
 		if (rc)
 			return rc;
 	}
@@ -131,7 +106,7 @@ static int move_rw(struct xfer *x)
 	int rc = sp_buffer(m);
 	if (rc)
 		return xfer_fail(x, SP_SIDE_NONE, -rc);
-	x->used = SP_METHOD_RW;
+	x->used = SP_PATH_RW;
 	while (x->left) {
 		ssize_t n = xfer_read(x, m->buf, xfer_min(x->left, m->opts.buffer_size));
 		if (n <= 0)
@@ -169,35 +144,42 @@ static int skip_input(struct xfer *x, uint64_t n)
 	return 0;
 }
 
+/* Splice up to len bytes of input into to: out itself, or the empty
+ * private pipe, which neither holds the call up nor fails it (only the
+ * input can).  Returns 0 with the count in *n (0 at end of input),
+ * SP_FALL_BACK when the kernel refused before any byte was delivered, or
+ * a negative errno. */
+static int splice_input(struct xfer *x, int to, size_t len, size_t *n)
+{
+	bool direct = to == x->out;
+	for (;;) {
+		SP_COUNT(&x->m->stats, splice_calls);
+		ssize_t k = splice(x->in, x->posp, to, NULL, len, x->flags);
+		if (k >= 0) {
+			*n = (size_t)k;
+			return 0;
+		}
+		int err = errno;
+		int rc = xfer_next_step(x, err, x->in, direct ? x->out : -1,
+					xfer_splice_refusals(x),
+					direct ? xfer_error_side(x, err) : SP_SIDE_INPUT);
+		if (rc)
+			return rc;
+	}
+}
+
 /* One splice at a time straight from in to out (one of them is a pipe). */
 static int move_direct(struct xfer *x)
 {
-	struct sp_mover *m = x->m;
-	x->used = SP_METHOD_SPLICE;
+	x->used = SP_PATH_SPLICE;
 	while (x->left) {
-		SP_COUNT(m, splice_calls);
-		ssize_t n = splice(x->in, x->posp, x->out, NULL,
-				   xfer_min(x->left, x->chunk), x->flags);
-		if (n < 0) {
-			int err = errno, rc;
-			if (err == EINTR) {
-				rc = xfer_after_eintr(x);
-			} else if (err == EAGAIN) {
-				rc = xfer_wait_for(x, x->in, POLLIN, SP_SIDE_INPUT);
-				if (!rc)
-					rc = xfer_wait_for(x, x->out, POLLOUT, SP_SIDE_OUTPUT);
-			} else if (may_fall_back(x, err)) {
-				return xfer_fall_back(x);
-			} else {
-				return xfer_fail(x, xfer_error_side(x, err), err);
-			}
-			if (rc)
-				return rc;
-			continue;
-		}
-		if (n == 0)
-			break;
-		int rc = xfer_spliced(x, (size_t)n);
+		size_t n;
+		int rc = splice_input(x, x->out, xfer_min(x->left, x->chunk), &n);
+		if (rc == SP_FALL_BACK)
+			return xfer_fall_back(x);
+		if (rc || n == 0)
+			return rc;
+		rc = xfer_spliced(x, n);
 		if (rc)
 			return rc;
 	}
@@ -211,12 +193,15 @@ static int copy_out_of_pipe(struct xfer *x, size_t n)
 	struct sp_mover *m = x->m;
 	int rc = sp_buffer(m);
 	while (!rc && n) {
-		SP_COUNT(m, read_calls);
+		SP_COUNT(&m->stats, read_calls);
 		ssize_t got = read(m->pipe_fds[0], m->buf, xfer_min(n, m->opts.buffer_size));
-		if (got < 0 && errno == EINTR)
+		if (got < 0) {
+			rc = xfer_next_step(x, errno, m->pipe_fds[0], -1, SP_REFUSALS_NONE,
+					    SP_SIDE_NONE);
 			continue;
-		if (got <= 0)
-			return xfer_fail(x, SP_SIDE_NONE, got < 0 ? errno : EIO);
+		}
+		if (got == 0)
+			return xfer_fail(x, SP_SIDE_NONE, EIO);
 		n -= (size_t)got;
 		rc = xfer_write_all(x, m->buf, (size_t)got);
 	}
@@ -232,20 +217,19 @@ int xfer_drain_pipe(struct xfer *x, size_t n, bool *refused)
 	struct sp_mover *m = x->m;
 	int rc = 0;
 	while (n) {
-		SP_COUNT(m, splice_calls);
+		SP_COUNT(&m->stats, splice_calls);
 		ssize_t k = splice(m->pipe_fds[0], NULL, x->out, NULL, n, x->flags);
 		if (k > 0) {
 			n -= (size_t)k;
 			xfer_delivered(x, (size_t)k, true);
 			continue;
 		}
-		int err = k < 0 ? errno : EIO;
-		if (may_fall_back(x, err)) {
+		rc = xfer_next_step(x, k < 0 ? errno : EIO, -1, x->out, xfer_splice_refusals(x),
+				    SP_SIDE_OUTPUT);
+		if (rc == SP_FALL_BACK) {
 			*refused = true;
 			rc = copy_out_of_pipe(x, n);
 			n = 0;
-		} else {
-			rc = xfer_retry_after(x, err, x->out, POLLOUT, SP_SIDE_OUTPUT);
 		}
 		if (rc)
 			break;
@@ -255,44 +239,29 @@ int xfer_drain_pipe(struct xfer *x, size_t n, bool *refused)
 	return rc;
 }
 
-/* Whether the caller left the path to us (auto, best): then read/write may
- * stand in for a private pipe that cannot be made. */
-static bool may_route_around(const struct sp_mover *m)
-{
-	return m->opts.method == SP_METHOD_AUTO || m->opts.method == SP_METHOD_BEST;
-}
-
 /* Neither fd is a pipe: splice in -> private pipe -> out, chunk by chunk. */
 static int move_via_pipe(struct xfer *x)
 {
 	struct sp_mover *m = x->m;
 	int rc = sp_private_pipe(m);
 	if (rc) {
-		if (may_route_around(m)) {
+		if (sp_may_switch_path(&m->opts)) {
 			m->pipe_unavailable = true;
 			return xfer_fall_back(x);
 		}
 		return xfer_fail(x, SP_SIDE_NONE, -rc);
 	}
-	x->used = SP_METHOD_SPLICE;
+	x->used = SP_PATH_SPLICE;
 	while (x->left) {
-		SP_COUNT(m, splice_calls);
-		ssize_t n = splice(x->in, x->posp, m->pipe_fds[1], NULL,
-				   xfer_min(x->left, m->pipe_size), x->flags);
-		if (n < 0) {
-			if (may_fall_back(x, errno))
-				return xfer_fall_back(x);
-			/* The private pipe is empty: only the input can hold us up. */
-			rc = xfer_retry_after(x, errno, x->in, POLLIN, SP_SIDE_INPUT);
-			if (rc)
-				return rc;
-			continue;
-		}
-		if (n == 0)
-			break;
-		x->left -= (uint64_t)n;
+		size_t n;
+		rc = splice_input(x, m->pipe_fds[1], xfer_min(x->left, m->pipe_size), &n);
+		if (rc == SP_FALL_BACK)
+			return xfer_fall_back(x);
+		if (rc || n == 0)
+			return rc;
+		x->left -= n;
 		bool refused = false;
-		rc = xfer_drain_pipe(x, (size_t)n, &refused);
+		rc = xfer_drain_pipe(x, n, &refused);
 		if (rc)
 			return rc;
 		if (refused)
@@ -311,7 +280,7 @@ static int examine_output(struct xfer *x)
 	struct sp_mover *m = x->m;
 	struct sp_output_memo *memo = &m->out_memo;
 	struct stat st;
-	SP_COUNT_OTHER(m);
+	SP_COUNT_OTHER(&m->stats);
 	if (fstat(x->out, &st) < 0)
 		return xfer_fail(x, SP_SIDE_OUTPUT, errno);
 	x->out_pipe = S_ISFIFO(st.st_mode);
@@ -325,7 +294,7 @@ static int examine_output(struct xfer *x)
 		m->stats.syscalls += 2;
 		memo->pipe_size = sp_pipe_grow(x->out, m->opts.pipe_size);
 	} else {
-		SP_COUNT_OTHER(m);
+		SP_COUNT_OTHER(&m->stats);
 		int fl = fcntl(x->out, F_GETFL);
 		memo->append = fl >= 0 && (fl & O_APPEND);
 	}
@@ -336,7 +305,7 @@ static int examine_output(struct xfer *x)
 static int examine_input(struct xfer *x, int64_t offset)
 {
 	struct stat st;
-	SP_COUNT_OTHER(x->m);
+	SP_COUNT_OTHER(&x->m->stats);
 	if (fstat(x->in, &st) < 0)
 		return xfer_fail(x, SP_SIDE_INPUT, errno);
 	if (S_ISDIR(st.st_mode))
@@ -374,32 +343,35 @@ static int run_splice(struct xfer *x)
 	}
 	if (m->out_memo.append) {
 		/* splice(2) refuses every output opened with O_APPEND. */
-		if (m->opts.method == SP_METHOD_SPLICE)
+		if (!sp_may_switch_path(&m->opts))
 			return xfer_fail(x, SP_SIDE_OUTPUT, EINVAL);
 		return xfer_fall_back(x);
 	}
-	if (m->pipe_unavailable && may_route_around(m))
+	if (m->pipe_unavailable && sp_may_switch_path(&m->opts))
 		return xfer_fall_back(x);
 	return move_via_pipe(x);
 }
 
-/* The path a method takes for this pair of fds, or NULL for the splice path. */
-static int (*method_path(const struct xfer *x))(struct xfer *)
+/* The path other than splice that the mover's policy takes for this pair
+ * of fds, or NULL for the splice path (also when the path asked for does
+ * not apply to these fds). */
+static int (*added_path(const struct xfer *x))(struct xfer *)
 {
-	unsigned int move = x->m->opts.splice_flags & SPLICE_F_MOVE;
+	const struct sp_options *o = &x->m->opts;
 	if (!x->in_reg || x->m->out_memo.append)
 		return NULL;
-	switch (x->m->opts.method) {
-	case SP_METHOD_BEST:
+	if (o->policy == SP_POLICY_AUTO)
 		/* SPLICE_F_MOVE only means something on the splice path. */
-		return x->out_reg && !move ? xfer_move_copy_file_range : NULL;
-	case SP_METHOD_COPY_FILE_RANGE:
+		return x->out_reg && !(o->splice_flags & SPLICE_F_MOVE) ? xfer_move_copy_file_range
+									 : NULL;
+	switch (o->path) {
+	case SP_PATH_COPY_FILE_RANGE:
 		return x->out_reg ? xfer_move_copy_file_range : NULL;
-	case SP_METHOD_SENDFILE:
+	case SP_PATH_SENDFILE:
 		return xfer_move_sendfile;
-	case SP_METHOD_VMSPLICE:
+	case SP_PATH_VMSPLICE:
 		return xfer_move_vmsplice;
-	case SP_METHOD_GIFT:
+	case SP_PATH_GIFT:
 		return xfer_move_gift;
 	default:
 		return NULL;
@@ -410,16 +382,19 @@ static int (*method_path(const struct xfer *x))(struct xfer *)
 static int run(struct xfer *x)
 {
 	struct sp_mover *m = x->m;
-	if (m->opts.method == SP_METHOD_RW)
+	if (sp_rw_only(&m->opts))
 		return move_rw(x);
-	int (*path)(struct xfer *) = method_path(x);
+	int (*path)(struct xfer *) = added_path(x);
 	if (path) {
 		int rc = path(x);
-		if (rc != XFER_REFUSED)
+		if (rc != SP_FALL_BACK)
 			return rc;
 	}
-	if (m->opts.method > SP_METHOD_RW && m->opts.method != SP_METHOD_BEST)
-		m->stats.fallbacks++; /* the method asked for could not be used */
+	bool other_path = m->opts.policy != SP_POLICY_AUTO && m->opts.path != SP_PATH_SPLICE;
+	if (other_path && !sp_may_switch_path(&m->opts))
+		return xfer_fail(x, SP_SIDE_NONE, EINVAL); /* the only path refused */
+	if (other_path)
+		m->stats.fallbacks++; /* the path asked for could not be used */
 	return run_splice(x);
 }
 
@@ -429,9 +404,9 @@ int64_t sp_move(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
 	if (!m)
 		return -EINVAL;
 	int saved_errno = errno;
-	uint64_t start = sp_now_ns();
+	uint64_t start = now_ns();
 	struct xfer x = { .m = m, .in = in_fd, .out = out_fd, .left = length,
-			  .flags = m->opts.splice_flags, .used = m->opts.method };
+			  .flags = m->opts.splice_flags, .used = SP_PATH_NONE };
 	m->err_side = SP_SIDE_NONE;
 
 	int rc = 0;
@@ -443,8 +418,8 @@ int64_t sp_move(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
 		rc = run(&x);
 
 	m->last_bytes = x.done;
-	m->last_method = x.used;
-	m->stats.elapsed_ns += sp_now_ns() - start;
+	m->last_path = x.used;
+	m->stats.elapsed_ns += now_ns() - start;
 	errno = saved_errno;
 	return rc ? rc : (int64_t)x.done;
 }

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -23,7 +22,9 @@ int sp_mover_new(struct sp_mover **mover, const struct sp_options *opts)
 	for (size_t i = 0; i < sizeof(opts->reserved) / sizeof(opts->reserved[0]); i++)
 		if (opts->reserved[i])
 			return -EINVAL; /* an option of a later release */
-	if (opts->method > SP_METHOD_BEST ||
+	bool path_needed = opts->policy != SP_POLICY_AUTO;
+	if (opts->policy > SP_POLICY_ONLY || opts->path > SP_PATH_SENDFILE ||
+	    path_needed != (opts->path != SP_PATH_NONE) ||
 	    (opts->splice_flags & ~(unsigned int)SP_KNOWN_SPLICE_FLAGS) ||
 	    opts->pipe_size > INT32_MAX || opts->buffer_size > INT32_MAX)
 		return -EINVAL;
@@ -36,6 +37,7 @@ int sp_mover_new(struct sp_mover **mover, const struct sp_options *opts)
 		m->opts.pipe_size = SP_DEFAULT_PIPE_SIZE;
 	if (!m->opts.buffer_size)
 		m->opts.buffer_size = SP_DEFAULT_BUFFER_SIZE;
+	m->worker = (struct sp_worker){ .opts = &m->opts, .stats = &m->stats };
 	m->pipe_fds[0] = m->pipe_fds[1] = -1;
 	*mover = m;
 	return 0;
@@ -77,26 +79,6 @@ const char *sp_version(void)
 	return PACKAGE_VERSION;
 }
 
-bool sp_cancelled(const struct sp_mover *m)
-{
-	return m->opts.cancel && *m->opts.cancel;
-}
-
-int sp_wait_fd(struct sp_mover *m, int fd, short events)
-{
-	struct pollfd p = { .fd = fd, .events = events };
-	for (;;) {
-		if (sp_cancelled(m))
-			return -ECANCELED;
-		SP_COUNT(m, poll_calls);
-		int n = poll(&p, 1, -1);
-		if (n > 0)
-			return 0; /* ready, hung up or in error: the next call says which */
-		if (n < 0 && errno != EINTR)
-			return -errno;
-	}
-}
-
 int sp_buffer(struct sp_mover *m)
 {
 	if (m->buf)
@@ -110,16 +92,9 @@ int sp_buffer(struct sp_mover *m)
 
 int sp_report_progress(struct sp_mover *m)
 {
-	if (sp_cancelled(m))
+	if (sp_cancelled(&m->worker))
 		return -ECANCELED;
 	if (m->opts.progress && m->opts.progress(&m->stats, m->opts.progress_arg))
 		return -ECANCELED;
 	return 0;
-}
-
-uint64_t sp_now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }

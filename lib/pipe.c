@@ -49,10 +49,10 @@ int sp_private_pipe(struct sp_mover *m)
 	if (m->pipe_fds[0] >= 0)
 		return 0;
 	int fds[2];
-	SP_COUNT_OTHER(m);
+	SP_COUNT_OTHER(&m->stats);
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -errno;
-	SP_COUNT_OTHER(m);
+	SP_COUNT_OTHER(&m->stats);
 	long size = sp_pipe_grow(fds[1], m->opts.pipe_size);
 	if (size < 0) {
 		int err = (int)size;

@@ -121,13 +121,15 @@ static void stealfs_delta(int before_rc, const struct sp_stealfs_counts *before,
 	*copied = (int64_t)(after.copied - before->copied);
 }
 
-/* Copy the source to the destination by method with flags and judge it. */
-static void probe_method(const struct scratch *sc, enum sp_method method, unsigned flags,
+/* Copy the source to the destination by the path (with SP_POLICY_PREFER;
+ * SP_PATH_NONE: SP_POLICY_AUTO) with flags and judge it. */
+static void probe_method(const struct scratch *sc, enum sp_path path, unsigned flags,
 			 struct sp_probe_method *r)
 {
-	struct sp_options mo = { .method = method, .splice_flags = flags };
+	enum sp_policy policy = path == SP_PATH_NONE ? SP_POLICY_AUTO : SP_POLICY_PREFER;
+	struct sp_options mo = { .policy = policy, .path = path, .splice_flags = flags };
 	struct sp_mover *m;
-	*r = (struct sp_probe_method){ .method = method, .splice_flags = flags,
+	*r = (struct sp_probe_method){ .policy = policy, .path = path, .splice_flags = flags,
 				       .pages_moved = -1, .pages_copied = -1 };
 	if (ftruncate(sc->dst, 0) < 0 || lseek(sc->dst, 0, SEEK_SET) < 0) {
 		r->error = errno;
@@ -143,7 +145,7 @@ static void probe_method(const struct scratch *sc, enum sp_method method, unsign
 	int64_t n = sp_move(m, sc->src, sc->dst, 0, SP_LENGTH_EOF);
 	stealfs_delta(before_rc, &before, &r->pages_moved, &r->pages_copied);
 	const struct sp_stats *st = sp_get_stats(m);
-	r->used = sp_last_method(m);
+	r->used = sp_last_path(m);
 	r->bytes = st->bytes;
 	r->bytes_spliced = st->bytes_spliced;
 	if (n < 0) {
@@ -151,7 +153,7 @@ static void probe_method(const struct scratch *sc, enum sp_method method, unsign
 		r->error = (int)-n;
 	} else if (n != PROBE_BYTES || sp_compare(sc->src, 0, sc->dst, 0, PROBE_BYTES)) {
 		r->verdict = SP_PROBE_WRONG_DATA;
-	} else if (method != SP_METHOD_BEST && (r->used != method || st->fallbacks)) {
+	} else if (policy != SP_POLICY_AUTO && (r->used != path || st->fallbacks)) {
 		r->verdict = SP_PROBE_FALLS_BACK;
 	} else {
 		r->verdict = SP_PROBE_WORKS;
@@ -345,20 +347,20 @@ static void probe_anon_move(const struct scratch *sc, bool gift, struct sp_probe
 	close(p[1]);
 }
 
-/* The methods sp_probe() tries, in order. */
+/* The paths sp_probe() tries, in order (SP_PATH_NONE: the auto policy). */
 static const struct {
-	enum sp_method method;
+	enum sp_path path;
 	unsigned flags;
 } probed[SP_PROBE_METHODS] = {
-	{ SP_METHOD_BEST, 0 },
-	{ SP_METHOD_SPLICE, 0 },
-	{ SP_METHOD_VMSPLICE, 0 },
-	{ SP_METHOD_GIFT, 0 },
-	{ SP_METHOD_RW, 0 },
-	{ SP_METHOD_COPY_FILE_RANGE, 0 },
-	{ SP_METHOD_SENDFILE, 0 },
-	{ SP_METHOD_SPLICE, SPLICE_F_MOVE },
-	{ SP_METHOD_GIFT, SPLICE_F_MOVE },
+	{ SP_PATH_NONE, 0 },
+	{ SP_PATH_SPLICE, 0 },
+	{ SP_PATH_VMSPLICE, 0 },
+	{ SP_PATH_GIFT, 0 },
+	{ SP_PATH_RW, 0 },
+	{ SP_PATH_COPY_FILE_RANGE, 0 },
+	{ SP_PATH_SENDFILE, 0 },
+	{ SP_PATH_SPLICE, SPLICE_F_MOVE },
+	{ SP_PATH_GIFT, SPLICE_F_MOVE },
 };
 
 /* Page measurements that need no pages of their own: mark them "not
@@ -395,7 +397,7 @@ static int probe(const char *dir, struct sp_probe *r)
 	r->stealfs_counters = sp_stealfs_read(&counts) == 0;
 
 	for (unsigned i = 0; i < SP_PROBE_METHODS; i++)
-		probe_method(&sc, probed[i].method, probed[i].flags, &r->methods[i]);
+		probe_method(&sc, probed[i].path, probed[i].flags, &r->methods[i]);
 	struct sp_probe_pages *pages[] = { &r->vmsplice_anon, &r->vmsplice_gift, &r->vmsplice_file,
 					   &r->splice_in, &r->pagecache_move, &r->anon_move,
 					   &r->gift_move };

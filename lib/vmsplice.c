@@ -1,12 +1,11 @@
 /* The vmsplice(2) paths: a mapping of the input pushed into the private
- * pipe (SP_METHOD_VMSPLICE), and fresh pages read from the input and given
- * to the kernel with SPLICE_F_GIFT (SP_METHOD_GIFT); the pipe is then
+ * pipe (SP_PATH_VMSPLICE), and fresh pages read from the input and given
+ * to the kernel with SPLICE_F_GIFT (SP_PATH_GIFT); the pipe is then
  * spliced on to the output. */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -19,7 +18,7 @@ static size_t page_size(void)
 }
 
 /* Push all n bytes at p into the (empty, large enough) private pipe.
- * Returns 0, XFER_REFUSED when the kernel refuses vmsplice (or these flags)
+ * Returns 0, SP_FALL_BACK when the kernel refuses vmsplice (or these flags)
  * before any byte moved, or a negative errno. */
 static int push(struct xfer *x, char *p, size_t n, unsigned int flags)
 {
@@ -27,17 +26,17 @@ static int push(struct xfer *x, char *p, size_t n, unsigned int flags)
 	const char *start = p;
 	while (n) {
 		struct iovec iov = { .iov_base = p, .iov_len = n };
-		SP_COUNT(m, vmsplice_calls);
+		SP_COUNT(&m->stats, vmsplice_calls);
 		ssize_t k = vmsplice(m->pipe_fds[1], &iov, 1, flags);
 		if (k < 0) {
-			int err = errno;
-			if (x->done == 0 && p == start && (err == EINVAL || err == ENOSYS))
-				return XFER_REFUSED;
 			/* EINTR and EAGAIN (the pipe is full): try again. */
-			int rc = xfer_retry_after(x, err, m->pipe_fds[1], POLLOUT, SP_SIDE_INPUT);
+			int rc = xfer_next_step(x, errno, -1, m->pipe_fds[1],
+						p == start ? xfer_splice_refusals(x) : SP_REFUSALS_NONE,
+						SP_SIDE_INPUT);
 			if (!rc)
 				continue;
-			sp_private_pipe_discard(m);
+			if (rc < 0)
+				sp_private_pipe_discard(m);
 			return rc;
 		}
 		p += k;
@@ -64,26 +63,26 @@ static int deliver(struct xfer *x, size_t n, bool *finished)
 	return rc ? xfer_fail(x, SP_SIDE_NONE, -rc) : 0;
 }
 
-/* Map the input window by window and vmsplice it.  Returns 0, XFER_REFUSED
+/* Map the input window by window and vmsplice it.  Returns 0, SP_FALL_BACK
  * or a negative errno. */
 static int vmsplice_mapped(struct xfer *x)
 {
 	struct sp_mover *m = x->m;
 	size_t page = page_size();
 	bool finished = false;
-	x->used = SP_METHOD_VMSPLICE;
+	x->used = SP_PATH_VMSPLICE;
 	while (!finished && x->left && x->pos < x->in_size) {
 		off_t base = x->pos & ~(off_t)(page - 1);
 		size_t skew = (size_t)(x->pos - base);
 		/* Keep the pages spanned within the pipe's capacity. */
 		size_t want = xfer_min(x->left, m->pipe_size - skew);
 		want = xfer_min((uint64_t)(x->in_size - x->pos), want);
-		SP_COUNT_OTHER(m);
+		SP_COUNT_OTHER(&m->stats);
 		char *map = mmap(NULL, want + skew, PROT_READ, MAP_SHARED, x->in, base);
 		if (map == MAP_FAILED) {
 			int err = errno;
 			if (x->done == 0 && (err == ENODEV || err == EINVAL || err == EACCES))
-				return XFER_REFUSED;
+				return SP_FALL_BACK;
 			return xfer_fail(x, SP_SIDE_INPUT, err);
 		}
 		int rc = push(x, map + skew, want, 0);
@@ -91,7 +90,7 @@ static int vmsplice_mapped(struct xfer *x)
 			x->pos += (off_t)want;
 			rc = deliver(x, want, &finished);
 		}
-		SP_COUNT_OTHER(m);
+		SP_COUNT_OTHER(&m->stats);
 		munmap(map, want + skew);
 		if (rc)
 			return rc;
@@ -100,24 +99,24 @@ static int vmsplice_mapped(struct xfer *x)
 }
 
 /* Read into fresh anonymous pages, give them to the pipe and unmap them so
- * that the kernel may keep them.  Returns 0, XFER_REFUSED or a negative errno. */
+ * that the kernel may keep them.  Returns 0, SP_FALL_BACK or a negative errno. */
 static int vmsplice_gift(struct xfer *x)
 {
 	struct sp_mover *m = x->m;
 	size_t size = m->pipe_size & ~(page_size() - 1);
 	bool finished = false;
-	x->used = SP_METHOD_GIFT;
+	x->used = SP_PATH_GIFT;
 	while (!finished && x->left) {
-		SP_COUNT_OTHER(m);
+		SP_COUNT_OTHER(&m->stats);
 		char *buf = mmap(NULL, size, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (buf == MAP_FAILED)
 			return xfer_fail(x, SP_SIDE_NONE, ENOMEM);
 		ssize_t n = xfer_read(x, buf, xfer_min(x->left, size));
 		int rc = n > 0 ? push(x, buf, (size_t)n, SPLICE_F_GIFT) : (int)n;
-		SP_COUNT_OTHER(m);
+		SP_COUNT_OTHER(&m->stats);
 		munmap(buf, size);
-		if (rc == XFER_REFUSED)
+		if (rc == SP_FALL_BACK)
 			x->pos -= n; /* nothing left the buffer: read it again */
 		if (rc || n == 0)
 			return rc;
@@ -135,12 +134,12 @@ static int vmsplice_gift(struct xfer *x)
 static int positional(struct xfer *x, int (*body)(struct xfer *))
 {
 	if (sp_private_pipe(x->m))
-		return XFER_REFUSED;
+		return SP_FALL_BACK;
 	bool at_position = !x->posp;
 	if (at_position) {
 		off_t pos = lseek(x->in, 0, SEEK_CUR);
 		if (pos < 0)
-			return XFER_REFUSED;
+			return SP_FALL_BACK;
 		x->pos = pos;
 		x->posp = &x->pos;
 	}

@@ -22,33 +22,30 @@ struct xfer {
 	size_t chunk;       /* bytes asked for per call */
 	unsigned int flags; /* splice flags */
 	bool staged;        /* bytes went through user memory before the pipe */
-	enum sp_method used; /* the path that moved the bytes */
+	enum sp_path used;  /* the path that moved the bytes */
 };
-
-/* A data path's answer when the kernel refused it before any byte moved:
- * the caller takes the splice path instead. */
-#define XFER_REFUSED 1
 
 static inline size_t xfer_min(uint64_t a, size_t b)
 {
 	return a < b ? (size_t)a : b;
 }
 
+/* The refusals of splice(2) or vmsplice(2) the transfer may still route
+ * around: none once a byte has been delivered. */
+static inline enum sp_refusals xfer_splice_refusals(const struct xfer *x)
+{
+	return x->done ? SP_REFUSALS_NONE : SP_REFUSALS_SPLICE;
+}
+
 /* Record which side failed; returns -err for the caller to pass up. */
 int xfer_fail(struct xfer *x, enum sp_side side, int err);
 
-/* Wait until fd is ready for events; a failure is blamed on side, except
- * the caller's own request to stop.  Returns 0 or a negative errno. */
-int xfer_wait_for(struct xfer *x, int fd, short events, enum sp_side side);
-
-/* After EINTR: go on unless the caller asked to stop.  Returns 0 or -ECANCELED. */
-int xfer_after_eintr(struct xfer *x);
-
-/* After a call on fd failed with err: go on after EINTR (unless the caller
- * asked to stop), wait until fd is ready for events after EAGAIN, and fail
- * the transfer on side for anything else.  Returns 0 to try again or a
- * negative errno. */
-int xfer_retry_after(struct xfer *x, int err, int fd, short events, enum sp_side side);
+/* sp_next_step() for a call of the transfer that failed with err (in_fd
+ * and out_fd: the fds to wait for after EAGAIN, or -1), blaming err itself
+ * on side blame.  Returns 0 to make the call again, SP_FALL_BACK, or a
+ * negative errno with the failed side recorded. */
+int xfer_next_step(struct xfer *x, int err, int in_fd, int out_fd,
+		   enum sp_refusals refusals, enum sp_side blame);
 
 /* Account for n bytes delivered to out. */
 void xfer_delivered(struct xfer *x, size_t n, bool spliced);
@@ -76,7 +73,8 @@ int xfer_drain_pipe(struct xfer *x, size_t n, bool *refused);
 int xfer_fall_back(struct xfer *x);
 
 /* The copy_file_range(2), sendfile(2), vmsplice(2) and gift paths between
- * a regular input and the output.  Return 0, XFER_REFUSED, or a negative errno. */
+ * a regular input and the output.  Return 0, SP_FALL_BACK when the kernel
+ * refused the path before any byte moved, or a negative errno. */
 int xfer_move_copy_file_range(struct xfer *x);
 int xfer_move_sendfile(struct xfer *x);
 int xfer_move_vmsplice(struct xfer *x);

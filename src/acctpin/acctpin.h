@@ -66,8 +66,9 @@ long ap_records_find(const struct ap_records *r, uint32_t pid, const char *comm)
 
 /* ---- dump (acctpin-dump.c) ---- */
 
-/* acctpin dump FILE...: returns the exit status. */
-int ap_dump_main(int argc, const char **argv);
+/* Print the records of files (NULL-terminated; "-" is standard input) as
+ * dump-acct does, or as JSON.  Returns 0, or 1 after reported errors. */
+int ap_dump(char *const *files, bool json);
 
 /* ---- the sandbox: namespaces, signals, watchdog (acctpin-sandbox.c) ---- */
 
@@ -155,8 +156,9 @@ int ap_scratch_new(struct ap_workspace *ws, const char *name, struct ap_scratch 
  * failure is reported and sets ap_cleanup_failed. */
 void ap_scratch_release(struct ap_scratch *s);
 
-/* Remove dir, a directory acctpin made, with its files and subdirectories
- * (two levels; symbolic links are removed, never followed). */
+/* Remove dir, a directory acctpin made, with everything in it (symbolic
+ * links are removed, never followed); a failure other than "already gone"
+ * is reported and sets ap_cleanup_failed. */
 void ap_remove_our_dir(const char *dir);
 
 /* Write dir/name to out.  Returns 0, or -1 after a message when it is too long. */

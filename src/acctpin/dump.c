@@ -8,7 +8,8 @@
 #include <linux/acct.h>
 
 #include "acctpin.h"
-#include "cli.h"
+#include "message.h"
+#include "quote.h"
 
 /* Name of the terminal an old 16-bit dev_t (major << 8 | minor) stands
  * for, as dump-acct prints it: "__" for none.  Returns a static buffer. */
@@ -97,32 +98,10 @@ static int dump_one(const char *name, bool json)
 	return 0;
 }
 
-int ap_dump_main(int argc, const char **argv)
+int ap_dump(char *const *files, bool json)
 {
-	int json = 0;
-	const struct poptOption table[] = {
-		{ "json", '\0', POPT_ARG_NONE, &json, 0, "print one JSON object per record", NULL },
-		POPT_AUTOHELP
-		POPT_TABLEEND
-	};
-	poptContext ctx = poptGetContext("acctpin dump", argc, argv, table, 0);
-	poptSetOtherOptionHelp(ctx, "[--json] FILE...\n"
-			       "Print the acct_v3 records of accounting FILEs (- for standard input)\n"
-			       "in the layout of dump-acct(8), or as JSON.");
-	int rc = poptGetNextOpt(ctx);
-	if (rc < -1) {
-		int status = cli_usage_error(ctx, rc);
-		poptFreeContext(ctx);
-		return status;
-	}
-	const char **files = poptGetArgs(ctx);
-	if (!files) {
-		poptFreeContext(ctx);
-		return cli_usage_message("dump: missing FILE operand");
-	}
 	int status = 0;
 	for (; *files; files++)
 		status |= dump_one(*files, json);
-	poptFreeContext(ctx);
-	return status | cli_close_stdout();
+	return status;
 }

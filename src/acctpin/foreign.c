@@ -19,7 +19,8 @@
 #include <unistd.h>
 
 #include "acctpin.h"
-#include "cli.h"
+#include "message.h"
+#include "quote.h"
 
 /* Open path read-only, not following a symbolic link, and fstat it.
  * Returns the fd with *st filled in, or -errno (-EBADF when it is not a

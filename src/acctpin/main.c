@@ -3,13 +3,19 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "acctpin.h"
-#include "cli.h"
+#include "closeout.h"
+#include "message.h"
+#include "options.h"
+#include "quote.h"
+#include "usage.h"
+#include "version.h"
 
 /* Seconds without progress before the watchdog calls it a hang, by default. */
 enum { HANG_SECONDS = 30 };
@@ -28,7 +34,7 @@ static const char overview[] =
 /* Options both run and race take: where the scratch filesystems come
  * from, and the watchdog. */
 struct fs_args {
-	char *fs, *dir, *size, *watchdog;
+	const char *fs, *dir, *size, *watchdog;
 };
 static struct fs_args fa;
 static const struct poptOption fs_table[] = {
@@ -42,15 +48,6 @@ static const struct poptOption fs_table[] = {
 	  "report a hang after S seconds without progress (default 30)", "S" },
 	POPT_TABLEEND
 };
-
-/* Free the strings popt allocated for fs_table. */
-static void free_fs_args(void)
-{
-	free(fa.fs);
-	free(fa.dir);
-	free(fa.size);
-	free(fa.watchdog);
-}
 
 /* Fill ws from the --fs/--dir/--size arguments.  Returns true, or false
  * after a usage message. */
@@ -131,38 +128,40 @@ static int sandbox(const char *command, int (*body)(void *), void *arg)
 	return status ? status : ap_sandbox_run(body, arg, (unsigned)hang);
 }
 
-/* Parse the options of ctx, collecting --scenario names as bits of
- * *scenarios.  Returns 0 to go on, or an exit status after a message. */
-static int parse(poptContext ctx, const char *help, unsigned long *scenarios)
+/* Read a command's options (table; help follows "Usage: acctpin COMMAND"
+ * in its --help), collecting --scenario names as bits of *scenarios.
+ * Returns 0 with the operands in p, or CLI_EXIT_USAGE after a message. */
+static int parse(struct cli_options *p, int argc, char **argv, const struct poptOption *table,
+		 const char *help, unsigned long *scenarios)
 {
-	poptSetOtherOptionHelp(ctx, help);
+	cli_options_start(p, argc, argv, table, help, 0);
 	int rc;
-	while ((rc = poptGetNextOpt(ctx)) > 0) {
-		const char *name = poptGetOptArg(ctx);
+	while ((rc = cli_options_next(p)) > 0) {
 		size_t i = 0;
-		while (ap_scenario_names[i] && strcmp(ap_scenario_names[i], name))
+		while (ap_scenario_names[i] && strcmp(ap_scenario_names[i], p->arg))
 			i++;
-		if (!ap_scenario_names[i]) {
-			cli_usage_message("unknown scenario: '%s' (plain, lazy, bind, remount-ro, "
-					  "exiting, nearly-full, switch)", name);
-			free((void *)name);
-			return CLI_EXIT_USAGE;
-		}
+		if (!ap_scenario_names[i])
+			return cli_usage_message("unknown scenario: '%s' (plain, lazy, bind, "
+						 "remount-ro, exiting, nearly-full, switch)", p->arg);
 		*scenarios |= 1ul << i;
-		free((void *)name);
 	}
-	if (rc < -1)
-		return cli_usage_error(ctx, rc);
-	if (poptPeekArg(ctx))
-		return cli_usage_message("unexpected operand: '%s'", poptPeekArg(ctx));
-	return 0;
+	return rc < 0 ? CLI_EXIT_USAGE : 0;
+}
+
+/* For the commands without operands: 0, or CLI_EXIT_USAGE after a message
+ * about the first operand of p. */
+static int no_operands(struct cli_options *p)
+{
+	int count;
+	char **operands = cli_options_operands(p, &count);
+	return count ? cli_usage_message("unexpected operand: '%s'", operands[0]) : 0;
 }
 
 /* acctpin run. */
-static int run_main(int argc, const char **argv)
+static int run_main(int argc, char **argv)
 {
 	static struct ap_run_options o = { .foreign_fd = -1 };
-	char *expect = NULL, *acct_file = NULL;
+	const char *expect = NULL, *acct_file = NULL;
 	int json = 0, allow_foreign = 0;
 	const struct poptOption table[] = {
 		{ "scenario", 's', POPT_ARG_STRING, NULL, 1,
@@ -182,9 +181,11 @@ static int run_main(int argc, const char **argv)
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
-	poptContext ctx = poptGetContext("acctpin run", argc, argv, table, 0);
-	int status = parse(ctx, "[OPTION]...\nPlay the scenarios: accounting on a scratch "
-			   "filesystem, then an unmount.", &o.scenarios);
+	struct cli_options p;
+	int status = parse(&p, argc, argv, table, "[OPTION]...\nPlay the scenarios: "
+			   "accounting on a scratch filesystem, then an unmount.", &o.scenarios);
+	if (!status)
+		status = no_operands(&p);
 	if (!status && !parse_fs(&fa, &o.ws))
 		status = CLI_EXIT_USAGE;
 	if (!status && expect && strcmp(expect, "linux") && strcmp(expect, "bsd"))
@@ -205,18 +206,14 @@ static int run_main(int argc, const char **argv)
 	}
 	if (o.foreign_fd >= 0)
 		close(o.foreign_fd);
-	free(expect);
-	free(acct_file);
-	free_fs_args();
-	poptFreeContext(ctx);
-	return status | cli_close_stdout();
+	return status;
 }
 
 /* acctpin race. */
-static int race_main(int argc, const char **argv)
+static int race_main(int argc, char **argv)
 {
 	static struct ap_race_options o;
-	char *threads = NULL, *seconds = NULL, *iterations = NULL;
+	const char *threads = NULL, *seconds = NULL, *iterations = NULL;
 	int json = 0;
 	const struct poptOption table[] = {
 		{ "threads", 't', POPT_ARG_STRING, &threads, 0,
@@ -230,10 +227,12 @@ static int race_main(int argc, const char **argv)
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
-	poptContext ctx = poptGetContext("acctpin race", argc, argv, table, 0);
+	struct cli_options p;
 	unsigned long none = 0, n_threads = 2, n_seconds = 10, n_iter = 0;
-	int status = parse(ctx, "[OPTION]...\nRace acct(2) on and off, unmounts and remounts, "
-			   "and exiting processes.", &none);
+	int status = parse(&p, argc, argv, table, "[OPTION]...\nRace acct(2) on and off, "
+			   "unmounts and remounts, and exiting processes.", &none);
+	if (!status)
+		status = no_operands(&p);
 	if (!status && !parse_fs(&fa, &o.ws))
 		status = CLI_EXIT_USAGE;
 	if (!status && ((threads && !count_option("thread count", threads, 64, &n_threads)) ||
@@ -247,40 +246,68 @@ static int race_main(int argc, const char **argv)
 		o.json = json;
 		status = sandbox("race", ap_race_body, &o);
 	}
-	free(threads);
-	free(seconds);
-	free(iterations);
-	free_fs_args();
-	poptFreeContext(ctx);
-	return status | cli_close_stdout();
+	return status;
 }
+
+/* acctpin dump. */
+static int dump_main(int argc, char **argv)
+{
+	int json = 0;
+	const struct poptOption table[] = {
+		{ "json", '\0', POPT_ARG_NONE, &json, 0, "print one JSON object per record", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	struct cli_options p;
+	unsigned long none = 0;
+	int status = parse(&p, argc, argv, table, "[--json] FILE...\n"
+			   "Print the acct_v3 records of accounting FILEs (- for standard input)\n"
+			   "in the layout of dump-acct(8), or as JSON.", &none);
+	if (status)
+		return status;
+	int count;
+	char **files = cli_options_operands(&p, &count);
+	if (!count)
+		return cli_usage_message("dump: missing FILE operand");
+	return ap_dump(files, json);
+}
+
+/* Option code of acctpin's own --help. */
+enum { OPT_HELP = 1 };
 
 int main(int argc, char **argv)
 {
 	cli_init("acctpin");
-	const char *cmd = argc > 1 ? argv[1] : NULL;
-	/* The command's own argument vector, named "acctpin COMMAND" for --help. */
-	const char **args = (const char **)argv + 1;
-	char name[32];
-	if (cmd) {
-		snprintf(name, sizeof name, "acctpin %.20s", cmd);
-		args[0] = name;
-	}
-	if (cmd && !strcmp(cmd, "run"))
-		return run_main(argc - 1, args);
-	if (cmd && !strcmp(cmd, "race"))
-		return race_main(argc - 1, args);
-	if (cmd && !strcmp(cmd, "dump"))
-		return ap_dump_main(argc - 1, args);
-	if (cmd && (!strcmp(cmd, "--help") || !strcmp(cmd, "-?") || !strcmp(cmd, "-h"))) {
+	const struct poptOption table[] = {
+		{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, NULL, NULL },
+		{ NULL, '?', POPT_ARG_NONE, NULL, OPT_HELP, NULL, NULL },
+		CLI_AUTOVERSION
+		POPT_TABLEEND
+	};
+	struct cli_options p;
+	cli_options_start(&p, argc, argv, table, NULL, CLI_OPTIONS_IN_ORDER);
+	int rc = cli_options_next(&p);
+	if (rc == OPT_HELP)
 		fputs(overview, stdout);
-		return cli_close_stdout();
-	}
-	if (cmd && !strcmp(cmd, "--version")) {
-		cli_print_version();
-		return cli_close_stdout();
-	}
-	if (!cmd)
+	if (rc)
+		return rc < 0 ? CLI_EXIT_USAGE : cli_close_stdout();
+	int count;
+	char **args = cli_options_operands(&p, &count);
+	if (!count)
 		return cli_usage_message("missing command (run, race or dump)");
-	return cli_usage_message("unknown command: '%s' (run, race or dump)", cmd);
+	/* The command's own argument vector, named "acctpin COMMAND" for --help. */
+	const char *cmd = args[0];
+	char name[32];
+	snprintf(name, sizeof name, "acctpin %.20s", cmd);
+	args[0] = name;
+	int status;
+	if (!strcmp(cmd, "run"))
+		status = run_main(count, args);
+	else if (!strcmp(cmd, "race"))
+		status = race_main(count, args);
+	else if (!strcmp(cmd, "dump"))
+		status = dump_main(count, args);
+	else
+		return cli_usage_message("unknown command: '%s' (run, race or dump)", cmd);
+	return status | cli_close_stdout();
 }

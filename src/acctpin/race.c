@@ -21,7 +21,10 @@
 #include <unistd.h>
 
 #include "acctpin.h"
-#include "cli.h"
+#include "clock.h"
+#include "message.h"
+#include "path.h"
+#include "quote.h"
 
 enum { MAX_RECORDS = 1 << 20, EBUSY_RETRIES = 200 };
 
@@ -319,7 +322,7 @@ static int cycle(struct race *r, unsigned long n)
 		return -1;
 	}
 	snprintf(name, sizeof name, "c%lu", n);
-	if (snprintf(reader, sizeof reader, "%s/%s", r->base.keep, name) >= (int)sizeof reader ||
+	if (path_join(reader, sizeof reader, r->base.keep, name) ||
 	    ap_acct_file_new(r->cycle_mnt, name, r->file) < 0)
 		return -1;
 	change_begin(r);
@@ -428,12 +431,10 @@ int ap_race_body(void *arg)
 	}
 	bool ok = started == o->threads + 1;
 	pause_workers(&r);
-	struct timespec t0, now;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	uint64_t t0 = now_ns();
 	for (unsigned long n = 0; ok && !ap_interrupted && (!o->iterations || n < o->iterations);
 	     n++) {
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (now.tv_sec - t0.tv_sec >= (time_t)o->seconds)
+		if (now_ns() - t0 >= (uint64_t)o->seconds * 1000000000u)
 			break;
 		ok = cycle(&r, n) == 0 && !r.failed;
 	}

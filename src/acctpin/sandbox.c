@@ -22,7 +22,8 @@
 #include <linux/capability.h>
 
 #include "acctpin.h"
-#include "cli.h"
+#include "message.h"
+#include "quote.h"
 
 volatile sig_atomic_t ap_interrupted;
 bool ap_cleanup_failed;

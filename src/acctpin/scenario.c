@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "acctpin.h"
-#include "cli.h"
+#include "quote.h"
 
 const char *const ap_scenario_names[] = {
 	"plain", "lazy", "bind", "remount-ro", "exiting", "nearly-full", "switch", NULL

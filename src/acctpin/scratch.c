@@ -20,11 +20,14 @@
 #include <linux/loop.h>
 
 #include "acctpin.h"
-#include "cli.h"
+#include "message.h"
+#include "path.h"
+#include "quote.h"
+#include "rmtree.h"
 
 int ap_path(char out[PATH_MAX], const char *dir, const char *name)
 {
-	if (snprintf(out, PATH_MAX, "%s/%s", dir, name) < PATH_MAX)
+	if (path_join(out, PATH_MAX, dir, name) == 0)
 		return 0;
 	cli_error(ENAMETOOLONG, "%s/%s", cli_quote(dir), cli_quote(name));
 	return -1;
@@ -71,34 +74,13 @@ int ap_acct(const char *path)
 	return acct(path) < 0 ? -errno : 0;
 }
 
-/* Remove dir and everything in it, two levels deep at most, without
- * following symbolic links (only for directories acctpin made). */
-static void remove_tree(int parent, const char *name, int depth)
-{
-	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
-	if (!d) {
-		if (fd >= 0)
-			close(fd);
-		unlinkat(parent, name, 0);
-		return;
-	}
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (e->d_type == DT_DIR && depth > 0)
-			remove_tree(dirfd(d), e->d_name, depth - 1);
-		else
-			unlinkat(dirfd(d), e->d_name, 0);
-	}
-	closedir(d);
-	unlinkat(parent, name, AT_REMOVEDIR);
-}
-
 void ap_remove_our_dir(const char *dir)
 {
-	remove_tree(AT_FDCWD, dir, 2);
+	int err = rm_tree_at(AT_FDCWD, dir);
+	if (err && err != ENOENT) {
+		cli_error(err, "cannot remove %s", cli_quote(dir));
+		ap_cleanup_failed = true;
+	}
 }
 
 int ap_workspace_open(struct ap_workspace *ws)

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "acctpin.h"
-#include "cli.h"
+#include "message.h"
 
 
 /* Read the three numbers of the sysctl.  Returns 0 or -errno. */

@@ -4,13 +4,18 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "closeout.h"
+#include "libsplice.h"
+#include "message.h"
+#include "options.h"
+#include "quote.h"
+#include "stats.h"
+#include "usage.h"
+#include "version.h"
 
 /* What stdout is, to refuse copying a file onto itself as cat does. */
 struct output_id {
@@ -19,10 +24,13 @@ struct output_id {
 	ino_t ino;
 };
 
-struct spcat_options {
+/* What the command line asks for. */
+struct config {
 	int64_t offset;
 	uint64_t length;
 	bool stats;
+	struct sp_options mover;
+	char **operands;          /* NULL-terminated */
 };
 
 /* Whether in (already fstat'ed as st) is the output file itself and would
@@ -35,8 +43,8 @@ static bool input_is_output(int fd, const struct stat *st, const struct output_i
 
 /* Copy one operand to stdout.  Returns 0, 1 after a reported input error,
  * or -1 after a reported output error (which ends the run, as with cat). */
-static int cat_one(struct sp_mover *mover, const char *name,
-		   const struct spcat_options *o, const struct output_id *out)
+static int cat_one(struct sp_mover *mover, const char *name, const struct config *cfg,
+		   const struct output_id *out)
 {
 	bool is_stdin = !strcmp(name, "-");
 	int fd = is_stdin ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
@@ -53,7 +61,7 @@ static int cat_one(struct sp_mover *mover, const char *name,
 		cli_error(0, "%s: input file is output file", cli_quote(name));
 		status = 1;
 	} else {
-		int64_t n = sp_move(mover, fd, STDOUT_FILENO, o->offset, o->length);
+		int64_t n = sp_move(mover, fd, STDOUT_FILENO, cfg->offset, cfg->length);
 		if (n < 0 && sp_error_side(mover) == SP_SIDE_OUTPUT) {
 			cli_error((int)-n, "write error");
 			status = -1;
@@ -69,20 +77,15 @@ static int cat_one(struct sp_mover *mover, const char *name,
 	return status;
 }
 
-/* Option codes for what popt hands back to main(). */
-enum {
-	OPT_VERSION = 1,
-	OPT_TEXT,     /* one of cat's text-formatting options: refused */
-};
+/* Option code of cat's text-formatting options, which spcat refuses. */
+enum { OPT_TEXT = 1 };
 
-int main(int argc, char **argv)
+/* Parse the command line into cfg.  Returns 0, or CLI_EXIT_USAGE after
+ * reporting a usage error. */
+static int parse_command_line(int argc, char **argv, struct config *cfg)
 {
-	cli_init("spcat");
-	struct spcat_options o = { .offset = SP_OFFSET_CURRENT, .length = SP_LENGTH_EOF };
-	struct sp_options mo = { .method = SP_METHOD_AUTO };
-	char *offset_arg = NULL, *length_arg = NULL, *pipe_size_arg = NULL;
-	int no_splice = 0, stats = 0, ignored = 0;
-
+	const char *offset_arg = NULL, *length_arg = NULL, *pipe_size_arg = NULL;
+	int no_splice = 0, stats = 0;
 	const struct poptOption table[] = {
 		{ "offset", '\0', POPT_ARG_STRING, &offset_arg, 0,
 		  "start each FILE at byte N (suffixes K, M, G, ... and KB, MB, ...)", "N" },
@@ -94,7 +97,7 @@ int main(int argc, char **argv)
 		  "copy with read(2)/write(2) only", NULL },
 		{ "stats", '\0', POPT_ARG_NONE, &stats, 0,
 		  "print bytes, zero-copy share, syscalls and throughput on stderr", NULL },
-		{ NULL, 'u', POPT_ARG_NONE, &ignored, 0, "(ignored)", NULL },
+		{ NULL, 'u', POPT_ARG_NONE, NULL, 0, "(ignored)", NULL },
 		{ NULL, 'A', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
 		{ NULL, 'b', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
 		{ NULL, 'e', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
@@ -104,88 +107,82 @@ int main(int argc, char **argv)
 		{ NULL, 't', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
 		{ NULL, 'T', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
 		{ NULL, 'v', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
-		{ "version", '\0', POPT_ARG_NONE, NULL, OPT_VERSION,
-		  "output version information and exit", NULL },
+		CLI_AUTOVERSION
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
-
-	poptContext ctx = poptGetContext(NULL, argc, (const char **)argv, table, 0);
-	poptSetOtherOptionHelp(ctx, "[OPTION]... [FILE]...\n"
-			       "Concatenate FILE(s) to standard output through splice(2).\n"
-			       "With no FILE, or when FILE is -, read standard input.");
-	int rc;
-	while ((rc = poptGetNextOpt(ctx)) > 0) {
-		if (rc == OPT_VERSION) {
-			cli_print_version();
-			poptFreeContext(ctx);
-			return cli_close_stdout();
-		}
-		/* OPT_TEXT: spcat moves bytes unchanged. */
-		int status = cli_usage_message("%s: spcat copies bytes unchanged; use cat(1) "
-					       "for its text options", poptBadOption(ctx, 0));
-		poptFreeContext(ctx);
-		return status;
-	}
-	if (rc < -1) {
-		int status = cli_usage_error(ctx, rc);
-		poptFreeContext(ctx);
-		return status;
-	}
+	struct cli_options p;
+	cli_options_start(&p, argc, argv, table, "[OPTION]... [FILE]...\n"
+			  "Concatenate FILE(s) to standard output through splice(2).\n"
+			  "With no FILE, or when FILE is -, read standard input.", 0);
+	int rc = cli_options_next(&p);
+	if (rc == OPT_TEXT)
+		return cli_usage_message("-%c: spcat copies bytes unchanged; use cat(1) for its "
+					 "text options", p.opt->shortName);
+	if (rc < 0)
+		return CLI_EXIT_USAGE;
 
 	uint64_t offset = 0, pipe_size = 0;
-	bool ok = (!offset_arg || cli_size_option("offset", offset_arg, &offset, INT64_MAX)) &&
-		  (!length_arg || cli_size_option("length", length_arg, &o.length, UINT64_MAX)) &&
-		  (!pipe_size_arg || cli_size_option("pipe size", pipe_size_arg, &pipe_size, INT32_MAX));
-	if (offset_arg)
-		o.offset = (int64_t)offset;
-	mo.pipe_size = (size_t)pipe_size;
-	/* popt hands string arguments over as malloc'ed copies. */
-	free(offset_arg);
-	free(length_arg);
-	free(pipe_size_arg);
-	if (!ok) {
-		poptFreeContext(ctx);
+	*cfg = (struct config){ .offset = SP_OFFSET_CURRENT, .length = SP_LENGTH_EOF,
+				.stats = stats,
+				/* Splice, read/write where the kernel refuses. */
+				.mover = { .policy = SP_POLICY_PREFER, .path = SP_PATH_SPLICE } };
+	if ((offset_arg && !cli_size_option("offset", offset_arg, &offset, INT64_MAX)) ||
+	    (length_arg && !cli_size_option("length", length_arg, &cfg->length, UINT64_MAX)) ||
+	    (pipe_size_arg && !cli_size_option("pipe size", pipe_size_arg, &pipe_size, INT32_MAX)))
 		return CLI_EXIT_USAGE;
+	if (offset_arg)
+		cfg->offset = (int64_t)offset;
+	cfg->mover.pipe_size = (size_t)pipe_size;
+	if (no_splice) {
+		cfg->mover.policy = SP_POLICY_ONLY;
+		cfg->mover.path = SP_PATH_RW;
 	}
-	if (no_splice)
-		mo.method = SP_METHOD_RW;
-	o.stats = stats;
+	static char *only_stdin[] = { "-", NULL };
+	int n;
+	cfg->operands = cli_options_operands(&p, &n);
+	if (!n)
+		cfg->operands = only_stdin;
+	return 0;
+}
 
+/* Copy every operand to stdout.  Returns the exit status. */
+static int run(const struct config *cfg)
+{
 	struct sp_mover *mover;
-	rc = sp_mover_new(&mover, &mo);
+	int rc = sp_mover_new(&mover, &cfg->mover);
 	if (rc < 0) {
 		cli_error(-rc, "cannot set up");
-		poptFreeContext(ctx);
 		return 1;
 	}
-
 	struct stat st;
 	if (fstat(STDOUT_FILENO, &st) < 0) {
 		cli_error(errno, "standard output");
 		sp_mover_free(mover);
-		poptFreeContext(ctx);
 		return 1;
 	}
 	struct output_id out = { S_ISREG(st.st_mode), st.st_dev, st.st_ino };
-
-	const char **operands = poptGetArgs(ctx);
-	static const char *only_stdin[] = { "-", NULL };
-	if (!operands)
-		operands = only_stdin;
-
 	int status = 0;
-	for (; *operands; operands++) {
-		int r = cat_one(mover, *operands, &o, &out);
+	for (char **operand = cfg->operands; *operand; operand++) {
+		int r = cat_one(mover, *operand, cfg, &out);
 		if (r < 0) {
 			status = 1;
 			break;
 		}
 		status |= r;
 	}
-	if (o.stats)
+	if (cfg->stats)
 		cli_print_stats(sp_get_stats(mover));
 	sp_mover_free(mover);
-	poptFreeContext(ctx);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	cli_init("spcat");
+	struct config cfg;
+	int status = parse_command_line(argc, argv, &cfg);
+	if (status == 0)
+		status = run(&cfg);
 	return status | cli_close_stdout();
 }

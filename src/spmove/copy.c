@@ -12,7 +12,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "path.h"
 #include "spmove.h"
 
 /* DST split into an open directory and a name in it. */
@@ -27,26 +27,16 @@ struct target {
 /* Open dst's directory.  Returns 0 or an errno value. */
 static int target_open(const char *dst, struct target *t)
 {
-	if (strlen(dst) >= sizeof(t->path))
-		return ENAMETOOLONG;
-	strcpy(t->path, dst);
-	size_t len = strlen(t->path);
-	while (len > 1 && t->path[len - 1] == '/')
-		t->path[--len] = '\0';
-	char *slash = strrchr(t->path, '/');
-	const char *dir = ".";
-	t->base = t->path;
-	if (slash) {
-		*slash = '\0';
-		dir = slash == t->path ? "/" : t->path;
-		t->base = slash + 1;
-	}
+	const char *dir;
+	int err = path_split(dst, t->path, sizeof(t->path), &dir, &t->base);
+	if (err)
+		return err;
 	t->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (t->dirfd < 0)
 		return errno;
 	t->exists = fstatat(t->dirfd, t->base, &t->st, AT_SYMLINK_NOFOLLOW) == 0;
 	if (!t->exists && errno != ENOENT) {
-		int err = errno;
+		err = errno;
 		close(t->dirfd);
 		return err;
 	}

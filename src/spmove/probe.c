@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "message.h"
 #include "spmove.h"
 #include "stealfs-abi.h"
 
@@ -36,7 +36,8 @@ static void page_line(const char *label, const char *verdict)
 static void print_method(const struct sp_probe_method *r)
 {
 	char label[40];
-	snprintf(label, sizeof(label), "%s%s", sp_method_name(r->method),
+	snprintf(label, sizeof(label), "%s%s",
+		 r->policy == SP_POLICY_AUTO ? "auto" : sp_path_name(r->path),
 		 r->splice_flags ? " -M" : "");
 	printf("  %-20s ", label);
 	switch (r->verdict) {
@@ -50,11 +51,11 @@ static void print_method(const struct sp_probe_method *r)
 		printf("WRONG DATA (%" PRIu64 " bytes)\n", r->bytes);
 		return;
 	case SP_PROBE_FALLS_BACK:
-		printf("falls back to %s", sp_method_name(r->used));
+		printf("falls back to %s", sp_path_name(r->used));
 		break;
 	case SP_PROBE_WORKS:
-		if (r->method == SP_METHOD_BEST)
-			printf("works (uses %s)", sp_method_name(r->used));
+		if (r->policy == SP_POLICY_AUTO)
+			printf("works (uses %s)", sp_path_name(r->used));
 		else
 			printf("works");
 		break;
@@ -66,43 +67,44 @@ static void print_method(const struct sp_probe_method *r)
 	       r->bytes ? 100.0 * (double)r->bytes_spliced / (double)r->bytes : 0.0);
 }
 
-/* A verdict for a page measurement: the error, or the text for its fate
- * (texts[fate], NULL meaning "unknown"). */
-static const char *pages_text(const struct sp_probe_pages *p, const char *const texts[])
+/* What "shared" and "copied" mean for a page measurement. */
+struct sharing_words {
+	const char *label;
+	const char *shared, *copied;
+};
+
+/* Print one sharing measurement: the error, or the words for its fate. */
+static void print_sharing(const struct sp_probe_pages *p, const struct sharing_words *w)
 {
-	if (p->fate == SP_PAGES_UNKNOWN && p->error)
-		return strerror(p->error);
-	return texts[p->fate] ? texts[p->fate] : "unknown";
+	const char *text = p->fate == SP_PAGES_SHARED ? w->shared
+			   : p->fate == SP_PAGES_COPIED ? w->copied
+			   : p->fate == SP_PAGES_REFUSED ? "refused (EINVAL)"
+			   : p->error ? strerror(p->error) : "unknown";
+	page_line(w->label, text);
 }
 
 /* Print the vmsplice and splice-in measurements. */
-static void print_sharing(const struct sp_probe *r)
+static void print_sharings(const struct sp_probe *r)
 {
-	page_line("vmsplice of user memory:",
-		  pages_text(&r->vmsplice_anon, (const char *const[]){
-				     [SP_PAGES_SHARED] = "references the pages (zero-copy)",
-				     [SP_PAGES_COPIED] = "copies the pages (plain-copy vmsplice)",
-				     [SP_PAGES_REFUSED] = "refused (EINVAL)",
-				     [SP_PAGES_MOVED] = NULL }));
-	page_line("SPLICE_F_GIFT:",
-		  pages_text(&r->vmsplice_gift, (const char *const[]){
-				     [SP_PAGES_SHARED] = "accepted, pages handed over by reference",
-				     [SP_PAGES_COPIED] = "accepted, but the pages are copied "
-							 "(the gift means nothing)",
-				     [SP_PAGES_REFUSED] = "refused (EINVAL: this kernel dropped gifting)",
-				     [SP_PAGES_MOVED] = NULL }));
-	page_line("vmsplice of a mapped file:",
-		  pages_text(&r->vmsplice_file, (const char *const[]){
-				     [SP_PAGES_SHARED] = "references the page cache (zero-copy)",
-				     [SP_PAGES_COPIED] = "copies the pages",
-				     [SP_PAGES_REFUSED] = "refused (EINVAL)",
-				     [SP_PAGES_MOVED] = NULL }));
-	page_line("splice from a file:",
-		  pages_text(&r->splice_in, (const char *const[]){
-				     [SP_PAGES_SHARED] = "references the page cache (zero-copy)",
-				     [SP_PAGES_COPIED] = "copies the pages",
-				     [SP_PAGES_REFUSED] = "refused (EINVAL)",
-				     [SP_PAGES_MOVED] = NULL }));
+	static const struct sharing_words anon = {
+		"vmsplice of user memory:", "references the pages (zero-copy)",
+		"copies the pages (plain-copy vmsplice)" };
+	static const struct sharing_words gift = {
+		"SPLICE_F_GIFT:", "accepted, pages handed over by reference",
+		"accepted, but the pages are copied (the gift means nothing)" };
+	static const struct sharing_words file = {
+		"vmsplice of a mapped file:", "references the page cache (zero-copy)",
+		"copies the pages" };
+	static const struct sharing_words splice_in = {
+		"splice from a file:", "references the page cache (zero-copy)",
+		"copies the pages" };
+	print_sharing(&r->vmsplice_anon, &anon);
+	if (r->vmsplice_gift.fate == SP_PAGES_REFUSED)
+		page_line(gift.label, "refused (EINVAL: this kernel dropped gifting)");
+	else
+		print_sharing(&r->vmsplice_gift, &gift);
+	print_sharing(&r->vmsplice_file, &file);
+	print_sharing(&r->splice_in, &splice_in);
 }
 
 /* Print a SPLICE_F_MOVE measurement: stealfs's count when there is one,
@@ -144,7 +146,7 @@ int probe(const char *dir)
 	for (unsigned i = 0; i < SP_PROBE_METHODS; i++)
 		print_method(&r.methods[i]);
 	printf("pages:\n");
-	print_sharing(&r);
+	print_sharings(&r);
 	print_move("page-cache pages with -M:", &r.pagecache_move);
 	print_move("write(2) pipe pages with -M:", &r.anon_move);
 	print_move("gifted pages with -M:", &r.gift_move);

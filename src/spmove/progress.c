@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "spmove.h"
 
 /* Redraw at most this often. */
@@ -19,13 +20,6 @@ struct progress {
 	uint64_t start_ns, last_ns;
 	bool shown;          /* the current file's bar is on the screen */
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* n bytes in a short human form into buf ("12.3 MiB"). */
 static const char *human(char *buf, size_t size, double n)

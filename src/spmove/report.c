@@ -5,7 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "message.h"
+#include "quote.h"
 #include "spmove.h"
 
 const char *quoted(const char *name)

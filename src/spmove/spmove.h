@@ -13,7 +13,7 @@ enum overwrite { OVERWRITE_YES, OVERWRITE_NO, OVERWRITE_ASK };
 enum sparse_mode { SPARSE_AUTO, SPARSE_ALWAYS, SPARSE_NEVER };
 
 struct spmove_options {
-	enum sp_method method;     /* --method (SP_METHOD_BEST for auto) */
+	enum sp_path path;         /* --method (SP_PATH_NONE for auto) */
 	enum overwrite overwrite;  /* -f (the default), -n, -i */
 	bool recursive;            /* -r */
 	bool remove_source;        /* --remove-source: mv */
@@ -31,9 +31,16 @@ struct spmove {
 	const struct spmove_options *o;
 	struct sp_mover *mover;
 	mode_t umask;
-	unsigned methods_used;     /* bit (1 << sp_method) per path taken */
+	unsigned methods_used;     /* bit (1 << enum sp_path) per path taken */
 	struct progress *progress; /* NULL without a progress bar */
 };
+
+/* ---- operands.c ---- */
+
+/* Copy (or move) the operands args[0..n-1]: SRC DST, SRC... DIR, or with
+ * target_dir (-t DIR) SRC...  Returns the exit status (1 after reported
+ * errors, also for missing operands). */
+int run_operands(struct spmove *s, char **args, int n, const char *target_dir);
 
 /* ---- spmove-report.c ---- */
 

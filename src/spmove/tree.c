@@ -10,18 +10,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "path.h"
+#include "rmtree.h"
 #include "spmove.h"
 
 /* dir/name into buf.  Returns false (after a report) when it is too long. */
 static bool join(char *buf, const char *dir, const char *name, const char *src,
 		 const char *dst)
 {
-	size_t len = strlen(dir);
-	const char *sep = len && dir[len - 1] == '/' ? "" : "/";
-	if ((size_t)snprintf(buf, PATH_MAX, "%s%s%s", dir, sep, name) < PATH_MAX)
-		return true;
-	report(src, dst, ENAMETOOLONG, "cannot copy");
-	return false;
+	int err = path_join(buf, PATH_MAX, dir, name);
+	if (err)
+		report(src, dst, err, "cannot copy");
+	return !err;
 }
 
 /* Copy the entries of directory src into the directory dst.  Returns 0 or 1. */
@@ -114,35 +114,9 @@ int copy_tree(struct spmove *s, const char *src, const char *dst, const struct s
 	return 1;
 }
 
-/* Remove the tree under dirfd/name.  Returns 0 or an errno value. */
-static int remove_at(int dirfd, const char *name)
-{
-	if (unlinkat(dirfd, name, 0) == 0)
-		return 0;
-	if (errno != EISDIR && errno != EPERM)
-		return errno;
-	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
-	if (!d) {
-		int err = errno;
-		if (fd >= 0)
-			close(fd);
-		return err;
-	}
-	int err = 0;
-	struct dirent *e;
-	while (!err && (e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			err = remove_at(fd, e->d_name);
-	closedir(d);
-	if (!err && unlinkat(dirfd, name, AT_REMOVEDIR) < 0)
-		err = errno;
-	return err;
-}
-
 int remove_tree(const char *path, const char *dst)
 {
-	int err = remove_at(AT_FDCWD, path);
+	int err = rm_tree_at(AT_FDCWD, path);
 	if (err)
 		report(path, dst, err, "copied, but cannot remove the source");
 	return err != 0;

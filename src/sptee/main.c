@@ -6,12 +6,18 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "closeout.h"
+#include "libsplice.h"
+#include "message.h"
+#include "options.h"
+#include "quote.h"
+#include "stats.h"
+#include "usage.h"
+#include "version.h"
 
 /* What to do when writing to an output fails (GNU tee's --output-error). */
 enum output_error {
@@ -33,67 +39,28 @@ struct run {
 	int status;
 };
 
-/* The long options, for expanding abbreviations as getopt_long does. */
-static const char *const long_names[] = {
-	"append", "ignore-interrupts", "output-error", "stats", "pipe-size",
-	"no-splice", "version", "help", "usage",
-};
-#define LONG_COUNT (sizeof(long_names) / sizeof(long_names[0]))
-
-/* Index of the entry of names[0..count-1] that text names: an exact match,
- * or the only one text abbreviates (len characters).  Returns the index,
- * -1 when none matches, -2 when several do. */
-static int match_name(const char *const *names, size_t count, const char *text, size_t len)
+/* Index of the --output-error MODE that arg names: an exact name, or the
+ * only one it abbreviates (as GNU's argmatch reads it).  Returns the index
+ * in mode_names, -1 when none matches, -2 when several do. */
+static int match_mode(const char *arg)
 {
+	size_t len = strlen(arg);
 	int found = -1;
-	for (size_t i = 0; i < count; i++) {
-		if (strncmp(names[i], text, len))
+	for (size_t i = 0; i < MODE_COUNT; i++) {
+		if (strncmp(mode_names[i], arg, len))
 			continue;
-		if (strlen(names[i]) == len)
+		if (!mode_names[i][len])
 			return (int)i;
 		found = found == -1 ? (int)i : -2;
 	}
 	return found;
 }
 
-/*
- * Rewrite argv so that popt parses it as getopt_long would: expand unique
- * abbreviations of long options, and turn a bare --output-error (whose
- * argument is optional and so never the next word) into -p.  Returns false
- * when out of memory.
- */
-static bool normalize_args(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--"))
-			break;
-		if (strncmp(a, "--", 2) || !a[2])
-			continue;
-		const char *eq = strchr(a, '=');
-		size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-		int k = match_name(long_names, LONG_COUNT, a + 2, len);
-		if (k < 0)
-			continue;
-		if (!strcmp(long_names[k], "output-error") && !eq) {
-			argv[i] = (char *)"-p";
-			continue;
-		}
-		char *full;
-		if (asprintf(&full, "--%s%s", long_names[k], eq ? eq : "") < 0)
-			return false;
-		argv[i] = full;
-		if (!strcmp(long_names[k], "pipe-size") && !eq)
-			i++; /* its argument is the next word, whatever it looks like */
-	}
-	return true;
-}
-
-/* Parse an --output-error argument as GNU's argmatch does (exact names or
- * unambiguous abbreviations).  Returns true, or reports and returns false. */
+/* Parse an --output-error argument (NULL: none given, warn-nopipe).
+ * Returns true, or reports and returns false. */
 static bool parse_mode(const char *arg, enum output_error *mode)
 {
-	int k = match_name(mode_names, MODE_COUNT, arg, strlen(arg));
+	int k = arg ? match_mode(arg) : MODE_WARN_NOPIPE - MODE_WARN;
 	if (k >= 0) {
 		*mode = (enum output_error)(MODE_WARN + k);
 		return true;
@@ -138,41 +105,26 @@ static bool hold_standard_fds(void)
 	return stdin_closed;
 }
 
-/* Option codes for what popt hands back. */
-enum {
-	OPT_VERSION = 1,
-	OPT_P,
-	OPT_OUTPUT_ERROR,
-};
-
 /* What the command line asks for. */
 struct config {
 	enum output_error mode;
 	int append, ignore_interrupts, no_splice, stats;
 	size_t pipe_size;    /* 0: the library's default */
-	poptContext ctx;     /* holds the operands */
+	char **operands;     /* the files, NULL-terminated */
+	int count;           /* how many */
 };
 
-/* Parse --pipe-size's argument into *size.  Returns true, or reports and
- * returns false. */
-static bool pipe_size_option(const char *text, size_t *size)
-{
-	uint64_t v;
-	if (!cli_size_option("pipe size", text, &v, INT32_MAX))
-		return false;
-	if (v == 0) {
-		cli_usage_message("invalid pipe size: '%s'", text);
-		return false;
-	}
-	*size = (size_t)v;
-	return true;
-}
+/* Option codes for what the parser hands back. */
+enum {
+	OPT_P = 1,
+	OPT_OUTPUT_ERROR,
+};
 
-/* Parse the command line into cfg.  Returns -1 to go on (cfg->ctx then
- * holds the operands), else the exit status to leave with. */
+/* Parse the command line into cfg.  Returns 0, or CLI_EXIT_USAGE after
+ * reporting a usage error. */
 static int parse_command_line(int argc, char **argv, struct config *cfg)
 {
-	char *mode_arg = NULL, *pipe_size_arg = NULL;
+	const char *pipe_size_arg = NULL;
 	const struct poptOption table[] = {
 		{ "append", 'a', POPT_ARG_NONE, &cfg->append, 0,
 		  "append to the given FILEs, do not overwrite", NULL },
@@ -180,7 +132,7 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		  "ignore interrupt signals", NULL },
 		{ NULL, 'p', POPT_ARG_NONE, NULL, OPT_P,
 		  "diagnose errors writing to non pipes", NULL },
-		{ "output-error", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, &mode_arg,
+		{ "output-error", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL,
 		  OPT_OUTPUT_ERROR, "set behavior on write error: warn, warn-nopipe "
 		  "(the default with no MODE), exit, exit-nopipe", "MODE" },
 		{ "pipe-size", '\0', POPT_ARG_STRING, &pipe_size_arg, 0,
@@ -189,54 +141,42 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		  "copy with read(2)/write(2) only", NULL },
 		{ "stats", '\0', POPT_ARG_NONE, &cfg->stats, 0,
 		  "print bytes, zero-copy share, syscalls and throughput on stderr", NULL },
-		{ "version", '\0', POPT_ARG_NONE, NULL, OPT_VERSION,
-		  "output version information and exit", NULL },
+		CLI_AUTOVERSION
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
-
-	if (!normalize_args(argc, argv)) {
-		cli_error(ENOMEM, "cannot parse options");
-		return 1;
+	struct cli_options p;
+	cli_options_start(&p, argc, argv, table, "[OPTION]... [FILE]...\n"
+			  "Copy standard input to each FILE, and also to standard output,\n"
+			  "duplicating it in the kernel with tee(2).", 0);
+	int rc;
+	while ((rc = cli_options_next(&p)) > 0)
+		if (!parse_mode(rc == OPT_P ? NULL : p.arg, &cfg->mode))
+			return CLI_EXIT_USAGE;
+	if (rc < 0)
+		return CLI_EXIT_USAGE;
+	if (pipe_size_arg) {
+		uint64_t v;
+		if (!cli_size_option("pipe size", pipe_size_arg, &v, INT32_MAX))
+			return CLI_EXIT_USAGE;
+		if (v == 0)
+			return cli_usage_message("invalid pipe size: '%s'", pipe_size_arg);
+		cfg->pipe_size = (size_t)v;
 	}
-	cfg->ctx = poptGetContext(NULL, argc, (const char **)argv, table, 0);
-	poptSetOtherOptionHelp(cfg->ctx, "[OPTION]... [FILE]...\n"
-			       "Copy standard input to each FILE, and also to standard output,\n"
-			       "duplicating it in the kernel with tee(2).");
-	int rc, status = -1;
-	while (status < 0 && (rc = poptGetNextOpt(cfg->ctx)) > 0) {
-		if (rc == OPT_VERSION) {
-			cli_print_version();
-			status = cli_close_stdout();
-		} else if (rc == OPT_P || !mode_arg) {
-			cfg->mode = MODE_WARN_NOPIPE;
-		} else if (!parse_mode(mode_arg, &cfg->mode)) {
-			status = CLI_EXIT_USAGE;
-		}
-		/* popt's strings are ours to free. */
-		free(mode_arg);
-		mode_arg = NULL;
-	}
-	if (status < 0 && rc < -1)
-		status = cli_usage_error(cfg->ctx, rc);
-	if (status < 0 && pipe_size_arg && !pipe_size_option(pipe_size_arg, &cfg->pipe_size))
-		status = CLI_EXIT_USAGE;
-	free(pipe_size_arg);
-	if (status >= 0)
-		poptFreeContext(cfg->ctx);
-	return status;
+	cfg->operands = cli_options_operands(&p, &cfg->count);
+	return 0;
 }
 
 /* Open the outputs: standard output, then each operand ("-" is a file like
  * any other, as POSIX says).  Fills fds and names; reports the operands
  * that cannot be opened and sets r->status.  Returns the number of outputs. */
-static size_t open_outputs(const char **operands, bool append, int *fds,
-			   const char **names, struct run *r)
+static size_t open_outputs(char **operands, bool append, int *fds, const char **names,
+			   struct run *r)
 {
 	size_t n = 0;
 	fds[n] = STDOUT_FILENO;
 	names[n++] = "standard output";
-	for (; operands && *operands; operands++) {
+	for (; *operands; operands++) {
 		int fd = open(*operands, O_WRONLY | O_CREAT | O_CLOEXEC |
 			      (append ? O_APPEND : O_TRUNC), 0666);
 		if (fd < 0) {
@@ -250,27 +190,20 @@ static size_t open_outputs(const char **operands, bool append, int *fds,
 	return n;
 }
 
-int main(int argc, char **argv)
+/* Copy standard input to standard output and the files, then close them.
+ * Returns the exit status. */
+static int run(const struct config *cfg, bool stdin_closed)
 {
-	cli_init("sptee");
-	bool stdin_closed = hold_standard_fds();
-	struct config cfg = { .mode = MODE_SIGPIPE };
-	int status = parse_command_line(argc, argv, &cfg);
-	if (status >= 0)
-		return status;
-	struct run run = { .mode = cfg.mode };
-	struct sp_options mo = { .method = cfg.no_splice ? SP_METHOD_RW : SP_METHOD_AUTO,
-				 .pipe_size = cfg.pipe_size };
-
-	if (cfg.ignore_interrupts)
+	struct run run = { .mode = cfg->mode };
+	struct sp_options mo = { .policy = cfg->no_splice ? SP_POLICY_ONLY : SP_POLICY_PREFER,
+				 .path = cfg->no_splice ? SP_PATH_RW : SP_PATH_SPLICE,
+				 .pipe_size = cfg->pipe_size };
+	if (cfg->ignore_interrupts)
 		signal(SIGINT, SIG_IGN);
 	if (run.mode != MODE_SIGPIPE)
 		signal(SIGPIPE, SIG_IGN);
 
-	const char **operands = poptGetArgs(cfg.ctx);
-	size_t max = 1;
-	while (operands && operands[max - 1])
-		max++;
+	size_t max = (size_t)cfg->count + 1;
 	int *fds = calloc(max, sizeof(*fds));
 	const char **names = calloc(max, sizeof(*names));
 	struct sp_fanout_status *st = calloc(max, sizeof(*st));
@@ -280,7 +213,7 @@ int main(int argc, char **argv)
 		cli_error(-rc, "cannot set up");
 		return 1;
 	}
-	size_t n = open_outputs(operands, cfg.append, fds, names, &run);
+	size_t n = open_outputs(cfg->operands, cfg->append, fds, names, &run);
 	run.names = names;
 
 	int64_t got = sp_fanout(mover, STDIN_FILENO, fds, n, st, on_output_error, &run);
@@ -290,7 +223,7 @@ int main(int argc, char **argv)
 									: "cannot copy");
 		run.status = 1;
 	}
-	if (cfg.stats)
+	if (cfg->stats)
 		cli_print_stats(sp_get_stats(mover));
 	sp_mover_free(mover);
 
@@ -305,7 +238,6 @@ int main(int argc, char **argv)
 	free(fds);
 	free(names);
 	free(st);
-	poptFreeContext(cfg.ctx);
 	if (stopped)
 		return 1;
 	if (stdin_closed || close(STDIN_FILENO) < 0) {
@@ -313,4 +245,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	return run.status | cli_close_stdout();
+}
+
+int main(int argc, char **argv)
+{
+	cli_init("sptee");
+	bool stdin_closed = hold_standard_fds();
+	struct config cfg = { .mode = MODE_SIGPIPE };
+	int status = parse_command_line(argc, argv, &cfg);
+	return status ? status : run(&cfg, stdin_closed);
 }

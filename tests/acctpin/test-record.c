@@ -1,4 +1,4 @@
-/* Unit tests for acctpin's acct_v3 decoder (src/acctpin-record.c). */
+/* Unit tests for acctpin's acct_v3 decoder (src/acctpin/record.c). */
 #include "config.h"
 
 #include <check.h>
@@ -80,38 +80,66 @@ START_TEST(full_length_name)
 }
 END_TEST
 
-START_TEST(refuses_bad_records)
+/* Decode a, which must be refused; returns the reason. */
+static const char *refusal(const struct acct_v3 *a)
+{
+	static char why[120];
+	struct ap_record r;
+	ck_assert_int_eq(ap_record_decode((const unsigned char *)a, &r, why, sizeof why), -1);
+	return why;
+}
+
+START_TEST(refuses_other_version)
 {
 	struct acct_v3 a;
-	struct ap_record r;
-	char why[120];
 	sample(&a);
 	a.ac_version = 2;
-	ck_assert_int_eq(ap_record_decode((const unsigned char *)&a, &r, why, sizeof why), -1);
-	ck_assert_str_eq(why, "record of version 2; only version 3 (acct_v3) is supported");
+	ck_assert_str_eq(refusal(&a), "record of version 2; only version 3 (acct_v3) is supported");
+}
+END_TEST
 
+START_TEST(refuses_other_byte_order)
+{
+	struct acct_v3 a;
 	sample(&a);
 	a.ac_version = (char)(3 | (ACCT_BYTEORDER ^ 0x80));
-	ck_assert_int_eq(ap_record_decode((const unsigned char *)&a, &r, why, sizeof why), -1);
-	ck_assert_ptr_nonnull(strstr(why, "other byte order"));
+	ck_assert_ptr_nonnull(strstr(refusal(&a), "other byte order"));
+}
+END_TEST
 
+START_TEST(refuses_unknown_flags)
+{
+	struct acct_v3 a;
 	sample(&a);
 	a.ac_flag = (char)0x40;
-	ck_assert_int_eq(ap_record_decode((const unsigned char *)&a, &r, why, sizeof why), -1);
-	ck_assert_str_eq(why, "unknown flag bits 0x40");
+	ck_assert_str_eq(refusal(&a), "unknown flag bits 0x40");
+}
+END_TEST
 
+START_TEST(refuses_unterminated_name)
+{
+	struct acct_v3 a;
 	sample(&a);
 	memset(a.ac_comm, 'x', sizeof a.ac_comm);
-	ck_assert_int_eq(ap_record_decode((const unsigned char *)&a, &r, why, sizeof why), -1);
-	ck_assert_str_eq(why, "command name is not a NUL-padded string");
+	ck_assert_str_eq(refusal(&a), "command name is not a NUL-padded string");
+}
+END_TEST
 
+START_TEST(refuses_garbage_after_name)
+{
+	struct acct_v3 a;
 	sample(&a);
 	a.ac_comm[14] = 'z';   /* garbage after the terminating NUL */
-	ck_assert_int_eq(ap_record_decode((const unsigned char *)&a, &r, why, sizeof why), -1);
+	ck_assert_str_eq(refusal(&a), "command name is not a NUL-padded string");
+}
+END_TEST
 
+START_TEST(refuses_empty_name)
+{
+	struct acct_v3 a;
 	sample(&a);
 	memset(a.ac_comm, 0, sizeof a.ac_comm);   /* no name at all */
-	ck_assert_int_eq(ap_record_decode((const unsigned char *)&a, &r, why, sizeof why), -1);
+	ck_assert_str_eq(refusal(&a), "command name is not a NUL-padded string");
 }
 END_TEST
 
@@ -152,11 +180,19 @@ START_TEST(reads_until_truncation)
 }
 END_TEST
 
-START_TEST(clean_end_and_empty)
+START_TEST(clean_end_after_records)
 {
 	uint64_t offset;
 	char msg[200];
 	ck_assert_int_eq(read_after(file_of(1, 0), 1, &offset, msg), 0);
+	ck_assert_uint_eq(offset, AP_RECORD_SIZE);
+}
+END_TEST
+
+START_TEST(empty_file_ends_at_once)
+{
+	uint64_t offset;
+	char msg[200];
 	ck_assert_int_eq(read_after(file_of(0, 0), 0, &offset, msg), 0);
 	ck_assert_uint_eq(offset, 0);
 }
@@ -179,9 +215,10 @@ START_TEST(bad_record_names_offset)
 }
 END_TEST
 
-START_TEST(loads_and_finds)
+/* A file of three sample records (pids 100, 101, 102) and 5 bytes of a
+ * fourth, at path (a mkstemp template). */
+static void three_and_a_bit(char *path)
 {
-	char path[] = "/tmp/test-acctpin-record.XXXXXX";
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	struct acct_v3 a;
@@ -192,20 +229,55 @@ START_TEST(loads_and_finds)
 	}
 	ck_assert_int_eq(write(fd, &a, 5), 5);
 	close(fd);
+}
+
+START_TEST(loads_from_offset_until_damage)
+{
+	char path[] = "/tmp/test-acctpin-record.XXXXXX";
+	three_and_a_bit(path);
 	struct ap_records recs;
 	ck_assert_int_eq(ap_records_load(path, 64, 100, &recs), 0);
+	unlink(path);
 	ck_assert_uint_eq(recs.n, 2);
 	ck_assert(recs.damaged);
 	ck_assert_str_eq(recs.error, "truncated record at byte offset 192 (5 of 64 bytes)");
+	ap_records_free(&recs);
+}
+END_TEST
+
+START_TEST(finds_by_pid_and_name)
+{
+	char path[] = "/tmp/test-acctpin-record.XXXXXX";
+	three_and_a_bit(path);
+	struct ap_records recs;
+	ck_assert_int_eq(ap_records_load(path, 64, 100, &recs), 0);
+	unlink(path);
 	ck_assert_int_eq(ap_records_find(&recs, 102, "apm-plain-1"), 1);
 	ck_assert_int_eq(ap_records_find(&recs, 100, "apm-plain-1"), -1);
 	ck_assert_int_eq(ap_records_find(&recs, 101, "other"), -1);
 	ap_records_free(&recs);
+}
+END_TEST
+
+START_TEST(load_stops_at_max)
+{
+	char path[] = "/tmp/test-acctpin-record.XXXXXX";
+	three_and_a_bit(path);
+	struct ap_records recs;
 	ck_assert_int_eq(ap_records_load(path, 0, 2, &recs), 0);
+	unlink(path);
 	ck_assert(recs.damaged);
 	ck_assert_uint_eq(recs.n, 2);
 	ap_records_free(&recs);
+}
+END_TEST
+
+START_TEST(load_of_missing_file_fails)
+{
+	char path[] = "/tmp/test-acctpin-record.XXXXXX";
+	three_and_a_bit(path);
 	unlink(path);
+	struct ap_records recs;
 	ck_assert_int_eq(ap_records_load(path, 0, 2, &recs), -ENOENT);
 }
 END_TEST
@@ -217,11 +289,20 @@ int main(void)
 	tcase_add_test(tc, comp_t_expands);
 	tcase_add_test(tc, decodes_every_field);
 	tcase_add_test(tc, full_length_name);
-	tcase_add_test(tc, refuses_bad_records);
+	tcase_add_test(tc, refuses_other_version);
+	tcase_add_test(tc, refuses_other_byte_order);
+	tcase_add_test(tc, refuses_unknown_flags);
+	tcase_add_test(tc, refuses_unterminated_name);
+	tcase_add_test(tc, refuses_garbage_after_name);
+	tcase_add_test(tc, refuses_empty_name);
 	tcase_add_test(tc, reads_until_truncation);
-	tcase_add_test(tc, clean_end_and_empty);
+	tcase_add_test(tc, clean_end_after_records);
+	tcase_add_test(tc, empty_file_ends_at_once);
 	tcase_add_test(tc, bad_record_names_offset);
-	tcase_add_test(tc, loads_and_finds);
+	tcase_add_test(tc, loads_from_offset_until_damage);
+	tcase_add_test(tc, finds_by_pid_and_name);
+	tcase_add_test(tc, load_stops_at_max);
+	tcase_add_test(tc, load_of_missing_file_fails);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

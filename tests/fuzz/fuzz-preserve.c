@@ -25,7 +25,7 @@ static unsigned flags(const struct spmove_options *o)
 static struct spmove_options options(unsigned bits)
 {
 	struct spmove_options o = {
-		.method = SP_METHOD_RW, .overwrite = OVERWRITE_ASK, .recursive = true,
+		.path = SP_PATH_RW, .overwrite = OVERWRITE_ASK, .recursive = true,
 		.verify = true, .sparse = SPARSE_NEVER, .progress = 7,
 	};
 	o.preserve_mode = bits & 1;
@@ -37,7 +37,7 @@ static struct spmove_options options(unsigned bits)
 /* Whether a and b agree on everything but the three flags. */
 static bool same_others(const struct spmove_options *a, const struct spmove_options *b)
 {
-	return a->method == b->method && a->overwrite == b->overwrite &&
+	return a->path == b->path && a->overwrite == b->overwrite &&
 	       a->recursive == b->recursive && a->remove_source == b->remove_source &&
 	       a->in_place == b->in_place && a->fsync == b->fsync && a->verify == b->verify &&
 	       a->sparse == b->sparse && a->progress == b->progress && a->stats == b->stats;

@@ -6,11 +6,13 @@
 
 Suite *move_suite(void);
 Suite *faults_suite(void);
+Suite *sparse_suite(void);
 
 int main(void)
 {
 	SRunner *sr = srunner_create(move_suite());
 	srunner_add_suite(sr, faults_suite());
+	srunner_add_suite(sr, sparse_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -2,8 +2,11 @@
 #include "config.h"
 
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -15,6 +18,7 @@
 #include <unistd.h>
 
 #include "libsplice.h"
+#include "ways.h"
 
 #define MAX_OUT 64
 
@@ -134,9 +138,9 @@ static void finish(struct collector c)
 	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
-static struct sp_mover *new_mover(enum sp_method method, size_t pipe_size)
+static struct sp_mover *new_mover(struct way way, size_t pipe_size)
 {
-	struct sp_options o = { .method = method, .pipe_size = pipe_size };
+	struct sp_options o = { .policy = way.policy, .path = way.path, .pipe_size = pipe_size };
 	struct sp_mover *m;
 	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
 	return m;
@@ -171,7 +175,7 @@ START_TEST(pipe_to_mixed_outputs)
 	struct collector c = collect(sink, 65536, 0, false);
 	int outs[] = { c.write_end, plain, app };
 	struct sp_fanout_status st[3];
-	struct sp_mover *m = new_mover(SP_METHOD_AUTO, 0);
+	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
 
 	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, NULL, NULL), (int64_t)size);
 	finish(c);
@@ -207,7 +211,7 @@ START_TEST(file_input)
 	for (int i = 0; i < 3; i++)
 		outs[i] = temp_file(0);
 	struct sp_fanout_status st[3];
-	struct sp_mover *m = new_mover(SP_METHOD_AUTO, 0);
+	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
 	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, NULL, NULL), (int64_t)size);
 	for (int i = 0; i < 3; i++)
 		ck_assert(file_holds(outs[i], 0, data, size));
@@ -218,22 +222,37 @@ START_TEST(file_input)
 }
 END_TEST
 
-/* Empty input: nothing written, 0 returned; no outputs: input untouched. */
-START_TEST(empty_input_and_no_outputs)
+/* Empty input: nothing written, 0 returned. */
+START_TEST(empty_input)
 {
 	int in = feeder("", 0, 1);
 	int out = temp_file(0);
 	struct sp_fanout_status st[1];
-	struct sp_mover *m = new_mover(SP_METHOD_AUTO, 0);
+	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
 	ck_assert_int_eq(sp_fanout(m, in, &out, 1, st, NULL, NULL), 0);
 	ck_assert(file_holds(out, 0, "", 0));
-
-	int in2 = feeder("abc", 3, 3);
-	ck_assert_int_eq(sp_fanout(m, in2, NULL, 0, NULL, NULL, NULL), 0);
-	char buf[4];
-	ck_assert_int_eq(read(in2, buf, sizeof(buf)), 3);
-	ck_assert_int_eq(sp_fanout(NULL, in2, &out, 1, st, NULL, NULL), -EINVAL);
 	sp_mover_free(m);
+}
+END_TEST
+
+/* No outputs: the input is left untouched. */
+START_TEST(no_outputs)
+{
+	int in = feeder("abc", 3, 3);
+	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
+	ck_assert_int_eq(sp_fanout(m, in, NULL, 0, NULL, NULL, NULL), 0);
+	char buf[4];
+	ck_assert_int_eq(read(in, buf, sizeof(buf)), 3);
+	sp_mover_free(m);
+}
+END_TEST
+
+START_TEST(no_mover_refused)
+{
+	int in = feeder("abc", 3, 3);
+	int out = temp_file(0);
+	struct sp_fanout_status st[1];
+	ck_assert_int_eq(sp_fanout(NULL, in, &out, 1, st, NULL, NULL), -EINVAL);
 }
 END_TEST
 
@@ -248,7 +267,7 @@ START_TEST(many_outputs)
 	for (int i = 0; i < MAX_OUT; i++)
 		outs[i] = temp_file(0);
 	struct sp_fanout_status st[MAX_OUT];
-	struct sp_mover *m = new_mover(SP_METHOD_AUTO, 0);
+	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
 	ck_assert_int_eq(sp_fanout(m, in, outs, MAX_OUT, st, NULL, NULL), (int64_t)size);
 	for (int i = 0; i < MAX_OUT; i++) {
 		ck_assert(file_holds(outs[i], 0, data, size));
@@ -273,7 +292,7 @@ START_TEST(broken_pipe_dropped)
 	int outs[] = { temp_file(0), dead[1], temp_file(0) };
 	struct sp_fanout_status st[3];
 	struct seen seen = { 0 };
-	struct sp_mover *m = new_mover(SP_METHOD_AUTO, 0);
+	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
 	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, record_error, &seen), (int64_t)size);
 	ck_assert_int_eq(seen.calls, 1);
 	ck_assert_uint_eq(seen.index, 1);
@@ -300,7 +319,7 @@ START_TEST(error_callback_stops)
 	int outs[] = { dead[1], temp_file(0) };
 	struct sp_fanout_status st[2];
 	struct seen seen = { .stop = 1 };
-	struct sp_mover *m = new_mover(SP_METHOD_AUTO, 0);
+	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
 	ck_assert_int_eq(sp_fanout(m, in, outs, 2, st, record_error, &seen), -EPIPE);
 	ck_assert_int_eq(sp_error_side(m), SP_SIDE_OUTPUT);
 	ck_assert_int_eq(seen.calls, 1);
@@ -320,7 +339,7 @@ START_TEST(all_outputs_gone)
 	int in = open("/dev/zero", O_RDONLY);
 	struct sp_fanout_status st[2];
 	int outs[] = { dead[1], open("/dev/full", O_WRONLY) };
-	struct sp_mover *m = new_mover(SP_METHOD_AUTO, 0);
+	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
 	/* The first chunk is read, then nothing more. */
 	int64_t got = sp_fanout(m, in, outs, 2, st, NULL, NULL);
 	ck_assert(got >= 0 && (size_t)got <= sp_pipe_size(m));
@@ -330,7 +349,7 @@ START_TEST(all_outputs_gone)
 }
 END_TEST
 
-/* SP_METHOD_RW copies everything through user memory. */
+/* read/write only copies everything through user memory. */
 START_TEST(read_write_method)
 {
 	size_t size = 1500000;
@@ -338,7 +357,7 @@ START_TEST(read_write_method)
 	int in = feeder(data, size, 3000);
 	int outs[] = { temp_file(0), temp_file(0) };
 	struct sp_fanout_status st[2];
-	struct sp_mover *m = new_mover(SP_METHOD_RW, 0);
+	struct sp_mover *m = new_mover(WAY_RW_ONLY, 0);
 	ck_assert_int_eq(sp_fanout(m, in, outs, 2, st, NULL, NULL), (int64_t)size);
 	ck_assert(file_holds(outs[0], 0, data, size));
 	ck_assert(file_holds(outs[1], 0, data, size));
@@ -363,7 +382,7 @@ START_TEST(slow_readers)
 	struct collector c2 = collect(s2, 100000, 0, nonblock);
 	int outs[] = { c1.write_end, plain, c2.write_end };
 	struct sp_fanout_status st[3];
-	struct sp_mover *m = new_mover(SP_METHOD_AUTO, 256 * 1024);
+	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 256 * 1024);
 	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, NULL, NULL), (int64_t)size);
 	finish(c1);
 	finish(c2);
@@ -379,38 +398,69 @@ START_TEST(slow_readers)
 END_TEST
 
 /* An input that fails is reported as the input's error. */
-START_TEST(input_error)
+START_TEST(directory_input_is_an_input_error)
 {
 	int dir = open("/", O_RDONLY | O_DIRECTORY);
 	int out = temp_file(0);
 	struct sp_fanout_status st[1];
-	struct sp_mover *m = new_mover(SP_METHOD_AUTO, 0);
+	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
 	ck_assert_int_eq(sp_fanout(m, dir, &out, 1, st, NULL, NULL), -EISDIR);
 	ck_assert_int_eq(sp_error_side(m), SP_SIDE_INPUT);
+	sp_mover_free(m);
+}
+END_TEST
+
+START_TEST(bad_input_fd_is_an_input_error)
+{
+	int out = temp_file(0);
+	struct sp_fanout_status st[1];
+	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
 	ck_assert_int_eq(sp_fanout(m, -1, &out, 1, st, NULL, NULL), -EBADF);
 	ck_assert_int_eq(sp_error_side(m), SP_SIDE_INPUT);
 	sp_mover_free(m);
 }
 END_TEST
 
-/* A device splice refuses (/dev/full) falls back to write(2) and fails
- * there; a tty-less character device splice takes (/dev/null) is spliced. */
-START_TEST(devices)
+/* 5000 bytes from a pipe to the device at path (opened for writing) and a
+ * file, which must get them all; returns what sp_fanout() returned and
+ * leaves the device's status in *dev and the error callback's in *seen. */
+static int64_t to_device_and_file(const char *path, struct sp_fanout_status *dev,
+				  struct seen *seen)
 {
 	char *data = make_data(5000);
 	int in = feeder(data, 5000, 5000);
-	int outs[] = { open("/dev/full", O_WRONLY), open("/dev/null", O_WRONLY), temp_file(0) };
-	struct sp_fanout_status st[3];
-	struct seen seen = { 0 };
-	struct sp_mover *m = new_mover(SP_METHOD_AUTO, 0);
-	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, record_error, &seen), 5000);
-	ck_assert_int_eq(seen.calls, 1);
-	ck_assert_int_eq(st[0].error, ENOSPC);
-	ck_assert_uint_eq(st[1].bytes, 5000);
-	ck_assert_int_eq(st[1].copied, 0);
-	ck_assert(file_holds(outs[2], 0, data, 5000));
+	int outs[] = { open(path, O_WRONLY), temp_file(0) };
+	ck_assert_int_ge(outs[0], 0);
+	struct sp_fanout_status st[2];
+	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
+	int64_t r = sp_fanout(m, in, outs, 2, st, record_error, seen);
+	ck_assert(file_holds(outs[1], 0, data, 5000));
+	*dev = st[0];
 	sp_mover_free(m);
 	free(data);
+	return r;
+}
+
+/* A device splice refuses (/dev/full) falls back to write(2) and fails
+ * there. */
+START_TEST(full_device_dropped)
+{
+	struct sp_fanout_status dev;
+	struct seen seen = { 0 };
+	ck_assert_int_eq(to_device_and_file("/dev/full", &dev, &seen), 5000);
+	ck_assert_int_eq(seen.calls, 1);
+	ck_assert_int_eq(dev.error, ENOSPC);
+}
+END_TEST
+
+/* A tty-less character device splice takes (/dev/null) is spliced. */
+START_TEST(null_device_spliced)
+{
+	struct sp_fanout_status dev;
+	struct seen seen = { 0 };
+	ck_assert_int_eq(to_device_and_file("/dev/null", &dev, &seen), 5000);
+	ck_assert_uint_eq(dev.bytes, 5000);
+	ck_assert_int_eq(dev.copied, 0);
 }
 END_TEST
 
@@ -431,7 +481,7 @@ START_TEST(files_failing_later)
 	int outs[] = { temp_file(0), c.write_end, temp_file(0), temp_file(0) };
 	struct sp_fanout_status st[4];
 	struct seen seen = { 0 };
-	struct sp_mover *m = new_mover(SP_METHOD_AUTO, 0);
+	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
 	ck_assert_int_eq(sp_fanout(m, in, outs, 4, st, record_error, &seen), (int64_t)size);
 	rl.rlim_cur = rl.rlim_max;
 	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &rl), 0);
@@ -464,6 +514,79 @@ START_TEST(cancelled)
 }
 END_TEST
 
+/* The thread that handled the last SIGUSR1 (0: none yet). */
+static volatile pid_t usr1_thread;
+
+static void note_usr1_thread(int sig)
+{
+	(void)sig;
+	usr1_thread = gettid();
+}
+
+/* How many threads the process has now. */
+static int thread_count(void)
+{
+	DIR *dir = opendir("/proc/self/task");
+	ck_assert_ptr_nonnull(dir);
+	int n = 0;
+	for (struct dirent *e; (e = readdir(dir));)
+		n += e->d_name[0] != '.';
+	closedir(dir);
+	return n;
+}
+
+/* A progress callback (it runs on the calling thread): at the first chunk,
+ * note how many threads there are in *arg, then send the process SIGUSR1
+ * while this thread blocks it, so that the kernel hands it to any other
+ * thread that does not; give such a thread a moment to take it, then
+ * unblock it here. */
+static int signal_the_process(const struct sp_stats *stats, void *arg)
+{
+	int *threads = arg;
+	(void)stats;
+	if (*threads)
+		return 0;
+	*threads = thread_count();
+	sigset_t usr1;
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	ck_assert_int_eq(pthread_sigmask(SIG_BLOCK, &usr1, NULL), 0);
+	ck_assert_int_eq(kill(getpid(), SIGUSR1), 0);
+	for (int waited = 0; !usr1_thread && waited < 200; waited++)
+		usleep(1000);
+	ck_assert_int_eq(pthread_sigmask(SIG_UNBLOCK, &usr1, NULL), 0);
+	return 0;
+}
+
+/* A signal sent to the process while helper threads copy into files is
+ * handled by the thread that called sp_fanout(). */
+START_TEST(signals_reach_the_calling_thread)
+{
+	struct sigaction sa = { .sa_handler = note_usr1_thread };
+	ck_assert_int_eq(sigaction(SIGUSR1, &sa, NULL), 0);
+	size_t size = 4 * 1024 * 1024;
+	char *data = make_data(size);
+	int in = feeder(data, size, 1 << 20);
+	int outs[] = { temp_file(0), temp_file(0), temp_file(0) };
+	struct sp_fanout_status st[3];
+	int threads = 0;
+	struct sp_options o = { .pipe_size = 256 * 1024, .progress = signal_the_process,
+				.progress_arg = &threads };
+	struct sp_mover *m;
+	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
+	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, NULL, NULL), (int64_t)size);
+	cpu_set_t cpus;
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(cpus), &cpus), 0);
+	if (CPU_COUNT(&cpus) > 1)
+		ck_assert_int_gt(threads, 1); /* helper threads were there to take it */
+	ck_assert_int_eq(usr1_thread, gettid());
+	for (int i = 0; i < 3; i++)
+		ck_assert(file_holds(outs[i], 0, data, size));
+	sp_mover_free(m);
+	free(data);
+}
+END_TEST
+
 static Suite *fanout_suite(void)
 {
 	Suite *s = suite_create("fanout");
@@ -471,17 +594,22 @@ static Suite *fanout_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, pipe_to_mixed_outputs);
 	tcase_add_test(tc, file_input);
-	tcase_add_test(tc, empty_input_and_no_outputs);
+	tcase_add_test(tc, empty_input);
+	tcase_add_test(tc, no_outputs);
+	tcase_add_test(tc, no_mover_refused);
 	tcase_add_loop_test(tc, many_outputs, 0, 4);
 	tcase_add_test(tc, broken_pipe_dropped);
 	tcase_add_test(tc, error_callback_stops);
 	tcase_add_test(tc, all_outputs_gone);
 	tcase_add_test(tc, read_write_method);
 	tcase_add_loop_test(tc, slow_readers, 0, 2);
-	tcase_add_test(tc, input_error);
-	tcase_add_test(tc, devices);
+	tcase_add_test(tc, directory_input_is_an_input_error);
+	tcase_add_test(tc, bad_input_fd_is_an_input_error);
+	tcase_add_test(tc, full_device_dropped);
+	tcase_add_test(tc, null_device_spliced);
 	tcase_add_test(tc, files_failing_later);
 	tcase_add_test(tc, cancelled);
+	tcase_add_test(tc, signals_reach_the_calling_thread);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -11,6 +11,7 @@
 #include "faults.h"
 #include "harness.h"
 #include "libsplice.h"
+#include "ways.h"
 
 #define MiB (1024 * 1024)
 #define CHUNK 65536
@@ -28,12 +29,13 @@ enum endpoint { TO_FILE, TO_PIPE, FROM_PIPE };
 /* Move n pattern bytes file->file (or file->pipe, pipe->file) with a
  * 64 KiB pipe and method, after fault_reset() and the caller's injections
  * (made by arm()).  On success the output is checked byte for byte. */
-static struct outcome run(enum endpoint how, size_t n, enum sp_method method,
+static struct outcome run(enum endpoint how, size_t n, struct way way,
 			  void (*arm)(void))
 {
 	char *data;
 	const char *src = make_file("src", n, 21, &data);
-	struct sp_options o = { .method = method, .pipe_size = CHUNK, .buffer_size = CHUNK };
+	struct sp_options o = { .policy = way.policy, .path = way.path, .pipe_size = CHUNK,
+				.buffer_size = CHUNK };
 	struct sp_mover *m;
 	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
 	int in = open(src, O_RDONLY | O_CLOEXEC), out = -1, p[2] = { -1, -1 };
@@ -116,17 +118,32 @@ static void read_short(void) { fault_cap(FAULT_READ, 333); }
 
 START_TEST(einval_at_first_splice_falls_back)
 {
-	struct outcome r = run(TO_FILE, MiB + 3, SP_METHOD_AUTO, splice1_einval);
+	struct outcome r = run(TO_FILE, MiB + 3, WAY_SPLICE_OR_RW, splice1_einval);
 	ck_assert_int_eq(r.ret, MiB + 3);
 	ck_assert_uint_eq(r.stats.fallbacks, 1);
 	ck_assert_uint_eq(r.stats.bytes_copied, MiB + 3);
-	r = run(TO_FILE, 100, SP_METHOD_AUTO, splice1_enosys);
+}
+END_TEST
+
+START_TEST(enosys_at_first_splice_falls_back)
+{
+	struct outcome r = run(TO_FILE, 100, WAY_SPLICE_OR_RW, splice1_enosys);
 	ck_assert_int_eq(r.ret, 100);
 	ck_assert_uint_eq(r.stats.fallbacks, 1);
-	r = run(TO_PIPE, MiB + 3, SP_METHOD_AUTO, splice1_einval);
+}
+END_TEST
+
+START_TEST(einval_into_a_pipe_falls_back)
+{
+	struct outcome r = run(TO_PIPE, MiB + 3, WAY_SPLICE_OR_RW, splice1_einval);
 	ck_assert_int_eq(r.ret, MiB + 3);
 	ck_assert_uint_eq(r.stats.fallbacks, 1);
-	r = run(FROM_PIPE, MiB + 3, SP_METHOD_AUTO, splice1_einval);
+}
+END_TEST
+
+START_TEST(einval_from_a_pipe_falls_back)
+{
+	struct outcome r = run(FROM_PIPE, MiB + 3, WAY_SPLICE_OR_RW, splice1_einval);
 	ck_assert_int_eq(r.ret, MiB + 3);
 	ck_assert_uint_eq(r.stats.fallbacks, 1);
 }
@@ -134,7 +151,7 @@ END_TEST
 
 START_TEST(output_refusal_drains_the_private_pipe)
 {
-	struct outcome r = run(TO_FILE, MiB + 3, SP_METHOD_AUTO, splice2_einval);
+	struct outcome r = run(TO_FILE, MiB + 3, WAY_SPLICE_OR_RW, splice2_einval);
 	ck_assert_int_eq(r.ret, MiB + 3);
 	ck_assert_uint_eq(r.stats.fallbacks, 1);
 	ck_assert_uint_eq(r.stats.bytes_copied, MiB + 3);
@@ -144,7 +161,7 @@ END_TEST
 
 START_TEST(refusal_after_data_is_an_error)
 {
-	struct outcome r = run(TO_FILE, MiB, SP_METHOD_AUTO, splice3_einval);
+	struct outcome r = run(TO_FILE, MiB, WAY_SPLICE_OR_RW, splice3_einval);
 	ck_assert_int_eq(r.ret, -EINVAL);
 	ck_assert_int_eq(r.side, SP_SIDE_INPUT);
 	ck_assert_uint_eq(r.last, CHUNK);
@@ -152,39 +169,74 @@ START_TEST(refusal_after_data_is_an_error)
 }
 END_TEST
 
-START_TEST(splice_only_does_not_fall_back)
+START_TEST(splice_only_refusal_is_an_error)
 {
-	struct outcome r = run(TO_FILE, 1000, SP_METHOD_SPLICE, splice1_einval);
+	struct outcome r = run(TO_FILE, 1000, WAY_SPLICE_ONLY, splice1_einval);
 	ck_assert_int_eq(r.ret, -EINVAL);
 	ck_assert_int_eq(r.side, SP_SIDE_INPUT);
-	r = run(TO_FILE, 1000, SP_METHOD_SPLICE, pipe2_emfile);
+}
+END_TEST
+
+START_TEST(splice_only_without_a_pipe_is_an_error)
+{
+	struct outcome r = run(TO_FILE, 1000, WAY_SPLICE_ONLY, pipe2_emfile);
 	ck_assert_int_eq(r.ret, -EMFILE);
 }
 END_TEST
 
-START_TEST(errors_name_the_right_side)
+START_TEST(input_splice_error_is_an_input_error)
 {
-	struct outcome r = run(TO_FILE, MiB, SP_METHOD_AUTO, splice3_eio);
+	struct outcome r = run(TO_FILE, MiB, WAY_SPLICE_OR_RW, splice3_eio);
 	ck_assert_int_eq(r.ret, -EIO);
 	ck_assert_int_eq(r.side, SP_SIDE_INPUT);
 	ck_assert_uint_eq(r.last, CHUNK);
-	r = run(TO_FILE, MiB, SP_METHOD_AUTO, splice4_eio);
+}
+END_TEST
+
+START_TEST(output_splice_error_is_an_output_error)
+{
+	struct outcome r = run(TO_FILE, MiB, WAY_SPLICE_OR_RW, splice4_eio);
 	ck_assert_int_eq(r.ret, -EIO);
 	ck_assert_int_eq(r.side, SP_SIDE_OUTPUT);
 	ck_assert_uint_eq(r.last, CHUNK);
-	r = run(TO_FILE, MiB, SP_METHOD_AUTO, splice4_enospc);
+}
+END_TEST
+
+START_TEST(output_full_is_an_output_error)
+{
+	struct outcome r = run(TO_FILE, MiB, WAY_SPLICE_OR_RW, splice4_enospc);
 	ck_assert_int_eq(r.ret, -ENOSPC);
 	ck_assert_int_eq(r.side, SP_SIDE_OUTPUT);
-	r = run(TO_PIPE, MiB, SP_METHOD_AUTO, splice2_eio);
+}
+END_TEST
+
+START_TEST(error_into_a_pipe_is_the_input_s)
+{
+	struct outcome r = run(TO_PIPE, MiB, WAY_SPLICE_OR_RW, splice2_eio);
 	ck_assert_int_eq(r.ret, -EIO);
 	ck_assert_int_eq(r.side, SP_SIDE_INPUT);
-	r = run(FROM_PIPE, MiB, SP_METHOD_AUTO, splice2_eio);
+}
+END_TEST
+
+START_TEST(error_from_a_pipe_is_the_output_s)
+{
+	struct outcome r = run(FROM_PIPE, MiB, WAY_SPLICE_OR_RW, splice2_eio);
 	ck_assert_int_eq(r.ret, -EIO);
 	ck_assert_int_eq(r.side, SP_SIDE_OUTPUT);
-	r = run(TO_FILE, MiB, SP_METHOD_RW, read2_eio);
+}
+END_TEST
+
+START_TEST(read_error_is_an_input_error)
+{
+	struct outcome r = run(TO_FILE, MiB, WAY_RW_ONLY, read2_eio);
 	ck_assert_int_eq(r.ret, -EIO);
 	ck_assert_int_eq(r.side, SP_SIDE_INPUT);
-	r = run(TO_FILE, MiB, SP_METHOD_RW, write2_enospc);
+}
+END_TEST
+
+START_TEST(write_error_is_an_output_error)
+{
+	struct outcome r = run(TO_FILE, MiB, WAY_RW_ONLY, write2_enospc);
 	ck_assert_int_eq(r.ret, -ENOSPC);
 	ck_assert_int_eq(r.side, SP_SIDE_OUTPUT);
 }
@@ -195,58 +247,103 @@ static int nth_errno;
 static enum fault_call nth_kind;
 static void nth_fault(void) { fault_inject(nth_kind, nth_call, 1, nth_errno); }
 
-START_TEST(eintr_and_eagain_change_nothing)
+static const int transient[] = { EINTR, EAGAIN };
+
+/* Loop index i: the transient errno, the endpoints and which splice call
+ * (1 to SPLICE_CALLS) fails. */
+#define SPLICE_CALLS 6
+static const enum endpoint ends[] = { TO_FILE, TO_PIPE, FROM_PIPE };
+#define SPLICE_CASES (2 * 3 * SPLICE_CALLS)
+
+START_TEST(eintr_and_eagain_on_splice_change_nothing)
 {
-	static const int errs[] = { EINTR, EAGAIN };
-	static const enum endpoint ends[] = { TO_FILE, TO_PIPE, FROM_PIPE };
-	for (size_t e = 0; e < 2; e++)
-		for (size_t w = 0; w < 3; w++)
-			for (nth_call = 1; nth_call <= 6; nth_call++) {
-				nth_kind = FAULT_SPLICE;
-				nth_errno = errs[e];
-				struct outcome r = run(ends[w], 3 * CHUNK + 5, SP_METHOD_AUTO, nth_fault);
-				ck_assert_int_eq(r.ret, 3 * CHUNK + 5);
-				ck_assert_uint_eq(r.stats.fallbacks, 0);
-				ck_assert_uint_eq(r.stats.bytes_spliced, 3 * CHUNK + 5);
-				if (errs[e] == EAGAIN && r.stats.splice_calls >= nth_call)
-					ck_assert_uint_ge(r.stats.poll_calls, 1);
-			}
-	static const enum fault_call rw[] = { FAULT_READ, FAULT_WRITE };
-	for (size_t e = 0; e < 2; e++)
-		for (size_t k = 0; k < 2; k++)
-			for (nth_call = 1; nth_call <= 4; nth_call++) {
-				nth_kind = rw[k];
-				nth_errno = errs[e];
-				struct outcome r = run(TO_FILE, 3 * CHUNK + 5, SP_METHOD_RW, nth_fault);
-				ck_assert_int_eq(r.ret, 3 * CHUNK + 5);
-			}
+	int err = transient[_i / (3 * SPLICE_CALLS)];
+	nth_kind = FAULT_SPLICE;
+	nth_errno = err;
+	nth_call = (unsigned)(_i % SPLICE_CALLS) + 1;
+	struct outcome r = run(ends[_i / SPLICE_CALLS % 3], 3 * CHUNK + 5, WAY_SPLICE_OR_RW, nth_fault);
+	ck_assert_int_eq(r.ret, 3 * CHUNK + 5);
+	ck_assert_uint_eq(r.stats.fallbacks, 0);
+	ck_assert_uint_eq(r.stats.bytes_spliced, 3 * CHUNK + 5);
+	if (err == EAGAIN && r.stats.splice_calls >= nth_call)
+		ck_assert_uint_ge(r.stats.poll_calls, 1);
+}
+END_TEST
+
+/* Loop index i: the transient errno, read or write, and which call (1 to
+ * RW_CALLS) fails. */
+#define RW_CALLS 4
+static const enum fault_call rw[] = { FAULT_READ, FAULT_WRITE };
+#define RW_CASES (2 * 2 * RW_CALLS)
+
+START_TEST(eintr_and_eagain_on_read_and_write_change_nothing)
+{
+	nth_errno = transient[_i / (2 * RW_CALLS)];
+	nth_kind = rw[_i / RW_CALLS % 2];
+	nth_call = (unsigned)(_i % RW_CALLS) + 1;
+	struct outcome r = run(TO_FILE, 3 * CHUNK + 5, WAY_RW_ONLY, nth_fault);
+	ck_assert_int_eq(r.ret, 3 * CHUNK + 5);
 }
 END_TEST
 
 START_TEST(pipe_creation_failure_falls_back)
 {
-	struct outcome r = run(TO_FILE, MiB + 1, SP_METHOD_AUTO, pipe2_emfile);
+	struct outcome r = run(TO_FILE, MiB + 1, WAY_SPLICE_OR_RW, pipe2_emfile);
 	ck_assert_int_eq(r.ret, MiB + 1);
 	ck_assert_uint_eq(r.stats.fallbacks, 1);
 	ck_assert_uint_eq(r.stats.bytes_copied, MiB + 1);
 }
 END_TEST
 
-START_TEST(short_transfers)
+START_TEST(short_splices_through_the_private_pipe)
 {
-	struct outcome r = run(TO_FILE, 200001, SP_METHOD_AUTO, splice_short);
+	struct outcome r = run(TO_FILE, 200001, WAY_SPLICE_OR_RW, splice_short);
 	ck_assert_int_eq(r.ret, 200001);
 	ck_assert_uint_ge(r.stats.splice_calls, 400);
-	r = run(TO_PIPE, 200001, SP_METHOD_AUTO, splice_short);
+}
+END_TEST
+
+START_TEST(short_splices_into_a_pipe)
+{
+	struct outcome r = run(TO_PIPE, 200001, WAY_SPLICE_OR_RW, splice_short);
 	ck_assert_int_eq(r.ret, 200001);
-	r = run(TO_FILE, 200001, SP_METHOD_RW, write_short);
+}
+END_TEST
+
+START_TEST(short_writes)
+{
+	struct outcome r = run(TO_FILE, 200001, WAY_RW_ONLY, write_short);
 	ck_assert_int_eq(r.ret, 200001);
 	ck_assert_uint_ge(r.stats.write_calls, 200001 / 777);
-	r = run(TO_FILE, 200001, SP_METHOD_RW, read_short);
+}
+END_TEST
+
+START_TEST(short_reads)
+{
+	struct outcome r = run(TO_FILE, 200001, WAY_RW_ONLY, read_short);
 	ck_assert_int_eq(r.ret, 200001);
-	/* The output refuses splice while the private pipe holds short reads. */
-	fault_reset();
-	r = run(TO_FILE, 200001, SP_METHOD_AUTO, splice2_einval);
+}
+END_TEST
+
+/* The output refuses splice with the first chunk in the private pipe, the
+ * size no multiple of the chunk. */
+START_TEST(output_refusal_with_an_uneven_size)
+{
+	struct outcome r = run(TO_FILE, 200001, WAY_SPLICE_OR_RW, splice2_einval);
+	ck_assert_int_eq(r.ret, 200001);
+}
+END_TEST
+
+/* The output refuses splice while the private pipe holds short splices. */
+static void short_splices_output_refuses(void)
+{
+	splice_short();
+	splice2_einval();
+}
+
+START_TEST(output_refusal_after_short_splices)
+{
+	struct outcome r = run(TO_FILE, 200001, WAY_SPLICE_OR_RW, short_splices_output_refuses);
 	ck_assert_int_eq(r.ret, 200001);
 }
 END_TEST
@@ -259,13 +356,29 @@ Suite *faults_suite(void)
 	tcase_add_checked_fixture(tc, harness_setup, harness_teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, einval_at_first_splice_falls_back);
+	tcase_add_test(tc, enosys_at_first_splice_falls_back);
+	tcase_add_test(tc, einval_into_a_pipe_falls_back);
+	tcase_add_test(tc, einval_from_a_pipe_falls_back);
 	tcase_add_test(tc, output_refusal_drains_the_private_pipe);
 	tcase_add_test(tc, refusal_after_data_is_an_error);
-	tcase_add_test(tc, splice_only_does_not_fall_back);
-	tcase_add_test(tc, errors_name_the_right_side);
-	tcase_add_test(tc, eintr_and_eagain_change_nothing);
+	tcase_add_test(tc, splice_only_refusal_is_an_error);
+	tcase_add_test(tc, splice_only_without_a_pipe_is_an_error);
+	tcase_add_test(tc, input_splice_error_is_an_input_error);
+	tcase_add_test(tc, output_splice_error_is_an_output_error);
+	tcase_add_test(tc, output_full_is_an_output_error);
+	tcase_add_test(tc, error_into_a_pipe_is_the_input_s);
+	tcase_add_test(tc, error_from_a_pipe_is_the_output_s);
+	tcase_add_test(tc, read_error_is_an_input_error);
+	tcase_add_test(tc, write_error_is_an_output_error);
+	tcase_add_loop_test(tc, eintr_and_eagain_on_splice_change_nothing, 0, SPLICE_CASES);
+	tcase_add_loop_test(tc, eintr_and_eagain_on_read_and_write_change_nothing, 0, RW_CASES);
 	tcase_add_test(tc, pipe_creation_failure_falls_back);
-	tcase_add_test(tc, short_transfers);
+	tcase_add_test(tc, short_splices_through_the_private_pipe);
+	tcase_add_test(tc, short_splices_into_a_pipe);
+	tcase_add_test(tc, short_writes);
+	tcase_add_test(tc, short_reads);
+	tcase_add_test(tc, output_refusal_with_an_uneven_size);
+	tcase_add_test(tc, output_refusal_after_short_splices);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,5 +1,5 @@
 /* Unit tests for libsplice's added data paths: vmsplice, gift,
- * copy_file_range, sendfile, SP_METHOD_BEST, method names, sp_compare. */
+ * copy_file_range, sendfile, the auto policy, path names, sp_compare. */
 #include "config.h"
 
 #include <check.h>
@@ -12,14 +12,29 @@
 #include <unistd.h>
 
 #include "libsplice.h"
+#include "ways.h"
 
 #define SIZE ((3u << 20) + 4321)
 
-static const enum sp_method all_methods[] = {
-	SP_METHOD_SPLICE, SP_METHOD_RW, SP_METHOD_VMSPLICE, SP_METHOD_GIFT,
-	SP_METHOD_COPY_FILE_RANGE, SP_METHOD_SENDFILE, SP_METHOD_BEST,
+/* Every path on its own (splice and read/write strictly, the added paths
+ * preferred), and the library's choice. */
+static const struct way all_ways[] = {
+	{ SP_POLICY_ONLY, SP_PATH_SPLICE },
+	{ SP_POLICY_ONLY, SP_PATH_RW },
+	{ SP_POLICY_PREFER, SP_PATH_VMSPLICE },
+	{ SP_POLICY_PREFER, SP_PATH_GIFT },
+	{ SP_POLICY_PREFER, SP_PATH_COPY_FILE_RANGE },
+	{ SP_POLICY_PREFER, SP_PATH_SENDFILE },
+	{ SP_POLICY_AUTO, SP_PATH_NONE },
 };
-#define N_METHODS (sizeof(all_methods) / sizeof(all_methods[0]))
+#define N_METHODS (sizeof(all_ways) / sizeof(all_ways[0]))
+
+/* Every path, for the names. */
+static const enum sp_path all_paths[] = {
+	SP_PATH_SPLICE, SP_PATH_RW, SP_PATH_VMSPLICE, SP_PATH_GIFT,
+	SP_PATH_COPY_FILE_RANGE, SP_PATH_SENDFILE,
+};
+#define N_PATHS (sizeof(all_paths) / sizeof(all_paths[0]))
 
 /* An unlinked temporary file holding n bytes of a pattern. */
 static int pattern_file(size_t n, unsigned seed)
@@ -41,9 +56,9 @@ static int empty_file(void)
 	return pattern_file(0, 0);
 }
 
-static struct sp_mover *mover(enum sp_method method, unsigned flags)
+static struct sp_mover *mover(struct way way, unsigned flags)
 {
-	struct sp_options o = { .method = method, .splice_flags = flags };
+	struct sp_options o = { .policy = way.policy, .path = way.path, .splice_flags = flags };
 	struct sp_mover *m;
 	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
 	return m;
@@ -51,14 +66,14 @@ static struct sp_mover *mover(enum sp_method method, unsigned flags)
 
 START_TEST(each_method_copies_a_file)
 {
-	enum sp_method method = all_methods[_i];
+	struct way way = all_ways[_i];
 	int in = pattern_file(SIZE, 1), out = empty_file();
-	struct sp_mover *m = mover(method, 0);
+	struct sp_mover *m = mover(way, 0);
 	ck_assert_int_eq(sp_move(m, in, out, 0, SP_LENGTH_EOF), SIZE);
 	ck_assert_int_eq(sp_compare(in, 0, out, 0, SIZE), 0);
 	ck_assert_int_eq(lseek(out, 0, SEEK_END), SIZE);
-	enum sp_method used = sp_last_method(m);
-	ck_assert_int_eq(used, method == SP_METHOD_BEST ? SP_METHOD_COPY_FILE_RANGE : method);
+	enum sp_path used = sp_last_path(m);
+	ck_assert_int_eq(used, way.policy == SP_POLICY_AUTO ? SP_PATH_COPY_FILE_RANGE : way.path);
 	ck_assert_uint_eq(sp_get_stats(m)->fallbacks, 0);
 	ck_assert_uint_eq(sp_get_stats(m)->bytes, SIZE);
 	sp_mover_free(m);
@@ -67,21 +82,42 @@ START_TEST(each_method_copies_a_file)
 }
 END_TEST
 
-START_TEST(each_method_honours_offset_length_and_position)
+/* A positional part: the file position stays where it is. */
+START_TEST(each_method_honours_an_offset)
 {
-	enum sp_method method = all_methods[_i];
+	struct way way = all_ways[_i];
 	int in = pattern_file(SIZE, 2), out = empty_file();
-	struct sp_mover *m = mover(method, 0);
-	/* A positional part: the file position stays where it is. */
+	struct sp_mover *m = mover(way, 0);
 	ck_assert_int_eq(sp_move(m, in, out, 5000, 70000), 70000);
 	ck_assert_int_eq(lseek(in, 0, SEEK_CUR), 0);
 	ck_assert_int_eq(sp_compare(in, 5000, out, 0, 70000), 0);
-	/* From the file position, which then moves past what was copied. */
+	sp_mover_free(m);
+	close(in);
+	close(out);
+}
+END_TEST
+
+/* From the file position, which then moves past what was copied. */
+START_TEST(each_method_honours_the_file_position)
+{
+	struct way way = all_ways[_i];
+	int in = pattern_file(SIZE, 2), out = empty_file();
+	struct sp_mover *m = mover(way, 0);
 	ck_assert_int_eq(lseek(in, 12345, SEEK_SET), 12345);
 	ck_assert_int_eq(sp_move(m, in, out, SP_OFFSET_CURRENT, 100000), 100000);
 	ck_assert_int_eq(lseek(in, 0, SEEK_CUR), 112345);
-	ck_assert_int_eq(sp_compare(in, 12345, out, 70000, 100000), 0);
-	/* Past the end: nothing. */
+	ck_assert_int_eq(sp_compare(in, 12345, out, 0, 100000), 0);
+	sp_mover_free(m);
+	close(in);
+	close(out);
+}
+END_TEST
+
+START_TEST(each_method_moves_nothing_past_the_end)
+{
+	struct way way = all_ways[_i];
+	int in = pattern_file(SIZE, 2), out = empty_file();
+	struct sp_mover *m = mover(way, 0);
 	ck_assert_int_eq(sp_move(m, in, out, SIZE, SP_LENGTH_EOF), 0);
 	sp_mover_free(m);
 	close(in);
@@ -91,15 +127,15 @@ END_TEST
 
 START_TEST(pipe_input_takes_the_splice_path)
 {
-	enum sp_method method = all_methods[_i];
+	struct way way = all_ways[_i];
 	int p[2], out = empty_file();
 	ck_assert_int_eq(pipe(p), 0);
 	ck_assert_int_eq(write(p[1], "hello, pipe", 11), 11);
 	close(p[1]);
-	struct sp_mover *m = mover(method, 0);
+	struct sp_mover *m = mover(way, 0);
 	ck_assert_int_eq(sp_move(m, p[0], out, SP_OFFSET_CURRENT, SP_LENGTH_EOF), 11);
-	ck_assert_int_eq(sp_last_method(m), method == SP_METHOD_RW ? SP_METHOD_RW : SP_METHOD_SPLICE);
-	bool asked_for_file_path = method > SP_METHOD_RW && method != SP_METHOD_BEST;
+	ck_assert_int_eq(sp_last_path(m), way.path == SP_PATH_RW ? SP_PATH_RW : SP_PATH_SPLICE);
+	bool asked_for_file_path = way.policy != SP_POLICY_AUTO && way.path > SP_PATH_RW;
 	ck_assert_uint_eq(sp_get_stats(m)->fallbacks, asked_for_file_path ? 1 : 0);
 	char buf[16];
 	ck_assert_int_eq(pread(out, buf, sizeof(buf), 0), 11);
@@ -112,14 +148,14 @@ END_TEST
 
 START_TEST(append_output_is_appended_to)
 {
-	enum sp_method method = all_methods[_i];
+	struct way way = all_ways[_i];
 	int in = pattern_file(100000, 3), out = pattern_file(10, 4);
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", out);
 	int app = open(path, O_WRONLY | O_APPEND);
 	ck_assert_int_ge(app, 0);
-	struct sp_mover *m = mover(method, 0);
-	if (method == SP_METHOD_SPLICE) {
+	struct sp_mover *m = mover(way, 0);
+	if (way.policy == SP_POLICY_ONLY && way.path == SP_PATH_SPLICE) {
 		/* splice only: the kernel's refusal is the answer. */
 		ck_assert_int_eq(sp_move(m, in, app, 0, SP_LENGTH_EOF), -EINVAL);
 	} else {
@@ -137,9 +173,9 @@ END_TEST
 START_TEST(best_splices_when_asked_to_move)
 {
 	int in = pattern_file(SIZE, 5), out = empty_file();
-	struct sp_mover *m = mover(SP_METHOD_BEST, SPLICE_F_MOVE);
+	struct sp_mover *m = mover(WAY_AUTO, SPLICE_F_MOVE);
 	ck_assert_int_eq(sp_move(m, in, out, 0, SP_LENGTH_EOF), SIZE);
-	ck_assert_int_eq(sp_last_method(m), SP_METHOD_SPLICE);
+	ck_assert_int_eq(sp_last_path(m), SP_PATH_SPLICE);
 	ck_assert_int_eq(sp_compare(in, 0, out, 0, SIZE), 0);
 	sp_mover_free(m);
 	close(in);
@@ -150,7 +186,7 @@ END_TEST
 START_TEST(gift_counts_bytes_as_copied)
 {
 	int in = pattern_file(SIZE, 6), out = empty_file();
-	struct sp_mover *m = mover(SP_METHOD_GIFT, 0);
+	struct sp_mover *m = mover(WAY_PREFER(SP_PATH_GIFT), 0);
 	ck_assert_int_eq(sp_move(m, in, out, 0, SP_LENGTH_EOF), SIZE);
 	const struct sp_stats *st = sp_get_stats(m);
 	ck_assert_uint_eq(st->bytes_copied, SIZE);
@@ -169,9 +205,9 @@ static int stop_now(const struct sp_stats *stats, void *arg)
 
 START_TEST(progress_callback_stops_every_method)
 {
-	enum sp_method method = all_methods[_i];
+	struct way way = all_ways[_i];
 	int in = pattern_file(SIZE, 7), out = empty_file();
-	struct sp_options o = { .method = method, .progress = stop_now };
+	struct sp_options o = { .policy = way.policy, .path = way.path, .progress = stop_now };
 	struct sp_mover *m;
 	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
 	ck_assert_int_eq(sp_move(m, in, out, 0, SP_LENGTH_EOF), -ECANCELED);
@@ -184,12 +220,12 @@ END_TEST
 
 START_TEST(bad_output_is_an_output_error)
 {
-	enum sp_method method = all_methods[_i];
+	struct way way = all_ways[_i];
 	int in = pattern_file(SIZE, 8), out = open("/dev/full", O_WRONLY);
 	ck_assert_int_ge(out, 0);
-	struct sp_mover *m = mover(method, 0);
+	struct sp_mover *m = mover(way, 0);
 	/* /dev/full takes no splice: splice only says so, the others write. */
-	int want = method == SP_METHOD_SPLICE ? -EINVAL : -ENOSPC;
+	int want = way.policy == SP_POLICY_ONLY && way.path == SP_PATH_SPLICE ? -EINVAL : -ENOSPC;
 	ck_assert_int_eq(sp_move(m, in, out, 0, SP_LENGTH_EOF), want);
 	ck_assert_int_eq(sp_error_side(m), SP_SIDE_OUTPUT);
 	sp_mover_free(m);
@@ -198,39 +234,150 @@ START_TEST(bad_output_is_an_output_error)
 }
 END_TEST
 
-START_TEST(method_names_round_trip)
+START_TEST(path_names_round_trip)
 {
-	for (unsigned i = 0; i < N_METHODS; i++) {
-		enum sp_method back;
-		const char *name = sp_method_name(all_methods[i]);
-		ck_assert_ptr_nonnull(name);
-		ck_assert_int_eq(sp_method_parse(name, &back), 0);
-		ck_assert_int_eq(back, all_methods[i]);
-	}
-	enum sp_method m;
-	ck_assert_str_eq(sp_method_name(SP_METHOD_BEST), "auto");
-	ck_assert_int_eq(sp_method_parse("splcie", &m), -EINVAL);
-	ck_assert_ptr_null(sp_method_name((enum sp_method)(SP_METHOD_BEST + 1)));
+	enum sp_path back;
+	const char *name = sp_path_name(all_paths[_i]);
+	ck_assert_ptr_nonnull(name);
+	ck_assert_int_eq(sp_path_parse(name, &back), 0);
+	ck_assert_int_eq(back, all_paths[_i]);
+}
+END_TEST
+
+START_TEST(no_path_is_called_none)
+{
+	ck_assert_str_eq(sp_path_name(SP_PATH_NONE), "none");
+}
+END_TEST
+
+START_TEST(none_is_not_a_path_to_ask_for)
+{
+	enum sp_path p;
+	ck_assert_int_eq(sp_path_parse("none", &p), -EINVAL);
+}
+END_TEST
+
+START_TEST(auto_is_not_a_path)
+{
+	enum sp_path p;
+	ck_assert_int_eq(sp_path_parse("auto", &p), -EINVAL);
+}
+END_TEST
+
+START_TEST(misspelt_path_refused)
+{
+	enum sp_path p;
+	ck_assert_int_eq(sp_path_parse("splcie", &p), -EINVAL);
+}
+END_TEST
+
+START_TEST(unknown_path_has_no_name)
+{
+	ck_assert_ptr_null(sp_path_name((enum sp_path)(SP_PATH_SENDFILE + 1)));
+}
+END_TEST
+
+START_TEST(unknown_path_makes_no_mover)
+{
 	struct sp_mover *mv;
-	struct sp_options o = { .method = (enum sp_method)(SP_METHOD_BEST + 1) };
+	struct sp_options o = { .policy = SP_POLICY_PREFER,
+				.path = (enum sp_path)(SP_PATH_SENDFILE + 1) };
 	ck_assert_int_eq(sp_mover_new(&mv, &o), -EINVAL);
 }
 END_TEST
 
-START_TEST(compare_tells_equal_from_different)
+/* With SP_POLICY_ONLY an added path that does not apply is an error, not a
+ * fallback: a pipe is no regular input. */
+START_TEST(only_path_refuses_to_fall_back)
 {
-	int a = pattern_file(300000, 9), b = pattern_file(300000, 9), c = pattern_file(299999, 9);
-	ck_assert_int_eq(sp_compare(a, 0, b, 0, SP_LENGTH_EOF), 0);
-	ck_assert_int_eq(sp_compare(a, 0, c, 0, SP_LENGTH_EOF), 1);
-	ck_assert_int_eq(sp_compare(a, 0, c, 0, 299999), 0);
-	ck_assert_int_eq(pwrite(b, "!", 1, 299000), 1);
-	ck_assert_int_eq(sp_compare(a, 0, b, 0, SP_LENGTH_EOF), 1);
-	ck_assert_int_eq(sp_compare(a, 1, b, 0, 1000), 1);
-	ck_assert_int_eq(sp_compare(a, -1, b, 0, 1), -EINVAL);
-	ck_assert_int_eq(sp_compare(-1, 0, b, 0, 1), -EBADF);
-	close(a);
-	close(b);
-	close(c);
+	int p[2], out = empty_file();
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_int_eq(write(p[1], "x", 1), 1);
+	close(p[1]);
+	struct sp_options o = { .policy = SP_POLICY_ONLY, .path = all_paths[2 + _i] };
+	struct sp_mover *m;
+	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
+	ck_assert_int_eq(sp_move(m, p[0], out, SP_OFFSET_CURRENT, SP_LENGTH_EOF), -EINVAL);
+	ck_assert_uint_eq(sp_get_stats(m)->bytes, 0);
+	ck_assert_uint_eq(sp_get_stats(m)->fallbacks, 0);
+	sp_mover_free(m);
+	close(p[0]);
+	close(out);
+}
+END_TEST
+
+/* Two files of the pattern, 300000 bytes each, and a third one byte shorter. */
+struct trio {
+	int a, b, c;
+};
+
+static struct trio trio_open(void)
+{
+	return (struct trio){ pattern_file(300000, 9), pattern_file(300000, 9),
+			      pattern_file(299999, 9) };
+}
+
+static void trio_close(struct trio t)
+{
+	close(t.a);
+	close(t.b);
+	close(t.c);
+}
+
+START_TEST(compare_equal_files)
+{
+	struct trio t = trio_open();
+	ck_assert_int_eq(sp_compare(t.a, 0, t.b, 0, SP_LENGTH_EOF), 0);
+	trio_close(t);
+}
+END_TEST
+
+START_TEST(compare_shorter_file_differs)
+{
+	struct trio t = trio_open();
+	ck_assert_int_eq(sp_compare(t.a, 0, t.c, 0, SP_LENGTH_EOF), 1);
+	trio_close(t);
+}
+END_TEST
+
+START_TEST(compare_equal_prefix)
+{
+	struct trio t = trio_open();
+	ck_assert_int_eq(sp_compare(t.a, 0, t.c, 0, 299999), 0);
+	trio_close(t);
+}
+END_TEST
+
+START_TEST(compare_changed_byte_differs)
+{
+	struct trio t = trio_open();
+	ck_assert_int_eq(pwrite(t.b, "!", 1, 299000), 1);
+	ck_assert_int_eq(sp_compare(t.a, 0, t.b, 0, SP_LENGTH_EOF), 1);
+	trio_close(t);
+}
+END_TEST
+
+START_TEST(compare_shifted_offset_differs)
+{
+	struct trio t = trio_open();
+	ck_assert_int_eq(sp_compare(t.a, 1, t.b, 0, 1000), 1);
+	trio_close(t);
+}
+END_TEST
+
+START_TEST(compare_negative_offset_refused)
+{
+	struct trio t = trio_open();
+	ck_assert_int_eq(sp_compare(t.a, -1, t.b, 0, 1), -EINVAL);
+	trio_close(t);
+}
+END_TEST
+
+START_TEST(compare_bad_fd_refused)
+{
+	struct trio t = trio_open();
+	ck_assert_int_eq(sp_compare(-1, 0, t.b, 0, 1), -EBADF);
+	trio_close(t);
 }
 END_TEST
 
@@ -240,7 +387,9 @@ static Suite *methods_suite(void)
 	TCase *tc = tcase_create("paths");
 	tcase_set_timeout(tc, 30);
 	tcase_add_loop_test(tc, each_method_copies_a_file, 0, N_METHODS);
-	tcase_add_loop_test(tc, each_method_honours_offset_length_and_position, 0, N_METHODS);
+	tcase_add_loop_test(tc, each_method_honours_an_offset, 0, N_METHODS);
+	tcase_add_loop_test(tc, each_method_honours_the_file_position, 0, N_METHODS);
+	tcase_add_loop_test(tc, each_method_moves_nothing_past_the_end, 0, N_METHODS);
 	tcase_add_loop_test(tc, pipe_input_takes_the_splice_path, 0, N_METHODS);
 	tcase_add_loop_test(tc, append_output_is_appended_to, 0, N_METHODS);
 	tcase_add_loop_test(tc, progress_callback_stops_every_method, 0, N_METHODS);
@@ -249,8 +398,21 @@ static Suite *methods_suite(void)
 	tcase_add_test(tc, gift_counts_bytes_as_copied);
 	suite_add_tcase(s, tc);
 	TCase *names = tcase_create("names");
-	tcase_add_test(names, method_names_round_trip);
-	tcase_add_test(names, compare_tells_equal_from_different);
+	tcase_add_loop_test(names, path_names_round_trip, 0, N_PATHS);
+	tcase_add_test(names, no_path_is_called_none);
+	tcase_add_test(names, none_is_not_a_path_to_ask_for);
+	tcase_add_test(names, auto_is_not_a_path);
+	tcase_add_test(names, misspelt_path_refused);
+	tcase_add_test(names, unknown_path_has_no_name);
+	tcase_add_test(names, unknown_path_makes_no_mover);
+	tcase_add_loop_test(names, only_path_refuses_to_fall_back, 0, N_PATHS - 2);
+	tcase_add_test(names, compare_equal_files);
+	tcase_add_test(names, compare_shorter_file_differs);
+	tcase_add_test(names, compare_equal_prefix);
+	tcase_add_test(names, compare_changed_byte_differs);
+	tcase_add_test(names, compare_shifted_offset_differs);
+	tcase_add_test(names, compare_negative_offset_refused);
+	tcase_add_test(names, compare_bad_fd_refused);
 	suite_add_tcase(s, names);
 	return s;
 }

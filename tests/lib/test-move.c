@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -15,13 +16,19 @@
 #include "faults.h"
 #include "harness.h"
 #include "libsplice.h"
+#include "ways.h"
 
 #define MiB (1024 * 1024)
 
+/* A mover with options o; NULL: the splice path, read/write where the
+ * kernel refuses it (these tests are about that engine, not about the
+ * auto policy's choice of copy_file_range between files). */
 static struct sp_mover *mover_with(const struct sp_options *o)
 {
+	static const struct sp_options splice_or_rw = { .policy = SP_POLICY_PREFER,
+							.path = SP_PATH_SPLICE };
 	struct sp_mover *m;
-	ck_assert_int_eq(sp_mover_new(&m, o), 0);
+	ck_assert_int_eq(sp_mover_new(&m, o ? o : &splice_or_rw), 0);
 	return m;
 }
 
@@ -76,19 +83,18 @@ static int64_t file_to_pipe(struct sp_mover *m, size_t n)
 	return r;
 }
 
+static const size_t file_sizes[] = { 0, 1, 4095, 4096, 4097, 65535, 65536, 65537,
+				     MiB - 1, MiB, MiB + 1, 3 * MiB + 123 };
+#define N_FILE_SIZES (sizeof(file_sizes) / sizeof(file_sizes[0]))
+
 START_TEST(file_to_file_sizes)
 {
-	static const size_t sizes[] = { 0, 1, 4095, 4096, 4097, 65535, 65536, 65537,
-					MiB - 1, MiB, MiB + 1, 3 * MiB + 123 };
+	size_t size = file_sizes[_i];
 	struct sp_mover *m = mover_with(NULL);
-	uint64_t total = 0;
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		ck_assert_int_eq(copy_file(m, sizes[i], 0), (int64_t)sizes[i]);
-		total += sizes[i];
-	}
+	ck_assert_int_eq(copy_file(m, size, 0), (int64_t)size);
 	const struct sp_stats *s = sp_get_stats(m);
-	ck_assert_uint_eq(s->bytes, total);
-	ck_assert_uint_eq(s->bytes_spliced, total);
+	ck_assert_uint_eq(s->bytes, size);
+	ck_assert_uint_eq(s->bytes_spliced, size);
 	ck_assert_uint_eq(s->bytes_copied, 0);
 	ck_assert_uint_eq(s->fallbacks, 0);
 	ck_assert_uint_eq(s->read_calls + s->write_calls, 0);
@@ -107,47 +113,65 @@ START_TEST(file_to_pipe_direct)
 }
 END_TEST
 
-START_TEST(pipe_to_file_and_pipe)
+/* n pattern bytes fed into a pipe by a thread; returns the read end. */
+static int fed_pipe(const char *data, size_t n, struct feed **f)
+{
+	int p[2];
+	ck_assert_int_eq(pipe(p), 0);
+	*f = feed_start(p[1], data, n);
+	return p[0];
+}
+
+START_TEST(pipe_to_file)
 {
 	size_t n = 3 * MiB + 5;
 	char *data = malloc(n);
 	fill_pattern(data, n, 3);
 	struct sp_mover *m = mover_with(NULL);
-
-	int p[2];
-	ck_assert_int_eq(pipe(p), 0);
-	struct feed *f = feed_start(p[1], data, n);
+	struct feed *f;
+	int in = fed_pipe(data, n, &f);
 	int out = open_scratch("dst", O_WRONLY | O_TRUNC);
-	ck_assert_int_eq(sp_move(m, p[0], out, SP_OFFSET_CURRENT, SP_LENGTH_EOF), (int64_t)n);
+	ck_assert_int_eq(sp_move(m, in, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF), (int64_t)n);
 	feed_finish(f);
-	close(p[0]);
+	close(in);
 	close(out);
 	size_t got;
 	char *back = slurp(scratch_path("dst"), &got);
 	ck_assert_uint_eq(got, n);
 	ck_assert(memcmp(back, data, n) == 0);
-	free(back);
-
-	int a[2], b[2];
-	ck_assert_int_eq(pipe(a), 0);
-	ck_assert_int_eq(pipe(b), 0);
-	f = feed_start(a[1], data, n);
-	struct drain *d = drain_start(b[0]);
-	ck_assert_int_eq(sp_move(m, a[0], b[1], SP_OFFSET_CURRENT, SP_LENGTH_EOF), (int64_t)n);
-	close(b[1]);
-	feed_finish(f);
-	back = drain_finish(d, &got);
-	ck_assert_uint_eq(got, n);
-	ck_assert(memcmp(back, data, n) == 0);
 	ck_assert_uint_eq(sp_get_stats(m)->bytes_copied, 0);
-	close(a[0]);
 	free(back);
 	free(data);
 	sp_mover_free(m);
 }
 END_TEST
 
-START_TEST(socket_both_ways)
+START_TEST(pipe_to_pipe)
+{
+	size_t n = 3 * MiB + 5;
+	char *data = malloc(n);
+	fill_pattern(data, n, 3);
+	struct sp_mover *m = mover_with(NULL);
+	struct feed *f;
+	int in = fed_pipe(data, n, &f), b[2];
+	ck_assert_int_eq(pipe(b), 0);
+	struct drain *d = drain_start(b[0]);
+	ck_assert_int_eq(sp_move(m, in, b[1], SP_OFFSET_CURRENT, SP_LENGTH_EOF), (int64_t)n);
+	close(b[1]);
+	feed_finish(f);
+	size_t got;
+	char *back = drain_finish(d, &got);
+	ck_assert_uint_eq(got, n);
+	ck_assert(memcmp(back, data, n) == 0);
+	ck_assert_uint_eq(sp_get_stats(m)->bytes_copied, 0);
+	close(in);
+	free(back);
+	free(data);
+	sp_mover_free(m);
+}
+END_TEST
+
+START_TEST(file_to_socket)
 {
 	size_t n = 2 * MiB + 3;
 	char *data;
@@ -164,7 +188,19 @@ START_TEST(socket_both_ways)
 	ck_assert_uint_eq(got, n);
 	ck_assert(memcmp(back, data, n) == 0);
 	free(back);
+	close(in);
+	free(data);
+	sp_mover_free(m);
+}
+END_TEST
 
+START_TEST(socket_to_file)
+{
+	size_t n = 2 * MiB + 3;
+	char *data = malloc(n);
+	fill_pattern(data, n, 11);
+	struct sp_mover *m = mover_with(NULL);
+	int sv[2];
 	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
 	struct feed *f = feed_start(sv[1], data, n);
 	int out = open_scratch("dst", O_WRONLY | O_TRUNC);
@@ -172,38 +208,128 @@ START_TEST(socket_both_ways)
 	feed_finish(f);
 	close(sv[0]);
 	close(out);
-	close(in);
+	size_t got;
+	char *back = slurp(scratch_path("dst"), &got);
+	ck_assert_uint_eq(got, n);
+	ck_assert(memcmp(back, data, n) == 0);
+	free(back);
 	free(data);
 	sp_mover_free(m);
 }
 END_TEST
 
-START_TEST(offset_and_length)
+/* The 100000-byte pattern file the offset tests read, open read-only; its
+ * bytes in *data. */
+static int offset_source(char **data)
 {
-	char *data;
-	const char *src = make_file("src", 100000, 5, &data);
-	struct sp_mover *m = mover_with(NULL);
-	int in = open_path(src, O_RDONLY);
+	return open_path(make_file("src", 100000, 5, data), O_RDONLY);
+}
+
+/* sp_move() from in at offset, length bytes, into a pipe read by a thread;
+ * returns what it returned and what came out of the pipe (*back, *got). */
+static int64_t move_to_pipe(struct sp_mover *m, int in, int64_t offset, uint64_t length,
+			    char **back, size_t *got)
+{
 	int p[2];
 	ck_assert_int_eq(pipe(p), 0);
 	struct drain *d = drain_start(p[0]);
-	ck_assert_int_eq(sp_move(m, in, p[1], 12345, 5000), 5000);
+	int64_t r = sp_move(m, in, p[1], offset, length);
+	close(p[1]);
+	*back = drain_finish(d, got);
+	return r;
+}
+
+START_TEST(explicit_offset_leaves_the_position)
+{
+	char *data, *back;
+	size_t got;
+	struct sp_mover *m = mover_with(NULL);
+	int in = offset_source(&data);
+	ck_assert_int_eq(move_to_pipe(m, in, 12345, 5000, &back, &got), 5000);
 	ck_assert_int_eq(lseek(in, 0, SEEK_CUR), 0); /* an explicit offset leaves the position */
-	ck_assert_int_eq(sp_move(m, in, p[1], 99000, 5000), 1000);   /* stops at end of file */
-	ck_assert_int_eq(sp_move(m, in, p[1], 200000, 5000), 0);     /* past the end */
+	ck_assert_uint_eq(got, 5000);
+	ck_assert(memcmp(back, data + 12345, 5000) == 0);
+	free(back);
+	free(data);
+	close(in);
+	sp_mover_free(m);
+}
+END_TEST
+
+START_TEST(length_stops_at_end_of_file)
+{
+	char *data, *back;
+	size_t got;
+	struct sp_mover *m = mover_with(NULL);
+	int in = offset_source(&data);
+	ck_assert_int_eq(move_to_pipe(m, in, 99000, 5000, &back, &got), 1000);
+	ck_assert_uint_eq(got, 1000);
+	ck_assert(memcmp(back, data + 99000, 1000) == 0);
+	free(back);
+	free(data);
+	close(in);
+	sp_mover_free(m);
+}
+END_TEST
+
+START_TEST(offset_past_the_end_moves_nothing)
+{
+	char *data, *back;
+	size_t got;
+	struct sp_mover *m = mover_with(NULL);
+	int in = offset_source(&data);
+	ck_assert_int_eq(move_to_pipe(m, in, 200000, 5000, &back, &got), 0);
+	ck_assert_uint_eq(got, 0);
+	free(back);
+	free(data);
+	close(in);
+	sp_mover_free(m);
+}
+END_TEST
+
+START_TEST(current_offset_advances_the_position)
+{
+	char *data, *back;
+	size_t got;
+	struct sp_mover *m = mover_with(NULL);
+	int in = offset_source(&data), p[2];
+	ck_assert_int_eq(pipe(p), 0);
+	struct drain *d = drain_start(p[0]);
 	ck_assert_int_eq(sp_move(m, in, p[1], SP_OFFSET_CURRENT, 10), 10);
 	ck_assert_int_eq(sp_move(m, in, p[1], SP_OFFSET_CURRENT, 10), 10);
 	ck_assert_int_eq(lseek(in, 0, SEEK_CUR), 20);
-	ck_assert_int_eq(sp_move(m, in, p[1], 0, 0), 0);
 	close(p[1]);
-	size_t got;
-	char *back = drain_finish(d, &got);
-	ck_assert_uint_eq(got, 6020);
-	ck_assert(memcmp(back, data + 12345, 5000) == 0);
-	ck_assert(memcmp(back + 5000, data + 99000, 1000) == 0);
-	ck_assert(memcmp(back + 6000, data, 20) == 0);
-	ck_assert_int_eq(sp_move(m, in, 1, -5, 1), -EINVAL);
+	back = drain_finish(d, &got);
+	ck_assert_uint_eq(got, 20);
+	ck_assert(memcmp(back, data, 20) == 0);
 	free(back);
+	free(data);
+	close(in);
+	sp_mover_free(m);
+}
+END_TEST
+
+START_TEST(zero_length_moves_nothing)
+{
+	char *data, *back;
+	size_t got;
+	struct sp_mover *m = mover_with(NULL);
+	int in = offset_source(&data);
+	ck_assert_int_eq(move_to_pipe(m, in, 0, 0, &back, &got), 0);
+	ck_assert_uint_eq(got, 0);
+	free(back);
+	free(data);
+	close(in);
+	sp_mover_free(m);
+}
+END_TEST
+
+START_TEST(negative_offset_refused)
+{
+	char *data;
+	struct sp_mover *m = mover_with(NULL);
+	int in = offset_source(&data);
+	ck_assert_int_eq(sp_move(m, in, 1, -5, 1), -EINVAL);
 	free(data);
 	close(in);
 	sp_mover_free(m);
@@ -241,21 +367,20 @@ START_TEST(offset_past_4gib)
 	int fd = open_scratch("sparse", O_RDWR | O_TRUNC);
 	ck_assert_int_eq(ftruncate(fd, INT64_C(5) << 30), 0);
 	ck_assert_int_eq(pwrite(fd, marker, sizeof(marker), at), (ssize_t)sizeof(marker));
-	for (int method = SP_METHOD_AUTO; method <= SP_METHOD_RW; method++) {
-		struct sp_options o = { .method = method };
-		struct sp_mover *m = mover_with(&o);
-		int p[2];
-		ck_assert_int_eq(pipe(p), 0);
-		struct drain *d = drain_start(p[0]);
-		ck_assert_int_eq(sp_move(m, fd, p[1], at, sizeof(marker)), (int64_t)sizeof(marker));
-		close(p[1]);
-		size_t got;
-		char *back = drain_finish(d, &got);
-		ck_assert_uint_eq(got, sizeof(marker));
-		ck_assert_str_eq(back, marker);
-		free(back);
-		sp_mover_free(m);
-	}
+	static const struct way ways[] = { WAY_SPLICE_OR_RW, WAY_SPLICE_ONLY, WAY_RW_ONLY };
+	struct sp_options o = { .policy = ways[_i].policy, .path = ways[_i].path };
+	struct sp_mover *m = mover_with(&o);
+	int p[2];
+	ck_assert_int_eq(pipe(p), 0);
+	struct drain *d = drain_start(p[0]);
+	ck_assert_int_eq(sp_move(m, fd, p[1], at, sizeof(marker)), (int64_t)sizeof(marker));
+	close(p[1]);
+	size_t got;
+	char *back = drain_finish(d, &got);
+	ck_assert_uint_eq(got, sizeof(marker));
+	ck_assert_str_eq(back, marker);
+	free(back);
+	sp_mover_free(m);
 	close(fd);
 }
 END_TEST
@@ -290,7 +415,7 @@ END_TEST
 
 START_TEST(splice_only_refuses_append)
 {
-	struct sp_options o = { .method = SP_METHOD_SPLICE };
+	struct sp_options o = { .policy = SP_POLICY_ONLY, .path = SP_PATH_SPLICE };
 	struct sp_mover *m = mover_with(&o);
 	errno = 4242;
 	ck_assert_int_eq(copy_file(m, 1000, O_APPEND), -EINVAL);
@@ -302,7 +427,7 @@ END_TEST
 
 START_TEST(method_rw_copies)
 {
-	struct sp_options o = { .method = SP_METHOD_RW, .buffer_size = 4096 };
+	struct sp_options o = { .policy = SP_POLICY_ONLY, .path = SP_PATH_RW, .buffer_size = 4096 };
 	struct sp_mover *m = mover_with(&o);
 	ck_assert_int_eq(copy_file(m, 100000, 0), 100000);
 	const struct sp_stats *s = sp_get_stats(m);
@@ -313,33 +438,85 @@ START_TEST(method_rw_copies)
 }
 END_TEST
 
-START_TEST(directory_and_bad_fds)
+/* sp_move() from in_fd to out_fd until end of input, for the tests of bad
+ * fds; returns what it returned and the side it blamed in *side. */
+static int64_t move_fds(int in_fd, int out_fd, enum sp_side *side)
 {
 	struct sp_mover *m = mover_with(NULL);
+	int64_t r = sp_move(m, in_fd, out_fd, SP_OFFSET_CURRENT, SP_LENGTH_EOF);
+	*side = sp_error_side(m);
+	sp_mover_free(m);
+	return r;
+}
+
+START_TEST(directory_input_refused)
+{
+	enum sp_side side;
 	int dir = open_path(harness_dir, O_RDONLY | O_DIRECTORY);
 	int out = open_scratch("dst", O_WRONLY);
-	ck_assert_int_eq(sp_move(m, dir, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF), -EISDIR);
-	ck_assert_int_eq(sp_error_side(m), SP_SIDE_INPUT);
-	ck_assert_int_eq(sp_move(m, -1, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF), -EBADF);
-	ck_assert_int_eq(sp_error_side(m), SP_SIDE_INPUT);
-	const char *src = make_file("src", 10, 1, NULL);
-	int in = open_path(src, O_RDONLY);
-	ck_assert_int_eq(sp_move(m, in, -1, SP_OFFSET_CURRENT, SP_LENGTH_EOF), -EBADF);
-	ck_assert_int_eq(sp_error_side(m), SP_SIDE_OUTPUT);
-	/* Opened the wrong way round: the side is still told apart. */
-	int wronly = open_path(src, O_WRONLY);
-	ck_assert_int_eq(sp_move(m, wronly, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF), -EBADF);
-	ck_assert_int_eq(sp_error_side(m), SP_SIDE_INPUT);
-	int rdonly = open_path(src, O_RDONLY);
-	ck_assert_int_eq(sp_move(m, in, rdonly, SP_OFFSET_CURRENT, SP_LENGTH_EOF), -EBADF);
-	ck_assert_int_eq(sp_error_side(m), SP_SIDE_OUTPUT);
-	ck_assert_int_eq(sp_move(m, in, out, 0, SP_LENGTH_EOF), 10);
-	ck_assert_int_eq(sp_error_side(m), SP_SIDE_NONE);
+	ck_assert_int_eq(move_fds(dir, out, &side), -EISDIR);
+	ck_assert_int_eq(side, SP_SIDE_INPUT);
 	close(dir);
 	close(out);
+}
+END_TEST
+
+START_TEST(bad_input_fd_is_an_input_error)
+{
+	enum sp_side side;
+	int out = open_scratch("dst", O_WRONLY);
+	ck_assert_int_eq(move_fds(-1, out, &side), -EBADF);
+	ck_assert_int_eq(side, SP_SIDE_INPUT);
+	close(out);
+}
+END_TEST
+
+START_TEST(bad_output_fd_is_an_output_error)
+{
+	enum sp_side side;
+	int in = open_path(make_file("src", 10, 1, NULL), O_RDONLY);
+	ck_assert_int_eq(move_fds(in, -1, &side), -EBADF);
+	ck_assert_int_eq(side, SP_SIDE_OUTPUT);
 	close(in);
+}
+END_TEST
+
+/* Opened the wrong way round: the side is still told apart. */
+START_TEST(write_only_input_is_an_input_error)
+{
+	enum sp_side side;
+	int wronly = open_path(make_file("src", 10, 1, NULL), O_WRONLY);
+	int out = open_scratch("dst", O_WRONLY);
+	ck_assert_int_eq(move_fds(wronly, out, &side), -EBADF);
+	ck_assert_int_eq(side, SP_SIDE_INPUT);
 	close(wronly);
+	close(out);
+}
+END_TEST
+
+START_TEST(read_only_output_is_an_output_error)
+{
+	enum sp_side side;
+	const char *src = make_file("src", 10, 1, NULL);
+	int in = open_path(src, O_RDONLY), rdonly = open_path(src, O_RDONLY);
+	ck_assert_int_eq(move_fds(in, rdonly, &side), -EBADF);
+	ck_assert_int_eq(side, SP_SIDE_OUTPUT);
+	close(in);
 	close(rdonly);
+}
+END_TEST
+
+START_TEST(success_clears_the_error_side)
+{
+	struct sp_mover *m = mover_with(NULL);
+	int in = open_path(make_file("src", 10, 1, NULL), O_RDONLY);
+	int out = open_scratch("dst", O_WRONLY);
+	ck_assert_int_eq(sp_move(m, -1, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF), -EBADF);
+	ck_assert_int_eq(sp_error_side(m), SP_SIDE_INPUT);
+	ck_assert_int_eq(sp_move(m, in, out, 0, SP_LENGTH_EOF), 10);
+	ck_assert_int_eq(sp_error_side(m), SP_SIDE_NONE);
+	close(out);
+	close(in);
 	sp_mover_free(m);
 }
 END_TEST
@@ -395,54 +572,147 @@ static int count_progress(const struct sp_stats *s, void *arg)
 	return ++*calls >= calls[1];
 }
 
-START_TEST(progress_and_cancel)
+START_TEST(progress_after_each_chunk)
 {
 	int calls[2] = { 0, 1000 };
-	struct sp_options o = { .pipe_size = 65536, .progress = count_progress, .progress_arg = calls };
+	struct sp_options o = { .policy = SP_POLICY_PREFER, .path = SP_PATH_SPLICE,
+				.pipe_size = 65536, .progress = count_progress, .progress_arg = calls };
 	struct sp_mover *m = mover_with(&o);
 	ck_assert_int_eq(copy_file(m, MiB, 0), MiB);
 	ck_assert_int_ge(calls[0], MiB / 65536);
+	sp_mover_free(m);
+}
+END_TEST
 
-	calls[0] = 0;
-	calls[1] = 2; /* stop after the second chunk */
+START_TEST(progress_callback_stops)
+{
+	int calls[2] = { 0, 2 }; /* stop after the second chunk */
+	struct sp_options o = { .policy = SP_POLICY_PREFER, .path = SP_PATH_SPLICE,
+				.pipe_size = 65536, .progress = count_progress, .progress_arg = calls };
+	struct sp_mover *m = mover_with(&o);
 	ck_assert_int_eq(copy_file(m, MiB, 0), -ECANCELED);
 	ck_assert_int_eq(sp_error_side(m), SP_SIDE_NONE);
 	ck_assert_uint_eq(sp_last_bytes(m), 2 * 65536);
 	sp_mover_free(m);
+}
+END_TEST
 
+START_TEST(cancel_flag_stops)
+{
 	volatile sig_atomic_t stop = 1;
-	struct sp_options c = { .cancel = &stop, .pipe_size = 65536 };
-	m = mover_with(&c);
+	struct sp_options c = { .policy = SP_POLICY_PREFER, .path = SP_PATH_SPLICE,
+				.cancel = &stop, .pipe_size = 65536 };
+	struct sp_mover *m = mover_with(&c);
 	ck_assert_int_eq(copy_file(m, MiB, 0), -ECANCELED);
 	ck_assert_uint_eq(sp_last_bytes(m), 65536);
 	sp_mover_free(m);
 }
 END_TEST
 
-START_TEST(options_are_checked)
+START_TEST(unknown_policy_refused)
 {
 	struct sp_mover *m = NULL;
-	struct sp_options bad_method = { .method = 99 };
-	struct sp_options bad_flags = { .splice_flags = 0x100 };
-	ck_assert_int_eq(sp_mover_new(&m, &bad_method), -EINVAL);
-	ck_assert_int_eq(sp_mover_new(&m, &bad_flags), -EINVAL);
-	ck_assert_int_eq(sp_mover_new(NULL, NULL), -EINVAL);
+	struct sp_options bad_policy = { .policy = 99, .path = SP_PATH_SPLICE };
+	ck_assert_int_eq(sp_mover_new(&m, &bad_policy), -EINVAL);
 	ck_assert_ptr_null(m);
+}
+END_TEST
+
+START_TEST(unknown_path_refused)
+{
+	struct sp_mover *m = NULL;
+	struct sp_options bad_path = { .policy = SP_POLICY_PREFER, .path = SP_PATH_SENDFILE + 1 };
+	ck_assert_int_eq(sp_mover_new(&m, &bad_path), -EINVAL);
+	ck_assert_ptr_null(m);
+}
+END_TEST
+
+START_TEST(prefer_without_path_refused)
+{
+	struct sp_mover *m = NULL;
+	struct sp_options no_path = { .policy = SP_POLICY_PREFER };
+	ck_assert_int_eq(sp_mover_new(&m, &no_path), -EINVAL);
+	ck_assert_ptr_null(m);
+}
+END_TEST
+
+START_TEST(auto_with_path_refused)
+{
+	struct sp_mover *m = NULL;
+	struct sp_options both = { .policy = SP_POLICY_AUTO, .path = SP_PATH_RW };
+	ck_assert_int_eq(sp_mover_new(&m, &both), -EINVAL);
+	ck_assert_ptr_null(m);
+}
+END_TEST
+
+START_TEST(nonzero_reserved_refused)
+{
+	struct sp_mover *m = NULL;
+	struct sp_options later = { .reserved = { [7] = 1 } };
+	ck_assert_int_eq(sp_mover_new(&m, &later), -EINVAL);
+	ck_assert_ptr_null(m);
+}
+END_TEST
+
+START_TEST(unknown_splice_flags_refused)
+{
+	struct sp_mover *m = NULL;
+	struct sp_options bad_flags = { .splice_flags = 0x100 };
+	ck_assert_int_eq(sp_mover_new(&m, &bad_flags), -EINVAL);
+	ck_assert_ptr_null(m);
+}
+END_TEST
+
+START_TEST(no_place_for_the_mover_refused)
+{
+	ck_assert_int_eq(sp_mover_new(NULL, NULL), -EINVAL);
+}
+END_TEST
+
+START_TEST(move_and_more_flags_copy)
+{
 	struct sp_options flags = { .splice_flags = SPLICE_F_MOVE | SPLICE_F_MORE };
-	m = mover_with(&flags);
+	struct sp_mover *m = mover_with(&flags);
 	ck_assert_int_eq(copy_file(m, 3 * MiB, 0), 3 * MiB);
-	ck_assert_int_eq(sp_move(NULL, 0, 1, 0, 1), -EINVAL);
 	sp_mover_free(m);
+}
+END_TEST
+
+START_TEST(no_mover_refused)
+{
+	ck_assert_int_eq(sp_move(NULL, 0, 1, 0, 1), -EINVAL);
+}
+END_TEST
+
+START_TEST(freeing_no_mover_is_harmless)
+{
+	errno = 4242;
 	sp_mover_free(NULL);
+	ck_assert_int_eq(errno, 4242);
+}
+END_TEST
+
+START_TEST(version_is_the_package_version)
+{
 	ck_assert_str_eq(sp_version(), PACKAGE_VERSION);
 }
 END_TEST
 
-START_TEST(character_devices_and_proc)
+START_TEST(zero_device_to_null_device)
 {
 	struct sp_mover *m = mover_with(NULL);
 	int zero = open_path("/dev/zero", O_RDONLY), null = open_path("/dev/null", O_WRONLY);
 	ck_assert_int_eq(sp_move(m, zero, null, SP_OFFSET_CURRENT, 3 * MiB), 3 * MiB);
+	close(zero);
+	close(null);
+	sp_mover_free(m);
+}
+END_TEST
+
+START_TEST(zero_device_at_an_offset_to_a_file)
+{
+	struct sp_mover *m = mover_with(NULL);
+	int zero = open_path("/dev/zero", O_RDONLY);
 	int out = open_scratch("zeros", O_WRONLY | O_TRUNC);
 	ck_assert_int_eq(sp_move(m, zero, out, 12345, 100000), 100000);
 	close(out);
@@ -452,20 +722,26 @@ START_TEST(character_devices_and_proc)
 	for (size_t i = 0; i < got; i++)
 		ck_assert_int_eq(back[i], 0);
 	free(back);
+	close(zero);
+	sp_mover_free(m);
+}
+END_TEST
 
+START_TEST(proc_file_to_a_file)
+{
+	struct sp_mover *m = mover_with(NULL);
 	int proc = open_path("/proc/version", O_RDONLY);
 	char want[4096];
 	ssize_t wn = pread(proc, want, sizeof(want), 0);
 	ck_assert_int_gt(wn, 0);
-	out = open_scratch("version", O_WRONLY | O_TRUNC);
+	int out = open_scratch("version", O_WRONLY | O_TRUNC);
 	ck_assert_int_eq(sp_move(m, proc, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF), wn);
 	close(out);
-	back = slurp(scratch_path("version"), &got);
+	size_t got;
+	char *back = slurp(scratch_path("version"), &got);
 	ck_assert(memcmp(back, want, (size_t)wn) == 0);
 	free(back);
 	close(proc);
-	close(zero);
-	close(null);
 	sp_mover_free(m);
 }
 END_TEST
@@ -495,20 +771,40 @@ START_TEST(input_refusing_splice_falls_back)
 }
 END_TEST
 
-START_TEST(pipe_grow)
+START_TEST(pipe_grow_grows)
 {
 	int p[2];
 	ck_assert_int_eq(pipe(p), 0);
 	ck_assert_int_ge(sp_pipe_grow(p[1], 256 * 1024), 256 * 1024);
-	long sz = sp_pipe_grow(p[1], 4096); /* never shrinks */
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
+START_TEST(pipe_grow_never_shrinks)
+{
+	int p[2];
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_int_ge(sp_pipe_grow(p[1], 256 * 1024), 256 * 1024);
+	long sz = sp_pipe_grow(p[1], 4096);
 	ck_assert_int_ge(sz, 256 * 1024);
+	close(p[0]);
+	close(p[1]);
+}
+END_TEST
+
+START_TEST(pipe_grow_refuses_a_file)
+{
 	int fd = open_scratch("f", O_RDWR);
 	ck_assert_int_eq(sp_pipe_grow(fd, 65536), -EBADF);
 	close(fd);
-	close(p[0]);
-	close(p[1]);
+}
+END_TEST
 
-	struct sp_options o = { .pipe_size = 131072 };
+START_TEST(private_pipe_has_the_size_asked_for)
+{
+	struct sp_options o = { .policy = SP_POLICY_PREFER, .path = SP_PATH_SPLICE,
+				.pipe_size = 131072 };
 	struct sp_mover *m = mover_with(&o);
 	ck_assert_int_eq(copy_file(m, 1000, 0), 1000);
 	ck_assert_uint_eq(sp_pipe_size(m), 131072);
@@ -536,33 +832,32 @@ static int change_input(const struct sp_stats *s, void *arg)
 	return 0;
 }
 
-START_TEST(input_grows_and_shrinks)
+START_TEST(input_grows_or_shrinks)
 {
-	for (int grow = 0; grow <= 1; grow++) {
-		char *data;
-		const char *src = make_file("src", MiB, 8, &data);
-		int rw = open_path(src, O_RDWR);
-		struct change c = { rw, grow ? MiB + 10 * 8192 : -(MiB / 2 + 3), 0 };
-		struct sp_options o = { .pipe_size = 65536, .progress = change_input, .progress_arg = &c };
-		struct sp_mover *m = mover_with(&o);
-		int in = open_path(src, O_RDONLY), p[2];
-		ck_assert_int_eq(pipe(p), 0);
-		struct drain *d = drain_start(p[0]);
-		int64_t r = sp_move(m, in, p[1], SP_OFFSET_CURRENT, SP_LENGTH_EOF);
-		close(p[1]);
-		size_t got, final;
-		char *back = drain_finish(d, &got);
-		char *now = slurp(src, &final);
-		ck_assert_int_eq(r, (int64_t)final);
-		ck_assert_uint_eq(got, final);
-		ck_assert(memcmp(back, now, final) == 0);
-		free(back);
-		free(now);
-		free(data);
-		close(in);
-		close(rw);
-		sp_mover_free(m);
-	}
+	bool grow = _i;
+	char *data;
+	const char *src = make_file("src", MiB, 8, &data);
+	int rw = open_path(src, O_RDWR);
+	struct change c = { rw, grow ? MiB + 10 * 8192 : -(MiB / 2 + 3), 0 };
+	struct sp_options o = { .pipe_size = 65536, .progress = change_input, .progress_arg = &c };
+	struct sp_mover *m = mover_with(&o);
+	int in = open_path(src, O_RDONLY), p[2];
+	ck_assert_int_eq(pipe(p), 0);
+	struct drain *d = drain_start(p[0]);
+	int64_t r = sp_move(m, in, p[1], SP_OFFSET_CURRENT, SP_LENGTH_EOF);
+	close(p[1]);
+	size_t got, final;
+	char *back = drain_finish(d, &got);
+	char *now = slurp(src, &final);
+	ck_assert_int_eq(r, (int64_t)final);
+	ck_assert_uint_eq(got, final);
+	ck_assert(memcmp(back, now, final) == 0);
+	free(back);
+	free(now);
+	free(data);
+	close(in);
+	close(rw);
+	sp_mover_free(m);
 }
 END_TEST
 
@@ -573,25 +868,54 @@ Suite *move_suite(void)
 	TCase *tc = tcase_create("paths");
 	tcase_add_checked_fixture(tc, harness_setup, harness_teardown);
 	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, file_to_file_sizes);
+	tcase_add_loop_test(tc, file_to_file_sizes, 0, N_FILE_SIZES);
 	tcase_add_test(tc, file_to_pipe_direct);
-	tcase_add_test(tc, pipe_to_file_and_pipe);
-	tcase_add_test(tc, socket_both_ways);
-	tcase_add_test(tc, offset_and_length);
+	tcase_add_test(tc, pipe_to_file);
+	tcase_add_test(tc, pipe_to_pipe);
+	tcase_add_test(tc, file_to_socket);
+	tcase_add_test(tc, socket_to_file);
+	tcase_add_test(tc, explicit_offset_leaves_the_position);
+	tcase_add_test(tc, length_stops_at_end_of_file);
+	tcase_add_test(tc, offset_past_the_end_moves_nothing);
+	tcase_add_test(tc, current_offset_advances_the_position);
+	tcase_add_test(tc, zero_length_moves_nothing);
+	tcase_add_test(tc, negative_offset_refused);
 	tcase_add_test(tc, offset_on_pipe_skips);
-	tcase_add_test(tc, offset_past_4gib);
+	tcase_add_loop_test(tc, offset_past_4gib, 0, 3);
 	tcase_add_test(tc, append_output_falls_back);
 	tcase_add_test(tc, splice_only_refuses_append);
 	tcase_add_test(tc, method_rw_copies);
-	tcase_add_test(tc, directory_and_bad_fds);
+	tcase_add_test(tc, directory_input_refused);
+	tcase_add_test(tc, bad_input_fd_is_an_input_error);
+	tcase_add_test(tc, bad_output_fd_is_an_output_error);
+	tcase_add_test(tc, write_only_input_is_an_input_error);
+	tcase_add_test(tc, read_only_output_is_an_output_error);
+	tcase_add_test(tc, success_clears_the_error_side);
 	tcase_add_test(tc, broken_pipe_is_output_error);
 	tcase_add_test(tc, nonblocking_ends);
-	tcase_add_test(tc, progress_and_cancel);
-	tcase_add_test(tc, options_are_checked);
-	tcase_add_test(tc, character_devices_and_proc);
+	tcase_add_test(tc, progress_after_each_chunk);
+	tcase_add_test(tc, progress_callback_stops);
+	tcase_add_test(tc, cancel_flag_stops);
+	tcase_add_test(tc, unknown_policy_refused);
+	tcase_add_test(tc, unknown_path_refused);
+	tcase_add_test(tc, prefer_without_path_refused);
+	tcase_add_test(tc, auto_with_path_refused);
+	tcase_add_test(tc, nonzero_reserved_refused);
+	tcase_add_test(tc, unknown_splice_flags_refused);
+	tcase_add_test(tc, no_place_for_the_mover_refused);
+	tcase_add_test(tc, move_and_more_flags_copy);
+	tcase_add_test(tc, no_mover_refused);
+	tcase_add_test(tc, freeing_no_mover_is_harmless);
+	tcase_add_test(tc, version_is_the_package_version);
+	tcase_add_test(tc, zero_device_to_null_device);
+	tcase_add_test(tc, zero_device_at_an_offset_to_a_file);
+	tcase_add_test(tc, proc_file_to_a_file);
 	tcase_add_test(tc, input_refusing_splice_falls_back);
-	tcase_add_test(tc, pipe_grow);
-	tcase_add_test(tc, input_grows_and_shrinks);
+	tcase_add_test(tc, pipe_grow_grows);
+	tcase_add_test(tc, pipe_grow_never_shrinks);
+	tcase_add_test(tc, pipe_grow_refuses_a_file);
+	tcase_add_test(tc, private_pipe_has_the_size_asked_for);
+	tcase_add_loop_test(tc, input_grows_or_shrinks, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

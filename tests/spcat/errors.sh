@@ -74,7 +74,7 @@ check_eq "SIGPIPE ignored: same status" "$(cat rc.cat)" "$(cat rc.sp)"
 # Usage errors, --help, --version.
 "$SPCAT" --bogus a >sp.out 2>sp.err
 check_eq "unknown option: status 1" 1 $?
-check_eq "unknown option: message" "spcat: --bogus: unknown option
+check_eq "unknown option: message" "spcat: unrecognized option '--bogus'
 Try 'spcat --help' for more information." "$(cat sp.err)"
 ok "unknown option: no output" test ! -s sp.out
 for opt in -A -b -e -E -n -s -t -T -v; do

@@ -73,7 +73,7 @@ for bad in "--method=teleport" "--sparse=sometimes" "--pipe-size=0" "--bogus"; d
 	run_cmd out err "$SPMOVE" $bad a b
 	check_eq "$bad: exit 1" 1 "$RC"
 done
-check_eq "bad option message" "spmove: --bogus: unknown option" "$(head -1 err)"
+check_eq "bad option message" "spmove: unrecognized option '--bogus'" "$(head -1 err)"
 "$SPMOVE" --help >out; check_eq "--help: exit 0" 0 $?
 ok "--help lists --method" grep -q -- "--method=NAME" out
 "$SPMOVE" --version >out; check_eq "--version: exit 0" 0 $?

@@ -22,7 +22,9 @@ for sig in INT TERM HUP; do
 	rm -f slow; mkfifo slow
 	( head -c 100000 /dev/urandom; exec sleep 30 ) >slow &
 	producer=$!
-	"$SPMOVE" - d <slow &
+	# A test started with the signal ignored (nohup, a background job of a
+	# script) would pass the SIG_IGN on: spmove keeps what its parent ignored.
+	env --default-signal=INT,TERM,HUP "$SPMOVE" - d <slow &
 	job=$!
 	ok "SIG$sig: copy under way" wait_for_temp
 	kill -s "$sig" "$job"

@@ -45,4 +45,14 @@ ok "--sparse=always: zeros became holes like cp's" \
 "$SPMOVE" z z.auto
 check_eq "--sparse=auto: a full file stays full" "$(blocks z)" "$(blocks z.auto)"
 
+# Where there is no seeking, holes are written as zeros.
+"$SPMOVE" --sparse=auto h /dev/null; check_eq "--sparse=auto into /dev/null: exit 0" 0 $?
+"$SPMOVE" --sparse=always h /dev/null; check_eq "--sparse=always into /dev/null: exit 0" 0 $?
+mkfifo fifo
+cmp h fifo & reader=$!
+"$SPMOVE" --sparse=auto h fifo; rc=$?
+[ "$rc" = 0 ] || kill "$reader" 2>/dev/null # it may still wait for a writer
+check_eq "--sparse=auto into a FIFO: exit 0" 0 "$rc"
+wait "$reader"; check_eq "--sparse=auto into a FIFO: cmp reads every byte" 0 $?
+
 done_testing

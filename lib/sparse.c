@@ -1,0 +1,226 @@
+/* sp_move_sparse(): copy a whole file, its holes made holes of the copy
+ * where the output can have them (SEEK_DATA/SEEK_HOLE, FALLOC_FL_PUNCH_HOLE). */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/falloc.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* The blocks SP_HOLES_PUNCH looks at: this many bytes, at offsets that are
+ * multiples of it. */
+#define ZERO_BLOCK 4096
+
+/* How much of the output is mapped at once to look for zero blocks. */
+#define SCAN_WINDOW ((off_t)64 << 20)
+
+/* The state of one sp_move_sparse() call. */
+struct sparse {
+	struct sp_mover *m;
+	int in, out;
+	off_t start;    /* out's file position when the call began */
+	off_t end;      /* where the copy ends in out */
+	uint64_t done;  /* bytes written to out */
+};
+
+/* Record that side failed with err; returns -err. */
+static int fail(struct sparse *s, enum sp_side side, int err)
+{
+	s->m->err_side = side;
+	return -err;
+}
+
+/* One sp_move() from in (offset and length as there) to out at its file
+ * position, adding what it wrote to s->done.  Returns 0 or a negative
+ * errno (the mover has recorded the side). */
+static int transfer(struct sparse *s, int64_t offset, uint64_t length)
+{
+	int64_t n = sp_move(s->m, s->in, s->out, offset, length);
+	s->done += n >= 0 ? (uint64_t)n : sp_last_bytes(s->m);
+	s->end = s->start + (off_t)s->done;
+	return n >= 0 ? 0 : (int)n;
+}
+
+/* The first data extent [*data, *hole) of fd at or after pos and before
+ * end, *hole cut at end.  Returns 1 when there is one, 0 when only a hole
+ * is left before end, or a negative errno; after 0 or an error, *data and
+ * *hole are end. */
+static int next_extent(struct sparse *s, int fd, off_t pos, off_t end, off_t *data,
+		       off_t *hole)
+{
+	SP_COUNT_OTHER(&s->m->stats);
+	off_t at = lseek(fd, pos, SEEK_DATA);
+	int rc = at >= 0 ? 1 : errno == ENXIO ? 0 : -errno;
+	*data = *hole = end;
+	if (rc <= 0 || at >= end)
+		return rc < 0 ? rc : 0;
+	*data = at;
+	SP_COUNT_OTHER(&s->m->stats);
+	at = lseek(fd, at, SEEK_HOLE);
+	if (at >= 0 && at < end)
+		*hole = at; /* else no answer: take the rest as data */
+	return 1;
+}
+
+/* Copy the data extents of the regular input (size bytes) to the same
+ * offsets of out past s->start, skipping the holes between them, and give
+ * out the copy's exact size.  The input's file position is left where it
+ * was, out's after the copy.  Returns 0 or a negative errno. */
+static int copy_extents(struct sparse *s, off_t size)
+{
+	struct sp_stats *st = &s->m->stats;
+	SP_COUNT_OTHER(st);
+	off_t in_pos = lseek(s->in, 0, SEEK_CUR);
+	if (in_pos < 0)
+		return fail(s, SP_SIDE_INPUT, errno);
+	int rc = 0;
+	off_t data, hole;
+	for (off_t pos = 0; !rc && pos < size; pos = hole) {
+		int found = next_extent(s, s->in, pos, size, &data, &hole);
+		if (found <= 0) {
+			rc = found ? fail(s, SP_SIDE_INPUT, -found) : 0;
+			break;
+		}
+		SP_COUNT_OTHER(st);
+		rc = lseek(s->out, s->start + data, SEEK_SET) < 0
+			     ? fail(s, SP_SIDE_OUTPUT, errno)
+			     : transfer(s, data, (uint64_t)(hole - data));
+	}
+	s->end = s->start + size;
+	if (!rc) {
+		st->syscalls += 2;
+		if (ftruncate(s->out, s->end) < 0 || lseek(s->out, s->end, SEEK_SET) < 0)
+			rc = fail(s, SP_SIDE_OUTPUT, errno);
+	}
+	SP_COUNT_OTHER(st);
+	lseek(s->in, in_pos, SEEK_SET);
+	return rc;
+}
+
+/* Make the bytes [from, to) of out a hole.  Returns 0 or a negative errno;
+ * a filesystem that cannot punch holes keeps the bytes. */
+static int punch(struct sparse *s, off_t from, off_t to)
+{
+	SP_COUNT_OTHER(&s->m->stats);
+	if (fallocate(s->out, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, from, to - from) < 0 &&
+	    errno != EOPNOTSUPP)
+		return fail(s, SP_SIDE_OUTPUT, errno);
+	return 0;
+}
+
+/* Make each run of zero blocks of out in [lo, hi) (multiples of ZERO_BLOCK)
+ * a hole, looking at a window of a read-only mapping at a time.  Returns 0
+ * or a negative errno; an out that cannot be mapped (opened write-only, or
+ * on a filesystem without mmap) keeps its zeros. */
+static int punch_zero_runs(struct sparse *s, off_t lo, off_t hi)
+{
+	static const char zeros[ZERO_BLOCK];
+	off_t page = (off_t)sysconf(_SC_PAGESIZE), run = -1, at = lo;
+	int rc = 0;
+	while (!rc && at < hi) {
+		off_t base = at / page * page;
+		size_t len = (size_t)(hi - base < SCAN_WINDOW ? hi - base : SCAN_WINDOW);
+		SP_COUNT_OTHER(&s->m->stats);
+		const char *map = mmap(NULL, len, PROT_READ, MAP_SHARED, s->out, base);
+		if (map == MAP_FAILED)
+			return errno == EACCES || errno == ENODEV ? 0 : fail(s, SP_SIDE_OUTPUT, errno);
+		for (; !rc && at + ZERO_BLOCK <= base + (off_t)len; at += ZERO_BLOCK) {
+			bool zero = !memcmp(map + (at - base), zeros, ZERO_BLOCK);
+			if (zero && run < 0)
+				run = at;
+			if (!zero && run >= 0) {
+				rc = punch(s, run, at);
+				run = -1;
+			}
+		}
+		SP_COUNT_OTHER(&s->m->stats);
+		munmap((void *)map, len);
+	}
+	return !rc && run >= 0 ? punch(s, run, at) : rc;
+}
+
+/* Make every whole block of zeros the copy wrote into out (its data
+ * extents in [s->start, s->end)) a hole.  Returns 0 or a negative errno. */
+static int punch_zeros(struct sparse *s)
+{
+	off_t data, hole;
+	for (off_t pos = s->start; pos < s->end; pos = hole) {
+		int rc = next_extent(s, s->out, pos, s->end, &data, &hole);
+		if (rc <= 0)
+			return rc ? fail(s, SP_SIDE_OUTPUT, -rc) : 0;
+		off_t lo = (data + ZERO_BLOCK - 1) / ZERO_BLOCK * ZERO_BLOCK;
+		off_t hi = hole / ZERO_BLOCK * ZERO_BLOCK;
+		if (lo < hi && (rc = punch_zero_runs(s, lo, hi)))
+			return rc;
+	}
+	return 0;
+}
+
+/* Whether the file st describes has fewer blocks than its size needs:
+ * it has holes. */
+static bool looks_sparse(const struct stat *st)
+{
+	return st->st_blocks < st->st_size / 512;
+}
+
+/* Whether out can have holes: a regular file not opened with O_APPEND.
+ * Sets s->start to its file position.  Returns 1, 0 or a negative errno. */
+static int takes_holes(struct sparse *s)
+{
+	struct stat st;
+	SP_COUNT_OTHER(&s->m->stats);
+	if (fstat(s->out, &st) < 0)
+		return fail(s, SP_SIDE_OUTPUT, errno);
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	s->m->stats.syscalls += 2;
+	int fl = fcntl(s->out, F_GETFL);
+	s->start = lseek(s->out, 0, SEEK_CUR);
+	if (fl < 0 || s->start < 0)
+		return fail(s, SP_SIDE_OUTPUT, errno);
+	return !(fl & O_APPEND);
+}
+
+/* The copy itself (see sp_move_sparse()).  Returns 0 or a negative errno. */
+static int copy(struct sparse *s, enum sp_holes how)
+{
+	struct stat in_st;
+	SP_COUNT_OTHER(&s->m->stats);
+	if (fstat(s->in, &in_st) < 0)
+		return fail(s, SP_SIDE_INPUT, errno);
+	int holes = takes_holes(s);
+	if (holes < 0)
+		return holes;
+	int rc;
+	if (!S_ISREG(in_st.st_mode))
+		rc = transfer(s, SP_OFFSET_CURRENT, SP_LENGTH_EOF);
+	else if (holes && how != SP_HOLES_FILL && looks_sparse(&in_st))
+		rc = copy_extents(s, in_st.st_size);
+	else
+		rc = transfer(s, 0, SP_LENGTH_EOF);
+	if (!rc && holes && how == SP_HOLES_PUNCH)
+		rc = punch_zeros(s);
+	return rc;
+}
+
+int64_t sp_move_sparse(struct sp_mover *m, int in_fd, int out_fd, enum sp_holes how)
+{
+	if (!m || (unsigned)how > SP_HOLES_FILL)
+		return -EINVAL;
+	int saved_errno = errno;
+	uint64_t start = now_ns(), elapsed = m->stats.elapsed_ns;
+	struct sparse s = { .m = m, .in = in_fd, .out = out_fd };
+	m->err_side = SP_SIDE_NONE;
+	m->last_path = SP_PATH_NONE;
+	int rc = copy(&s, how);
+	m->last_bytes = s.done;
+	/* The whole call, not only its sp_move()s. */
+	m->stats.elapsed_ns = elapsed + (now_ns() - start);
+	errno = saved_errno;
+	return rc ? rc : (int64_t)s.done;
+}

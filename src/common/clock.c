@@ -1,0 +1,13 @@
+/* A monotonic clock for measuring how long things take. */
+#include "config.h"
+
+#include <time.h>
+
+#include "clock.h"
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}

@@ -1,0 +1,38 @@
+/* The running program's name, and its error messages ("PROG: ..."). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "closeout.h"
+#include "message.h"
+
+const char *cli_program = PACKAGE;
+
+void cli_init(const char *name)
+{
+	cli_program = name;
+	atexit(cli_close_stdout_at_exit);
+}
+
+void cli_verror(int errnum, const char *fmt, va_list ap)
+{
+	int saved = errno;
+	fflush(stdout);
+	fprintf(stderr, "%s: ", cli_program);
+	vfprintf(stderr, fmt, ap);
+	if (errnum)
+		fprintf(stderr, ": %s", strerror(errnum));
+	fputc('\n', stderr);
+	errno = saved;
+}
+
+void cli_error(int errnum, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	cli_verror(errnum, fmt, ap);
+	va_end(ap);
+}

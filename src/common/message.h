@@ -1,0 +1,22 @@
+/* The running program's name, and its error messages ("PROG: ..."). */
+#ifndef SPLICE_UTILS_MESSAGE_H
+#define SPLICE_UTILS_MESSAGE_H
+
+#include <stdarg.h>
+
+/* The running program's name, for messages ("spcat"). */
+extern const char *cli_program;
+
+/* Start a tool: remember its name for messages and have standard output
+ * checked when the program exits (see closeout.h).  Call first thing in
+ * main(). */
+void cli_init(const char *name);
+
+/* Print "PROG: MESSAGE" (and ": strerror(errnum)" when errnum is not 0)
+ * on stderr, after flushing stdout.  Keeps errno. */
+void cli_error(int errnum, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* cli_error() with the arguments in a va_list. */
+void cli_verror(int errnum, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+
+#endif

@@ -1,0 +1,144 @@
+/* Removing a directory tree, as rm -r does, without following symbolic
+ * links. */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rmtree.h"
+
+/* How many directories of the current path stay open; the ones above them
+ * are closed and opened again through ".." on the way back. */
+enum { OPEN_LEVELS = 16 };
+
+/* One directory on the path from the top of the tree down to the one
+ * being emptied. */
+struct level {
+	DIR *dir;                /* NULL while closed (more than OPEN_LEVELS up) */
+	dev_t dev;               /* which directory it is */
+	ino_t ino;
+	char name[NAME_MAX + 1]; /* its name in the level above (not for the top) */
+};
+
+/* The removal: the path from the top down to the directory being read. */
+struct walk {
+	int top_dirfd;           /* rm_tree_at()'s arguments */
+	const char *top_name;
+	struct level *levels;    /* levels[0] is the top */
+	size_t depth, allocated;
+};
+
+/* The descriptor of the deepest directory, or of the top's parent. */
+static int deepest_fd(const struct walk *w)
+{
+	return w->depth ? dirfd(w->levels[w->depth - 1].dir) : w->top_dirfd;
+}
+
+/* Open the directory name in the deepest one (never through a symbolic
+ * link) as the new deepest, closing the level that is now more than
+ * OPEN_LEVELS up.  Returns 0 or an errno value. */
+static int enter(struct walk *w, const char *name)
+{
+	if (w->depth == w->allocated) {
+		size_t n = w->allocated ? 2 * w->allocated : OPEN_LEVELS;
+		struct level *grown = realloc(w->levels, n * sizeof(*grown));
+		if (!grown)
+			return ENOMEM;
+		w->levels = grown;
+		w->allocated = n;
+	}
+	struct level *l = &w->levels[w->depth];
+	struct stat st;
+	int fd = openat(deepest_fd(w), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || !(l->dir = fdopendir(fd))) {
+		int err = errno;
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	l->dev = st.st_dev;
+	l->ino = st.st_ino;
+	if (w->depth)
+		strcpy(l->name, name); /* a d_name: at most NAME_MAX bytes */
+	/* The open levels are the deepest ones, without gaps: closing the one
+	 * OPEN_LEVELS up (unless it was closed before, on an earlier way down)
+	 * keeps them OPEN_LEVELS at most. */
+	if (++w->depth > OPEN_LEVELS) {
+		struct level *old = &w->levels[w->depth - 1 - OPEN_LEVELS];
+		if (old->dir)
+			closedir(old->dir);
+		old->dir = NULL;
+	}
+	return 0;
+}
+
+/* Remove name from the deepest directory, or enter it when it is a
+ * directory itself.  Returns 0 or an errno value. */
+static int remove_or_enter(struct walk *w, const char *name)
+{
+	if (unlinkat(deepest_fd(w), name, 0) == 0)
+		return 0;
+	int err = errno;
+	if (err != EISDIR && err != EPERM)
+		return err;
+	/* EPERM for something that is no directory stays EPERM. */
+	int entered = enter(w, name);
+	return entered == ENOTDIR ? err : entered;
+}
+
+/* Open the level above the deepest again, through "..", when it was
+ * closed, and check that it is still the directory it was.  Returns 0 or
+ * an errno value. */
+static int reopen_parent(struct walk *w)
+{
+	struct level *up = &w->levels[w->depth - 2];
+	if (up->dir)
+		return 0;
+	struct stat st;
+	int fd = openat(deepest_fd(w), "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int err = fd < 0 || fstat(fd, &st) < 0 ? errno : 0;
+	if (!err && (st.st_dev != up->dev || st.st_ino != up->ino))
+		err = ENOENT;
+	if (!err && !(up->dir = fdopendir(fd)))
+		err = errno;
+	if (err && fd >= 0)
+		close(fd);
+	return err;
+}
+
+/* Close the deepest directory, now empty, and remove it from the one
+ * above.  Returns 0 or an errno value. */
+static int leave(struct walk *w)
+{
+	int err = w->depth > 1 ? reopen_parent(w) : 0;
+	struct level *l = &w->levels[--w->depth];
+	closedir(l->dir);
+	if (!err && unlinkat(deepest_fd(w), w->depth ? l->name : w->top_name, AT_REMOVEDIR) < 0)
+		err = errno;
+	return err;
+}
+
+int rm_tree_at(int dirfd, const char *name)
+{
+	struct walk w = { .top_dirfd = dirfd, .top_name = name };
+	int err = remove_or_enter(&w, name);
+	while (!err && w.depth) {
+		errno = 0;
+		struct dirent *e = readdir(w.levels[w.depth - 1].dir);
+		if (!e)
+			err = errno ? errno : leave(&w);
+		else if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			err = remove_or_enter(&w, e->d_name);
+	}
+	while (w.depth--)
+		if (w.levels[w.depth].dir)
+			closedir(w.levels[w.depth].dir);
+	free(w.levels);
+	return err;
+}

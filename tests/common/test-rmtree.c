@@ -1,0 +1,176 @@
+/* Unit tests for rm_tree_at() of src/common (rmtree.h). */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rmtree.h"
+
+/* A scratch directory for one test, open as scratch_fd. */
+static char scratch[64];
+static int scratch_fd = -1;
+
+static void scratch_make(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	snprintf(scratch, sizeof(scratch), "%s/rmtree.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(scratch));
+	scratch_fd = open(scratch, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(scratch_fd, 0);
+}
+
+static void scratch_remove(void)
+{
+	close(scratch_fd);
+	ck_assert_int_eq(rmdir(scratch), 0); /* the test left it empty */
+}
+
+/* Create an empty file name in dirfd. */
+static void touch(int dirfd, const char *name)
+{
+	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+}
+
+/* Make the directory name in dirfd and return it open. */
+static int make_dir(int dirfd, const char *name)
+{
+	ck_assert_int_eq(mkdirat(dirfd, name, 0700), 0);
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	return fd;
+}
+
+static bool exists(int dirfd, const char *name)
+{
+	struct stat st;
+	return fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+START_TEST(removes_a_file)
+{
+	scratch_make();
+	touch(scratch_fd, "f");
+	ck_assert_int_eq(rm_tree_at(scratch_fd, "f"), 0);
+	ck_assert(!exists(scratch_fd, "f"));
+	scratch_remove();
+}
+END_TEST
+
+START_TEST(removes_a_tree)
+{
+	scratch_make();
+	int top = make_dir(scratch_fd, "top");
+	touch(top, "f");
+	int a = make_dir(top, "a");
+	touch(a, "g");
+	close(make_dir(a, "empty"));
+	ck_assert_int_eq(symlinkat("nowhere", a, "dangling"), 0);
+	close(a);
+	close(make_dir(top, "b"));
+	close(top);
+	ck_assert_int_eq(rm_tree_at(scratch_fd, "top"), 0);
+	ck_assert(!exists(scratch_fd, "top"));
+	scratch_remove();
+}
+END_TEST
+
+START_TEST(never_follows_symlinks)
+{
+	scratch_make();
+	int keep = make_dir(scratch_fd, "keep");
+	touch(keep, "precious");
+	close(keep);
+	int top = make_dir(scratch_fd, "top");
+	char target[128];
+	snprintf(target, sizeof(target), "%s/keep", scratch);
+	ck_assert_int_eq(symlinkat(target, top, "link"), 0);
+	close(top);
+	ck_assert_int_eq(symlinkat(target, scratch_fd, "toplink"), 0);
+	ck_assert_int_eq(rm_tree_at(scratch_fd, "top"), 0);
+	ck_assert_int_eq(rm_tree_at(scratch_fd, "toplink"), 0);
+	ck_assert(!exists(scratch_fd, "top"));
+	ck_assert(!exists(scratch_fd, "toplink"));
+	ck_assert(exists(scratch_fd, "keep/precious"));
+	ck_assert_int_eq(unlinkat(scratch_fd, "keep/precious", 0), 0);
+	ck_assert_int_eq(unlinkat(scratch_fd, "keep", AT_REMOVEDIR), 0);
+	scratch_remove();
+}
+END_TEST
+
+START_TEST(reports_a_missing_name)
+{
+	scratch_make();
+	ck_assert_int_eq(rm_tree_at(scratch_fd, "nothing"), ENOENT);
+	scratch_remove();
+}
+END_TEST
+
+/* The descriptor limit that leaves exactly wanted descriptors free. */
+static rlim_t limit_with_free(int wanted)
+{
+	int fd = 0;
+	for (int free_seen = 0;; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && ++free_seen == wanted)
+			break;
+	return (rlim_t)fd + 1;
+}
+
+START_TEST(deep_trees_take_few_descriptors)
+{
+	enum { DEPTH = 200 };
+	scratch_make();
+	/* A chain of DEPTH directories, each with a file, some with a side
+	 * directory to come back to once the deeper ones are gone. */
+	int fd = dup(scratch_fd);
+	for (int i = 0; i < DEPTH; i++) {
+		int next = make_dir(fd, "d");
+		touch(next, "f");
+		if (i % 7 == 0) {
+			int side = make_dir(next, "side");
+			touch(side, "g");
+			close(side);
+		}
+		close(fd);
+		fd = next;
+	}
+	close(fd);
+	/* 17 descriptors free, far fewer than DEPTH. */
+	struct rlimit old, low;
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &old), 0);
+	low = old;
+	low.rlim_cur = limit_with_free(17);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &low), 0);
+	int err = rm_tree_at(scratch_fd, "d");
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &old), 0);
+	ck_assert_int_eq(err, 0);
+	ck_assert(!exists(scratch_fd, "d"));
+	scratch_remove();
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("common-rmtree");
+	TCase *tc = tcase_create("rmtree");
+	tcase_add_test(tc, removes_a_file);
+	tcase_add_test(tc, removes_a_tree);
+	tcase_add_test(tc, never_follows_symlinks);
+	tcase_add_test(tc, reports_a_missing_name);
+	tcase_add_test(tc, deep_trees_take_few_descriptors);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

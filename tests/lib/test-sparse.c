@@ -1,0 +1,467 @@
+/* Unit tests for sp_move_sparse(): holes kept, punched or filled, into
+ * files and into fds that cannot seek. */
+#include "config.h"
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "faults.h"
+#include "harness.h"
+#include "libsplice.h"
+
+#define KiB 1024
+#define MiB (1024 * 1024)
+
+/* Where the test file's data is: the rest is holes, up to SIZE. */
+struct extent {
+	off_t at;
+	size_t len;
+};
+static const struct extent layout[] = {
+	{ 1 * MiB, 64 * KiB },
+	{ 4 * MiB, 128 * KiB + 100 },
+	{ 6 * MiB, 4 * KiB },
+};
+#define N_EXTENTS (sizeof(layout) / sizeof(layout[0]))
+#define SIZE (8 * MiB)
+
+/* Most data extents a test looks at. */
+#define MAX_EXTENTS 16
+
+/* A mover with options o; NULL: the splice path, read/write where the
+ * kernel refuses it (these tests are about that engine, not about the
+ * auto policy's choice of copy_file_range between files). */
+static struct sp_mover *mover_with(const struct sp_options *o)
+{
+	static const struct sp_options splice_or_rw = { .policy = SP_POLICY_PREFER,
+							.path = SP_PATH_SPLICE };
+	struct sp_mover *m;
+	ck_assert_int_eq(sp_mover_new(&m, o ? o : &splice_or_rw), 0);
+	return m;
+}
+
+static int open_path(const char *path, int flags)
+{
+	int fd = open(path, flags | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	return fd;
+}
+
+/* Make the scratch file name, size bytes long, with pattern data at the n
+ * extents ext and holes elsewhere; the filesystem must keep the holes.
+ * Returns its path. */
+static const char *sparse_file(const char *name, off_t size, const struct extent *ext,
+			       size_t n)
+{
+	int fd = open_scratch(name, O_WRONLY | O_TRUNC);
+	for (size_t i = 0; i < n; i++) {
+		char *buf = malloc(ext[i].len);
+		ck_assert_ptr_nonnull(buf);
+		fill_pattern(buf, ext[i].len, (unsigned)i + 1);
+		ck_assert_int_eq(pwrite(fd, buf, ext[i].len, ext[i].at), (ssize_t)ext[i].len);
+		free(buf);
+	}
+	ck_assert_int_eq(ftruncate(fd, size), 0);
+	struct stat st;
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	ck_assert_int_lt(st.st_blocks, size / 512); /* this filesystem keeps holes */
+	close(fd);
+	return scratch_path(name);
+}
+
+/* The test file: SIZE bytes, data at layout. */
+static const char *test_file(void)
+{
+	return sparse_file("sparse", SIZE, layout, N_EXTENTS);
+}
+
+/* The data extents of fd as (start, end) pairs in list; returns how many. */
+static size_t data_extents(int fd, off_t list[][2])
+{
+	size_t n = 0;
+	off_t size = lseek(fd, 0, SEEK_END);
+	for (off_t pos = 0; pos < size && n < MAX_EXTENTS; n++) {
+		off_t data = lseek(fd, pos, SEEK_DATA);
+		if (data < 0) {
+			ck_assert_int_eq(errno, ENXIO);
+			break;
+		}
+		list[n][0] = data;
+		list[n][1] = pos = lseek(fd, data, SEEK_HOLE);
+	}
+	return n;
+}
+
+/* The bytes of data (holes aside) fd holds. */
+static uint64_t data_bytes(int fd)
+{
+	off_t list[MAX_EXTENTS][2];
+	size_t n = data_extents(fd, list);
+	uint64_t total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += (uint64_t)(list[i][1] - list[i][0]);
+	return total;
+}
+
+static blkcnt_t blocks(int fd)
+{
+	struct stat st;
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	return st.st_blocks;
+}
+
+/* Whether the files at paths a and b hold the same bytes. */
+static bool same_bytes(const char *a, const char *b)
+{
+	size_t na, nb;
+	char *da = slurp(a, &na), *db = slurp(b, &nb);
+	bool same = na == nb && memcmp(da, db, na) == 0;
+	free(da);
+	free(db);
+	return same;
+}
+
+/* Copy the file at src into the scratch file "copy" (opened O_RDWR) as
+ * how says; returns what sp_move_sparse() returned and the mover in *mp
+ * (NULL: free it). */
+static int64_t copy_to_file(const char *src, enum sp_holes how, struct sp_mover **mp)
+{
+	struct sp_mover *m = mover_with(NULL);
+	int in = open_path(src, O_RDONLY);
+	int out = open_scratch("copy", O_RDWR | O_TRUNC);
+	int64_t r = sp_move_sparse(m, in, out, how);
+	close(in);
+	close(out);
+	if (mp)
+		*mp = m;
+	else
+		sp_mover_free(m);
+	return r;
+}
+
+/* Copy the test file into the write end of a pipe or FIFO whose read end
+ * is rd, with how; check that every byte, holes as zeros, came out.
+ * Returns what sp_move_sparse() returned. */
+static int64_t copy_to_reader(int rd, int wr, enum sp_holes how)
+{
+	const char *src = test_file();
+	struct drain *d = drain_start(rd);
+	struct sp_mover *m = mover_with(NULL);
+	int in = open_path(src, O_RDONLY);
+	int64_t r = sp_move_sparse(m, in, wr, how);
+	close(wr);
+	size_t got, want;
+	char *back = drain_finish(d, &got), *data = slurp(src, &want);
+	ck_assert_uint_eq(got, want);
+	ck_assert(memcmp(back, data, got) == 0);
+	ck_assert_uint_eq(sp_last_bytes(m), SIZE);
+	free(back);
+	free(data);
+	close(in);
+	sp_mover_free(m);
+	return r;
+}
+
+START_TEST(holes_kept_in_a_file)
+{
+	const char *src = test_file();
+	int in = open_path(src, O_RDONLY);
+	ck_assert_int_eq(copy_to_file(src, SP_HOLES_KEEP, NULL), (int64_t)data_bytes(in));
+	int out = open_path(scratch_path("copy"), O_RDONLY);
+	ck_assert(same_bytes(src, scratch_path("copy")));
+	ck_assert_int_le(blocks(out), blocks(in));
+	off_t want[MAX_EXTENTS][2], got[MAX_EXTENTS][2];
+	size_t n = data_extents(in, want);
+	ck_assert_uint_eq(n, N_EXTENTS);
+	ck_assert_uint_eq(data_extents(out, got), n);
+	ck_assert(memcmp(want, got, n * sizeof(want[0])) == 0);
+	close(in);
+	close(out);
+}
+END_TEST
+
+START_TEST(trailing_hole_gives_the_exact_size)
+{
+	static const struct extent head = { 0, 10000 };
+	const char *src = sparse_file("tail", 3 * MiB + 5, &head, 1);
+	ck_assert_int_ge(copy_to_file(src, SP_HOLES_KEEP, NULL), 10000);
+	int out = open_path(scratch_path("copy"), O_RDONLY);
+	ck_assert_int_eq(lseek(out, 0, SEEK_END), 3 * MiB + 5);
+	ck_assert_int_eq(lseek(out, 64 * KiB, SEEK_DATA), -1); /* a hole up to the end */
+	ck_assert_int_eq(errno, ENXIO);
+	ck_assert(same_bytes(src, scratch_path("copy")));
+	close(out);
+}
+END_TEST
+
+START_TEST(zero_blocks_punched)
+{
+	/* No holes, but 1 MiB of written zeros before and after some data. */
+	char *data = calloc(1, 3 * MiB);
+	ck_assert_ptr_nonnull(data);
+	fill_pattern(data + MiB, 5000, 3);
+	int fd = open_scratch("zeros", O_WRONLY | O_TRUNC);
+	ck_assert_int_eq(pwrite(fd, data, 3 * MiB, 0), 3 * MiB);
+	close(fd);
+	free(data);
+	const char *src = scratch_path("zeros");
+	ck_assert_int_eq(copy_to_file(src, SP_HOLES_PUNCH, NULL), 3 * MiB);
+	int in = open_path(src, O_RDONLY), out = open_path(scratch_path("copy"), O_RDONLY);
+	ck_assert(same_bytes(src, scratch_path("copy")));
+	ck_assert_int_ge(blocks(in), 3 * MiB / 512);
+	ck_assert_int_le(blocks(out), 8 * KiB / 512);
+	ck_assert_int_eq(lseek(out, 0, SEEK_HOLE), 0);
+	ck_assert_int_eq(lseek(out, 0, SEEK_DATA), MiB);
+	ck_assert_int_eq(lseek(out, 0, SEEK_END), 3 * MiB);
+	close(in);
+	close(out);
+}
+END_TEST
+
+START_TEST(fill_writes_holes_as_zeros)
+{
+	const char *src = test_file();
+	ck_assert_int_eq(copy_to_file(src, SP_HOLES_FILL, NULL), SIZE);
+	int out = open_path(scratch_path("copy"), O_RDONLY);
+	ck_assert(same_bytes(src, scratch_path("copy")));
+	ck_assert_int_ge(blocks(out), SIZE / 512);
+	close(out);
+}
+END_TEST
+
+START_TEST(holes_as_zeros_into_a_pipe)
+{
+	int p[2];
+	ck_assert_int_eq(pipe(p), 0);
+	ck_assert_int_eq(copy_to_reader(p[0], p[1], SP_HOLES_KEEP), SIZE);
+}
+END_TEST
+
+START_TEST(holes_as_zeros_into_a_fifo)
+{
+	const char *fifo = scratch_path("fifo");
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	/* A reader first, so that opening for writing does not block. */
+	int rd = open_path(fifo, O_RDONLY | O_NONBLOCK);
+	int wr = open_path(fifo, O_WRONLY);
+	ck_assert_int_eq(fcntl(rd, F_SETFL, 0), 0);
+	ck_assert_int_eq(copy_to_reader(rd, wr, SP_HOLES_PUNCH), SIZE);
+}
+END_TEST
+
+START_TEST(holes_as_zeros_into_dev_null)
+{
+	struct sp_mover *m = mover_with(NULL);
+	int in = open_path(test_file(), O_RDONLY), out = open_path("/dev/null", O_WRONLY);
+	ck_assert_int_eq(sp_move_sparse(m, in, out, SP_HOLES_KEEP), SIZE);
+	ck_assert_uint_eq(sp_last_bytes(m), SIZE);
+	ck_assert_uint_eq(sp_get_stats(m)->bytes, SIZE);
+	ck_assert_int_eq(sp_error_side(m), SP_SIDE_NONE);
+	close(in);
+	close(out);
+	sp_mover_free(m);
+}
+END_TEST
+
+START_TEST(holes_as_zeros_into_an_appended_file)
+{
+	int out = open_scratch("log", O_WRONLY | O_TRUNC);
+	ck_assert_int_eq(write(out, "old\n", 4), 4);
+	close(out);
+	struct sp_mover *m = mover_with(NULL);
+	const char *src = test_file();
+	int in = open_path(src, O_RDONLY);
+	out = open_scratch("log", O_WRONLY | O_APPEND);
+	ck_assert_int_eq(sp_move_sparse(m, in, out, SP_HOLES_KEEP), SIZE);
+	close(out);
+	size_t got, want;
+	char *back = slurp(scratch_path("log"), &got), *data = slurp(src, &want);
+	ck_assert_uint_eq(got, want + 4);
+	ck_assert(memcmp(back, "old\n", 4) == 0);
+	ck_assert(memcmp(back + 4, data, want) == 0);
+	free(back);
+	free(data);
+	close(in);
+	sp_mover_free(m);
+}
+END_TEST
+
+START_TEST(input_without_holes)
+{
+	const char *src = make_file("full", MiB + 3, 4, NULL);
+	ck_assert_int_eq(copy_to_file(src, SP_HOLES_KEEP, NULL), MiB + 3);
+	ck_assert(same_bytes(src, scratch_path("copy")));
+	int in = open_path(src, O_RDONLY), out = open_path(scratch_path("copy"), O_RDONLY);
+	ck_assert_int_eq(blocks(out), blocks(in));
+	close(in);
+	close(out);
+}
+END_TEST
+
+START_TEST(empty_input)
+{
+	const char *src = make_file("empty", 0, 0, NULL);
+	struct sp_mover *m;
+	ck_assert_int_eq(copy_to_file(src, SP_HOLES_KEEP, &m), 0);
+	ck_assert_uint_eq(sp_last_bytes(m), 0);
+	int out = open_path(scratch_path("copy"), O_RDONLY);
+	ck_assert_int_eq(lseek(out, 0, SEEK_END), 0);
+	close(out);
+	sp_mover_free(m);
+}
+END_TEST
+
+START_TEST(pipe_input_copied_from_where_it_is)
+{
+	size_t n = 300000;
+	char *data = malloc(n);
+	fill_pattern(data, n, 5);
+	int p[2];
+	ck_assert_int_eq(pipe(p), 0);
+	struct feed *f = feed_start(p[1], data, n);
+	struct sp_mover *m = mover_with(NULL);
+	int out = open_scratch("copy", O_RDWR | O_TRUNC);
+	ck_assert_int_eq(sp_move_sparse(m, p[0], out, SP_HOLES_KEEP), (int64_t)n);
+	feed_finish(f);
+	close(p[0]);
+	close(out);
+	size_t got;
+	char *back = slurp(scratch_path("copy"), &got);
+	ck_assert_uint_eq(got, n);
+	ck_assert(memcmp(back, data, n) == 0);
+	free(back);
+	free(data);
+	sp_mover_free(m);
+}
+END_TEST
+
+START_TEST(input_position_left_alone)
+{
+	struct sp_mover *m = mover_with(NULL);
+	int in = open_path(test_file(), O_RDONLY), out = open_scratch("copy", O_RDWR | O_TRUNC);
+	ck_assert_int_eq(lseek(in, 12345, SEEK_SET), 12345);
+	ck_assert_int_gt(sp_move_sparse(m, in, out, SP_HOLES_KEEP), 0);
+	ck_assert_int_eq(lseek(in, 0, SEEK_CUR), 12345);
+	close(in);
+	close(out);
+	sp_mover_free(m);
+}
+END_TEST
+
+START_TEST(output_written_from_its_position)
+{
+	struct sp_mover *m = mover_with(NULL);
+	const char *src = test_file();
+	int in = open_path(src, O_RDONLY), out = open_scratch("copy", O_RDWR | O_TRUNC);
+	char head[4 * KiB];
+	fill_pattern(head, sizeof(head), 9);
+	ck_assert_int_eq(write(out, head, sizeof(head)), (ssize_t)sizeof(head));
+	ck_assert_int_gt(sp_move_sparse(m, in, out, SP_HOLES_KEEP), 0);
+	ck_assert_int_eq(lseek(out, 0, SEEK_CUR), sizeof(head) + SIZE);
+	ck_assert_int_eq(lseek(out, 0, SEEK_END), sizeof(head) + SIZE);
+	ck_assert_int_eq(lseek(out, sizeof(head), SEEK_DATA), sizeof(head) + layout[0].at);
+	ck_assert_int_eq(sp_compare(in, 0, out, sizeof(head), SIZE), 0);
+	close(in);
+	close(out);
+	sp_mover_free(m);
+}
+END_TEST
+
+/* A progress callback that keeps the byte count it was last given. */
+static int note_bytes(const struct sp_stats *s, void *arg)
+{
+	uint64_t *seen = arg;
+	ck_assert_uint_ge(s->bytes, seen[0]);
+	seen[0] = s->bytes;
+	seen[1]++;
+	return 0;
+}
+
+START_TEST(progress_and_totals_across_extents)
+{
+	uint64_t seen[2] = { 0, 0 };
+	struct sp_options o = { .pipe_size = 64 * KiB, .progress = note_bytes, .progress_arg = seen };
+	struct sp_mover *m = mover_with(&o);
+	int in = open_path(test_file(), O_RDONLY), out = open_scratch("copy", O_RDWR | O_TRUNC);
+	int64_t r = sp_move_sparse(m, in, out, SP_HOLES_KEEP);
+	ck_assert_int_eq(r, (int64_t)data_bytes(in));
+	ck_assert_uint_eq(seen[0], (uint64_t)r);
+	ck_assert_uint_ge(seen[1], N_EXTENTS);
+	ck_assert_uint_eq(sp_last_bytes(m), (uint64_t)r);
+	ck_assert_uint_eq(sp_get_stats(m)->bytes, (uint64_t)r);
+	close(in);
+	close(out);
+	sp_mover_free(m);
+}
+END_TEST
+
+/* Splice calls of a file-to-file copy alternate input -> private pipe,
+ * private pipe -> output: the third is the second extent's first read. */
+static void splice3_eio(void) { fault_inject(FAULT_SPLICE, 3, 1, EIO); }
+
+START_TEST(input_error_mid_way)
+{
+	struct sp_mover *m = mover_with(NULL);
+	int in = open_path(test_file(), O_RDONLY), out = open_scratch("copy", O_RDWR | O_TRUNC);
+	off_t list[MAX_EXTENTS][2];
+	ck_assert_uint_eq(data_extents(in, list), N_EXTENTS);
+	fault_reset();
+	splice3_eio();
+	int64_t r = sp_move_sparse(m, in, out, SP_HOLES_KEEP);
+	fault_reset();
+	ck_assert_int_eq(r, -EIO);
+	ck_assert_int_eq(sp_error_side(m), SP_SIDE_INPUT);
+	ck_assert_uint_eq(sp_last_bytes(m), (uint64_t)(list[0][1] - list[0][0]));
+	close(in);
+	close(out);
+	sp_mover_free(m);
+}
+END_TEST
+
+START_TEST(unknown_hole_policy_refused)
+{
+	struct sp_mover *m = mover_with(NULL);
+	ck_assert_int_eq(sp_move_sparse(m, 0, 1, (enum sp_holes)(SP_HOLES_FILL + 1)), -EINVAL);
+	sp_mover_free(m);
+}
+END_TEST
+
+START_TEST(no_mover_refused)
+{
+	ck_assert_int_eq(sp_move_sparse(NULL, 0, 1, SP_HOLES_KEEP), -EINVAL);
+}
+END_TEST
+
+Suite *sparse_suite(void);
+Suite *sparse_suite(void)
+{
+	Suite *s = suite_create("sp_move_sparse");
+	TCase *tc = tcase_create("holes");
+	tcase_add_checked_fixture(tc, harness_setup, harness_teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, holes_kept_in_a_file);
+	tcase_add_test(tc, trailing_hole_gives_the_exact_size);
+	tcase_add_test(tc, zero_blocks_punched);
+	tcase_add_test(tc, fill_writes_holes_as_zeros);
+	tcase_add_test(tc, holes_as_zeros_into_a_pipe);
+	tcase_add_test(tc, holes_as_zeros_into_a_fifo);
+	tcase_add_test(tc, holes_as_zeros_into_dev_null);
+	tcase_add_test(tc, holes_as_zeros_into_an_appended_file);
+	tcase_add_test(tc, input_without_holes);
+	tcase_add_test(tc, empty_input);
+	tcase_add_test(tc, pipe_input_copied_from_where_it_is);
+	tcase_add_test(tc, input_position_left_alone);
+	tcase_add_test(tc, output_written_from_its_position);
+	tcase_add_test(tc, progress_and_totals_across_extents);
+	tcase_add_test(tc, input_error_mid_way);
+	tcase_add_test(tc, unknown_hole_policy_refused);
+	tcase_add_test(tc, no_mover_refused);
+	suite_add_tcase(s, tc);
+	return s;
+}
