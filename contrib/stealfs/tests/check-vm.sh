@@ -24,6 +24,9 @@
 #   VM_TIMEOUT  seconds allowed per boot (default 600; a run takes 2-4 min,
 #               on a loaded host; 1200 for the debug kernel)
 #   VM_MEM, VM_SMP  guest memory and CPUs (default 1024M, 2)
+#   VM_TESTS    the guest suite's sections to run, comma-separated (default:
+#               all; e.g. VM_TESTS=memcg_limit, the deadlock's reproducer);
+#               passed as stealfs_tests= on the guest's kernel command line
 set -u
 
 srcdir=$(cd "${1:-$(dirname "$0")/../..}" && pwd)
@@ -34,6 +37,7 @@ timeout_s=${VM_TIMEOUT:-600}
 timeout_debug=${VM_TIMEOUT:-1200}
 mem=${VM_MEM:-1024M}
 smp=${VM_SMP:-2}
+tests=${VM_TESTS:-}
 here=$srcdir/contrib/stealfs/tests
 start_all=$(date +%s)
 
@@ -204,6 +208,7 @@ boot() {
 		# one bench run per figure: under KASAN the figures mean nothing
 		kernel=$dk/bzImage extra=" kmemleak=on stealfs_bench_runs=1"
 	fi
+	[ -n "$tests" ] && extra="$extra stealfs_tests=$tests"
 	timeout -k 10 "$timeout_s" qemu-system-x86_64 \
 		-nographic -no-reboot -accel tcg -cpu max -m "$mem" -smp "$smp" \
 		-kernel "$kernel" \

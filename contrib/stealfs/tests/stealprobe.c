@@ -21,12 +21,16 @@
  *   stealprobe pieces COUNT SIZE DST          vmsplice COUNT buffers of SIZE
  *                                             bytes of the pattern, splice
  *                                             them to DST with SPLICE_F_MOVE
- *   stealprobe dio-pin SRC DST SIZE           while an O_DIRECT read of SIZE
+ *   stealprobe dio-pin SRC DST SIZE RELEASE TEXT
+ *                                             while an O_DIRECT read of SIZE
  *                                             bytes of SRC into DST's shared
- *                                             mapping is in flight (unmapped
- *                                             meanwhile), splice stdin over
- *                                             DST with SPLICE_F_MOVE; then
- *                                             check DST shows what was read
+ *                                             mapping waits for its bios
+ *                                             (unmapped meanwhile), splice
+ *                                             stdin over DST with
+ *                                             SPLICE_F_MOVE, write TEXT to
+ *                                             the file RELEASE (to let the
+ *                                             read end); then check DST shows
+ *                                             what was read
  *   stealprobe hog SIZE                       allocate and touch SIZE bytes,
  *                                             print "hog: ready", then sleep
  *                                             until killed
@@ -369,14 +373,16 @@ struct dio_read {
 	size_t size;
 	ssize_t got;
 	int err;
+	pid_t tid;
 	int done;
 };
 
-/* The thread: reads, then records the result and that it is done. */
+/* The thread: says who it is, reads, records the result and that it is done. */
 static void *dio_reader(void *arg)
 {
 	struct dio_read *r = arg;
 
+	__atomic_store_n(&r->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
 	r->got = pread(r->fd, r->buf, r->size, 0);
 	r->err = errno;
 	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
@@ -384,22 +390,57 @@ static void *dio_reader(void *arg)
 }
 
 /*
- * Reads @size bytes of @src with O_DIRECT into a shared mapping of @dst in
- * a second thread; a second later, with the read in flight (its pages
- * pinned), unmaps them and splices stdin over @dst with SPLICE_F_MOVE.  A
- * page taken out of the file then would take the read's data with it, so
- * @dst must show @src's data at the end.  The read must outlast the move
- * (the guest suite throttles it with io.max).  Returns 0, 1 on a failed
- * check, 3 when the read ended before the move did.
+ * Returns whether thread @tid of this process sleeps where an O_DIRECT read
+ * waits for its bios, its pages pinned: /proc's wchan names the first
+ * caller outside the scheduler, blk_io_schedule() or, when that was a tail
+ * call, __iomap_dio_rw() (ext4's direct I/O, 6.1 and 6.12).
  */
-static int cmd_dio_pin(const char *src, const char *dst, size_t size)
+static int dio_waiting(pid_t tid)
+{
+	char path[64], wchan[64] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/wchan", (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(wchan, sizeof(wchan), f))
+		wchan[0] = '\0';
+	fclose(f);
+	return !strcmp(wchan, "blk_io_schedule") || !strcmp(wchan, "__iomap_dio_rw");
+}
+
+/* Writes @text to the existing file @path; dies on failure. */
+static void write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text) ||
+	    close(fd) < 0)
+		die(path);
+}
+
+/*
+ * Reads @size bytes of @src with O_DIRECT into a shared mapping of @dst in
+ * a second thread; once the read waits for its bios (its pages pinned: the
+ * suite holds them back with io.max), unmaps them and splices stdin over
+ * @dst with SPLICE_F_MOVE, then writes @text to @release (the suite lifts
+ * the limit that way) and waits for the read.  A page taken out of the file
+ * meanwhile would take the read's data with it, so @dst must show @src's
+ * data at the end.  Returns 0, 1 on a failed check, 3 when the read did not
+ * wait within 60 s or ended before the move did.
+ */
+static int cmd_dio_pin(const char *src, const char *dst, size_t size,
+		       const char *release, const char *text)
 {
 	struct dio_read r = { .fd = open(src, O_RDONLY | O_DIRECT), .size = size };
-	int out = open(dst, O_RDWR), in = open(src, O_RDONLY), err, early;
+	int out = open(dst, O_RDWR), in = open(src, O_RDONLY), err = 0, early;
 	unsigned char *want = malloc(size);
 	uint64_t moved = 0;
 	loff_t off = 0;
 	pthread_t t;
+	pid_t tid;
+	int polls;
 
 	if (r.fd < 0 || in < 0)
 		die(src);
@@ -414,17 +455,26 @@ static int cmd_dio_pin(const char *src, const char *dst, size_t size)
 		die("mmap");
 	if ((errno = pthread_create(&t, NULL, dio_reader, &r)))
 		die("pthread_create");
-	sleep(1);
-	early = __atomic_load_n(&r.done, __ATOMIC_ACQUIRE);
-	if (!early && munmap(r.buf, size) < 0)
-		die("munmap");
-	grow_pipe(0);
-	err = early ? 0 : drain(0, out, &off, SPLICE_F_MOVE, &moved);
-	early = early || __atomic_load_n(&r.done, __ATOMIC_ACQUIRE);
+	for (polls = 0; polls < 6000; polls++) {
+		early = __atomic_load_n(&r.done, __ATOMIC_ACQUIRE);
+		tid = __atomic_load_n(&r.tid, __ATOMIC_ACQUIRE);
+		if (early || (tid && dio_waiting(tid)))
+			break;
+		usleep(10000);
+	}
+	early = early || polls == 6000;
+	if (!early) {
+		if (munmap(r.buf, size) < 0)
+			die("munmap");
+		grow_pipe(0);
+		err = drain(0, out, &off, SPLICE_F_MOVE, &moved);
+		early = __atomic_load_n(&r.done, __ATOMIC_ACQUIRE);
+	}
+	write_file(release, text);
 	pthread_join(t, NULL);
 	printf("spliced %llu\n", (unsigned long long)moved);
 	if (early) {
-		printf("dio-pin: the read ended before the move did\n");
+		printf("dio-pin: the read did not wait for its bios, or ended before the move did\n");
 		return 3;
 	}
 	if (r.got != (ssize_t)size) {
@@ -808,7 +858,7 @@ static int usage(void)
 	      "       stealprobe filemove [-M] [-m] SRC DST\n"
 	      "       stealprobe gift [-f FILE [-t]] SIZE DST\n"
 	      "       stealprobe pieces COUNT SIZE DST\n"
-	      "       stealprobe dio-pin SRC DST SIZE | hog SIZE\n"
+	      "       stealprobe dio-pin SRC DST SIZE RELEASE TEXT | hog SIZE\n"
 	      "       stealprobe pattern SIZE | mmap FILE\n"
 	      "       stealprobe acct FILE|-\n"
 	      "       stealprobe time COMMAND [ARG]...\n"
@@ -942,8 +992,9 @@ int main(int argc, char **argv)
 		return cmd_gift(file, trunc, parse_size(argv[0]), argv[1]);
 	if (!strcmp(cmd, "pieces") && argc == 3)
 		return cmd_pieces(parse_size(argv[0]), parse_size(argv[1]), argv[2]);
-	if (!strcmp(cmd, "dio-pin") && argc == 3)
-		return cmd_dio_pin(argv[0], argv[1], parse_size(argv[2]));
+	if (!strcmp(cmd, "dio-pin") && argc == 5)
+		return cmd_dio_pin(argv[0], argv[1], parse_size(argv[2]), argv[3],
+				   argv[4]);
 	if (!strcmp(cmd, "hog") && argc == 1)
 		return cmd_hog(parse_size(argv[0]));
 	if (!strcmp(cmd, "pattern") && argc == 1)
