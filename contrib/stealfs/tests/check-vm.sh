@@ -37,7 +37,7 @@ timeout_s=${VM_TIMEOUT:-600}
 timeout_debug=${VM_TIMEOUT:-1200}
 mem=${VM_MEM:-1024M}
 smp=${VM_SMP:-2}
-tests=${VM_TESTS:-}
+sections=${VM_TESTS:-}
 here=$srcdir/contrib/stealfs/tests
 start_all=$(date +%s)
 
@@ -208,7 +208,7 @@ boot() {
 		# one bench run per figure: under KASAN the figures mean nothing
 		kernel=$dk/bzImage extra=" kmemleak=on stealfs_bench_runs=1"
 	fi
-	[ -n "$tests" ] && extra="$extra stealfs_tests=$tests"
+	[ -n "$sections" ] && extra="$extra stealfs_tests=$sections"
 	timeout -k 10 "$timeout_s" qemu-system-x86_64 \
 		-nographic -no-reboot -accel tcg -cpu max -m "$mem" -smp "$smp" \
 		-kernel "$kernel" \
