@@ -191,9 +191,6 @@ pages() { echo $(( ($(stat -c %s $1) + 4095) / 4096 )); }
 moved_all() {
 	test $(( $(delta stolen_anon) + $(delta stolen_pagecache) + $(delta copied) )) = "$(pages $1)"
 }
-# spliced_is_file OUT FILE: the splicer's "spliced N" line in OUT gives
-# FILE's size.
-spliced_is_file() { grep -qx "spliced $(stat -c %s $2)" $1; }
 # start_move GROUP DST OUT PGROUP PRODUCER...: starts PRODUCER (its output
 # into a FIFO) in cgroup PGROUP and a splicer moving the FIFO's data to DST
 # with SPLICE_F_MOVE in cgroup GROUP, its output in OUT.  Sets prod and spl
