@@ -1030,7 +1030,7 @@ for s in $only; do
 done
 for s in $SECTIONS; do
 	case " ${only:-$s} " in *" $s "*) ;; *) continue ;; esac
-	echo "# section $s"
+	echo "# section $s, at $(cut -d" " -f1 /proc/uptime) s of uptime"
 	section_$s
 done
 
