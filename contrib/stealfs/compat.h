@@ -13,15 +13,28 @@
  *     there is no folio;
  *   - splice_read is generic_file_splice_read (6.1) or
  *     filemap_splice_read (6.5+);
- *   - inode timestamps became accessor functions (6.6+).
+ *   - inode timestamps became accessor functions (6.6+);
+ *   - filemap_add_folio() leaves a folio locked or not after a failed
+ *     charge (stealfs_add_folio_locked() below);
+ *   - struct mem_cgroup exists only with CONFIG_MEMCG
+ *     (stealfs_folio_memcg_get() below).
  */
 #ifndef STEALFS_COMPAT_H
 #define STEALFS_COMPAT_H
 
 #include <linux/version.h>
 #include <linux/fs.h>
+#include <linux/memcontrol.h>
 #include <linux/pagemap.h>
 #include <linux/splice.h>
+
+/*
+ * Every helper stealfs calls was read, error paths included, in 6.1 and
+ * 6.12, and the module is tested on those two (contrib/stealfs/tests).
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#error "stealfs needs Linux 6.1 or later: older kernels are not tested"
+#endif
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
 typedef struct mnt_idmap stealfs_idmap_t;
@@ -54,6 +67,51 @@ static inline void stealfs_replace_folio(struct folio *old, struct folio *new)
 	replace_page_cache_folio(old, new);
 #else
 	replace_page_cache_page(&old->page, &new->page);
+#endif
+}
+
+/*
+ * filemap_add_folio() for a locked @folio that nobody else can see (a
+ * stolen pipe page), which stays locked whatever happens.  Returns 0 or the
+ * -errno of filemap_add_folio(): -ENOMEM (charge or allocation), -EEXIST.
+ *
+ * What a failure does to the lock differs.  On 6.1 the memcg charge is
+ * made inside __filemap_add_folio() and every failure ends in
+ * __folio_clear_locked().  On 6.12 filemap_add_folio() charges first and
+ * returns a failed charge with the folio as it came, locked, while a failed
+ * insert still clears the bit.  Locking again after every failure waits
+ * forever on 6.12 for our own lock, so the bit is tested; the bit is ours
+ * alone, so it is set the way the kernel clears it.
+ */
+static inline int stealfs_add_folio_locked(struct address_space *mapping,
+					   struct folio *folio, pgoff_t index,
+					   gfp_t gfp)
+{
+	int err = filemap_add_folio(mapping, folio, index, gfp);
+
+	if (err && !folio_test_locked(folio))
+		__folio_set_locked(folio);
+	return err;
+}
+
+/*
+ * Returns the memory cgroup @folio is charged to (for a kmem charge, the
+ * group of its object cgroup), referenced for mem_cgroup_put(), or NULL when
+ * it is charged to none or the kernel has no memory cgroups.
+ */
+static inline struct mem_cgroup *stealfs_folio_memcg_get(struct folio *folio)
+{
+#ifdef CONFIG_MEMCG
+	struct mem_cgroup *memcg;
+
+	rcu_read_lock();
+	do {
+		memcg = folio_memcg(folio);
+	} while (memcg && !css_tryget(&memcg->css));
+	rcu_read_unlock();
+	return memcg;
+#else
+	return NULL;
 #endif
 }
 

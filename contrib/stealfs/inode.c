@@ -95,6 +95,12 @@ static const struct address_space_operations stealfs_aops = {
 	.dirty_folio	= noop_dirty_folio,
 };
 
+/* Returns whether @mapping is the page cache of a stealfs file. */
+bool stealfs_owns(const struct address_space *mapping)
+{
+	return mapping->a_ops == &stealfs_aops;
+}
+
 /*
  * Changes attributes; a size change is accounted first and truncates the
  * page cache.  Returns 0 or -errno.

@@ -3,31 +3,54 @@
  * splice.c - stealfs' splice_write: with SPLICE_F_MOVE, whole pipe pages go
  * into the file's page cache instead of being copied.
  *
- * pipe_buf_try_steal() succeeds for two kinds of page (DESIGN.md §3):
+ * pipe_buf_try_steal() hands over two kinds of page (DESIGN.md §3):
  *
  *  - anonymous pipe pages written with write(2), when the pipe holds the
- *    only reference.  They come back locked, uncharged, off the LRU and not
- *    uptodate.  filemap_add_folio() is the insert route made for exactly
- *    such pages: it charges the folio and puts it on the LRU.  When the slot
- *    already holds a folio (overwrite), the folio is swapped in with the
- *    replace route instead and added to the LRU by hand, as fuse does.
+ *    only reference.  They come back locked, off the LRU, not uptodate, and
+ *    uncharged: the steal dropped the kmem charge of the pipe's writer.
+ *    Into an empty slot they go with filemap_add_folio(), which charges
+ *    them to the writer's memory cgroup and puts them on the LRU.  Over a
+ *    page already there (overwrite) the replace route swaps them in, moving
+ *    the old page's charge to them, and they are put on the LRU by hand, as
+ *    fuse does.
  *  - page-cache pages spliced from a clean file nobody else uses.  They come
- *    back locked, removed from their old mapping, still on the LRU
- *    (PIPE_BUF_FLAG_LRU) and still charged to the old memcg, so they must
- *    not go through filemap_add_folio() (it would charge them twice and add
- *    them to the LRU twice).  They replace a locked folio of ours: the one
- *    already there, or a placeholder made for the purpose.
+ *    back locked, removed from their file, still on the LRU and still
+ *    charged to the memory cgroup that read them.  They may only replace a
+ *    locked folio of ours (the page there, or a placeholder made for it),
+ *    and only when that cgroup is the writer's: nothing exported moves a
+ *    charge from one cgroup to another, and a page paid for by another
+ *    group would let the writer hold memory beyond its own limit.  So every
+ *    page in stealfs is paid for by the group of the task that wrote it (or,
+ *    for an overwrite, by whoever paid for the page it replaced, as with
+ *    write(2)).
  *
- * Everything else is copied: partial pages and unaligned positions, large
- * folios, anonymous or swap-backed pages (vmsplice gifts, shmem), pages that
- * are mapped or carry unexpected flags, and failed steals.  Each refusal is
+ * Everything else is copied: partial pages and unaligned positions, gifts
+ * (vmsplice SPLICE_F_GIFT: PIPE_BUF_FLAG_LRU on them proves nothing),
+ * large folios, anonymous or swap-backed pages, pages of stealfs itself,
+ * pages that are mapped, carry unexpected flags or are charged elsewhere,
+ * destination pages that are mapped, mlocked, under writeback, or hold
+ * references beyond the page cache's (a pin for O_DIRECT), and failed
+ * steals.  All of that is decided before stealing.  After the steal only
+ * the stolen page's own checks and, for an empty slot, filemap_add_folio()
+ * can still fail; a refused pipe page, uncharged by then, goes back to the
+ * pipe as a copy charged to its writer's group again (stealfs_give_back()).  Each refusal is
  * counted by reason.  fs/fuse/dev.c:fuse_try_move_page() is the model.
+ *
+ * Under a memory cgroup limit a splice ends: the charges made here carry
+ * __GFP_NORETRY, so a limit they cannot meet after one round of reclaim
+ * fails them with -ENOMEM instead of invoking the OOM killer, and the
+ * splice returns what it moved, or -ENOMEM.  A task killed meanwhile (by
+ * an OOM kill elsewhere) stops at the next buffer.
  */
 #include "stealfs.h"
 
 #include <linux/bvec.h>
+#include <linux/highmem.h>
+#include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/pipe_fs_i.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/splice.h>
 #include <linux/swap.h>
@@ -45,173 +68,300 @@
 /* The pseudo counter meaning "no reason to refuse". */
 #define STEALFS_OK STEALFS_NR_COUNTERS
 
-/*
- * Once a buffer's page is ours, the pipe's reference has been dropped
- * already; the splice loop's own release of the buffer must do nothing.
- */
-static void stealfs_released_buf_release(struct pipe_inode_info *pipe,
-					 struct pipe_buffer *buf)
-{
-}
-
-static const struct pipe_buf_operations stealfs_released_buf_ops = {
-	.release = stealfs_released_buf_release,
+/* One splice call: the kernel's descriptor and the bytes copied so far. */
+struct stealfs_move {
+	struct splice_desc sd;
+	size_t copied;
 };
 
 /*
- * Returns why @buf, about to be written at @pos, may not be stolen, before
- * touching it, or STEALFS_OK.  The pipe's reference keeps the folio's kind
- * stable while we look.
+ * Returns the allocation flags of the pages this file charges on the
+ * splice path: its own, and no OOM killer (see the top of the file).
+ */
+static gfp_t stealfs_splice_gfp(struct address_space *mapping)
+{
+	return mapping_gfp_mask(mapping) | __GFP_NORETRY | __GFP_NOWARN;
+}
+
+/*
+ * Returns whether @folio is charged to the memory cgroup @mm's charges go
+ * to; with @mm NULL, whether it is charged to none.  Always true when
+ * memory cgroups are off (no charges at all).
+ */
+static bool stealfs_charged_to(struct folio *folio, struct mm_struct *mm)
+{
+	struct mem_cgroup *memcg = mm ? get_mem_cgroup_from_mm(mm) : NULL;
+	bool same;
+
+	rcu_read_lock();
+	same = folio_memcg(folio) == memcg;
+	rcu_read_unlock();
+	mem_cgroup_put(memcg);
+	return same;
+}
+
+/*
+ * Returns why the page of @buf, about to be written at @pos, may not be
+ * stolen, or STEALFS_OK; sets *@from_cache when it is a page-cache page.
+ * Decided before touching it: the pipe's reference keeps the folio's kind
+ * stable, and RCU its mapping (inodes are freed after a grace period).
  */
 static enum stealfs_counter stealfs_precheck(const struct pipe_buffer *buf,
-					     size_t len, loff_t pos)
+					     size_t len, loff_t pos,
+					     bool *from_cache)
 {
 	struct folio *folio = page_folio(buf->page);
+	struct address_space *mapping;
+	bool ours;
 
 	if (buf->offset || buf->len != PAGE_SIZE || len != PAGE_SIZE ||
 	    offset_in_page(pos))
 		return STEALFS_REFUSED_PARTIAL;
+	if (buf->flags & PIPE_BUF_FLAG_GIFT)
+		return STEALFS_REFUSED_GIFT;
 	if (folio_test_large(folio))
 		return STEALFS_REFUSED_LARGE;
 	if (folio_test_anon(folio) || folio_test_swapbacked(folio))
 		return STEALFS_REFUSED_ANON;
 	if (folio_mapped(folio))
 		return STEALFS_REFUSED_MAPPED;
+	rcu_read_lock();
+	mapping = READ_ONCE(folio->mapping);
+	ours = mapping && stealfs_owns(mapping);
+	rcu_read_unlock();
+	*from_cache = mapping != NULL;
+	if (!mapping)
+		return STEALFS_OK;
+	/* our own pages could be our destination, locked: never steal them */
+	if (ours || folio_test_dirty(folio) || folio_test_writeback(folio))
+		return STEALFS_REFUSED_BUSY;
+	if (!stealfs_charged_to(folio, current->mm))
+		return STEALFS_REFUSED_MEMCG;
 	return STEALFS_OK;
 }
 
 /*
- * Returns why the stolen, locked @folio may not go into our page cache
- * after all, or STEALFS_OK.
+ * Returns why the locked page-cache folio @dst of ours, holding our
+ * reference, may not be replaced, or STEALFS_OK.  Its references must be
+ * the page cache's, ours, and one of a per-CPU LRU batch while it is off the
+ * LRU (a page just added waits there): any other, a pin for O_DIRECT or a
+ * pipe's, would keep the old page alive and out of the file.  With the
+ * folio locked and unmapped, nothing can map or pin it meanwhile.
  */
-static enum stealfs_counter stealfs_postcheck(struct folio *folio,
+static enum stealfs_counter stealfs_check_dst(struct folio *dst)
+{
+	if (folio_test_large(dst))
+		return STEALFS_REFUSED_LARGE;
+	if (folio_mapped(dst) || folio_test_mlocked(dst))
+		return STEALFS_REFUSED_MAPPED;
+	if (folio_test_writeback(dst) || folio_test_private(dst))
+		return STEALFS_REFUSED_BUSY;
+	if (folio_ref_count(dst) > 2 + !folio_test_lru(dst))
+		return STEALFS_REFUSED_PINNED;
+	return STEALFS_OK;
+}
+
+/*
+ * Returns why the stolen, locked @src of @buf may not go into our page cache
+ * after all, or STEALFS_OK.  PIPE_BUF_FLAG_LRU alone proves nothing: a
+ * page-cache page must really be on the LRU and still charged to the writer,
+ * a pipe page must carry no charge.
+ */
+static enum stealfs_counter stealfs_postcheck(struct folio *src,
+					      const struct pipe_buffer *buf,
 					      bool from_cache)
 {
 	unsigned long ok = from_cache ? STEALFS_CACHE_FLAGS_OK
 				      : STEALFS_ANON_FLAGS_OK;
 
-	if (folio_test_large(folio))
+	if (folio_test_large(src))
 		return STEALFS_REFUSED_LARGE;
-	if (folio->mapping || folio_mapped(folio))
+	if (src->mapping || folio_mapped(src))
 		return STEALFS_REFUSED_MAPPED;
-	if ((folio->flags & PAGE_FLAGS_CHECK_AT_PREP & ~ok) ||
-	    folio_test_hwpoison(folio))
+	if ((src->flags & PAGE_FLAGS_CHECK_AT_PREP & ~ok) ||
+	    folio_test_hwpoison(src) ||
+	    from_cache != !!(buf->flags & PIPE_BUF_FLAG_LRU) ||
+	    (from_cache && !folio_test_lru(src)))
 		return STEALFS_REFUSED_FLAGS;
+	if (!stealfs_charged_to(src, from_cache ? current->mm : NULL))
+		return STEALFS_REFUSED_MEMCG;
 	return STEALFS_OK;
 }
 
 /*
- * Puts @src (stolen, locked, checked) at @index of @mapping; see the top of
- * the file for the two routes.  Caller holds the inode lock.  Returns
- * STEALFS_OK, or why the page could not go in; @src is locked either way.
+ * Puts the stolen, locked, checked @src at @index of @mapping: over @dst
+ * (locked, checked) when there is one, else, for an anonymous page, with
+ * filemap_add_folio() (a page-cache page always has @dst, a placeholder if
+ * need be).  Returns STEALFS_OK, or why @src could not go in; @src stays
+ * locked either way.
  */
 static enum stealfs_counter stealfs_insert(struct address_space *mapping,
 					   pgoff_t index, struct folio *src,
-					   bool from_cache)
+					   struct folio *dst, bool from_cache)
 {
-	gfp_t gfp = mapping_gfp_mask(mapping);
-	struct folio *dst = stealfs_lock_cached(mapping, index);
-	enum stealfs_counter why = STEALFS_OK;
+	int err;
 
-	if (!dst && !from_cache) {
-		if (!filemap_add_folio(mapping, src, index, gfp))
-			return STEALFS_OK;
-		/* it unlocked @src on failure; nobody else can see @src */
-		folio_lock(src);
-		return STEALFS_REFUSED_BUSY;
-	}
-	if (!dst)
-		dst = stealfs_grab_folio(mapping, index, gfp);
-	if (!dst)
-		return STEALFS_REFUSED_BUSY;
-	/* @dst is locked: nobody can map it or start writeback meanwhile */
-	if (folio_test_large(dst))
-		why = STEALFS_REFUSED_LARGE;
-	else if (folio_mapped(dst) || folio_test_writeback(dst) ||
-		 folio_test_private(dst))
-		why = STEALFS_REFUSED_MAPPED;
-	if (why == STEALFS_OK) {
+	if (dst) {
 		stealfs_replace_folio(dst, src);
 		if (!from_cache)
 			folio_add_lru(src);
+		return STEALFS_OK;
 	}
-	folio_unlock(dst);
-	folio_put(dst);
-	return why;
+	err = stealfs_add_folio_locked(mapping, src, index,
+				       stealfs_splice_gfp(mapping));
+	if (!err)
+		return STEALFS_OK;
+	/* -EEXIST: a reader made the page meanwhile */
+	return err == -ENOMEM ? STEALFS_REFUSED_CHARGE : STEALFS_REFUSED_BUSY;
 }
 
 /*
- * Tries to move the page of @buf to byte @pos of @inode.  Caller holds the
- * pipe and inode locks.  Returns PAGE_SIZE when the page moved (and the
- * buffer is released), or 0 when it must be copied.
+ * Returns the stolen @src, refused after all, to its pipe buffer @buf,
+ * unlocked, to be copied.  A page-cache page kept its charge.  A pipe page
+ * lost the kmem charge of @payer, its writer's group, in the steal, and
+ * pipe_write() would reuse it for new data: the buffer gets a copy charged
+ * to @payer again (forced, as __GFP_HIGH charges are, should the room the
+ * steal freed be gone), and the uncharged page is freed.  When even that
+ * page cannot be had, the buffer keeps the page but will free it, not reuse
+ * it, when released.  A pipe page charged to nobody (@payer NULL) had no
+ * charge to lose.
+ */
+static void stealfs_give_back(struct pipe_buffer *buf, struct folio *src,
+			      struct mem_cgroup *payer)
+{
+	struct mem_cgroup *old;
+	struct page *copy;
+
+	folio_unlock(src);
+	if (!payer)
+		return;
+	old = set_active_memcg(payer);
+	copy = alloc_page(GFP_HIGHUSER | __GFP_ACCOUNT | __GFP_HIGH |
+			  __GFP_NORETRY | __GFP_NOWARN);
+	set_active_memcg(old);
+	if (!copy) {
+		buf->ops = &nosteal_pipe_buf_ops;
+		return;
+	}
+	copy_highpage(copy, buf->page);
+	put_page(buf->page);
+	buf->page = copy;
+}
+
+/*
+ * Tries to move the page of @buf to byte @pos of @inode, and counts the
+ * outcome.  Caller holds the pipe and inode locks.  Returns PAGE_SIZE when
+ * the page moved, or 0 when it must be copied.
  */
 static int stealfs_steal(struct pipe_inode_info *pipe, struct pipe_buffer *buf,
 			 size_t len, loff_t pos, struct inode *inode)
 {
-	enum stealfs_counter why = stealfs_precheck(buf, len, pos);
-	struct folio *src;
-	bool from_cache;
+	struct address_space *mapping = inode->i_mapping;
+	pgoff_t index = pos >> PAGE_SHIFT;
+	bool from_cache = false;
+	enum stealfs_counter why = stealfs_precheck(buf, len, pos, &from_cache);
+	struct mem_cgroup *payer = NULL;
+	struct folio *dst = NULL, *src;
+	int moved = 0;
 
 	if (why != STEALFS_OK)
-		goto refuse;
-	if (!pipe_buf_try_steal(pipe, buf)) {
-		why = STEALFS_REFUSED_BUSY;
-		goto refuse;
+		goto out;
+	if (!from_cache)	/* the charge the steal drops, should we refuse */
+		payer = stealfs_folio_memcg_get(page_folio(buf->page));
+	dst = stealfs_lock_cached(mapping, index);
+	if (!dst && from_cache) {
+		dst = stealfs_grab_folio(mapping, index,
+					 stealfs_splice_gfp(mapping));
+		if (!dst)
+			why = STEALFS_REFUSED_CHARGE;
 	}
+	if (dst)
+		why = stealfs_check_dst(dst);
+	if (why == STEALFS_OK && !pipe_buf_try_steal(pipe, buf))
+		why = STEALFS_REFUSED_BUSY;
+	if (why != STEALFS_OK)
+		goto out;
+
 	src = page_folio(buf->page);
-	from_cache = buf->flags & PIPE_BUF_FLAG_LRU;
 	if (from_cache)
 		folio_clear_mappedtodisk(src);	/* the old file's block state */
-	why = stealfs_postcheck(src, from_cache);
+	why = stealfs_postcheck(src, buf, from_cache);
 	if (why == STEALFS_OK)
-		why = stealfs_insert(inode->i_mapping, pos >> PAGE_SHIFT, src,
-				     from_cache);
+		why = stealfs_insert(mapping, index, src, dst, from_cache);
 	if (why != STEALFS_OK) {
-		folio_unlock(src);
-		goto refuse;
+		stealfs_give_back(buf, src, payer);
+		goto out;
 	}
-
-	/* Our reference, so releasing the buffer cannot recycle the page. */
-	folio_get(src);
-	pipe_buf_release(pipe, buf);
-	buf->ops = &stealfs_released_buf_ops;
-
 	folio_mark_uptodate(src);
 	folio_mark_dirty(src);
 	if (pos + PAGE_SIZE > i_size_read(inode))
 		i_size_write(inode, pos + PAGE_SIZE);
 	folio_unlock(src);
-	folio_put(src);
-	stealfs_count(from_cache ? STEALFS_STOLEN_PAGECACHE
-				 : STEALFS_STOLEN_ANON, 1);
-	return PAGE_SIZE;
-
-refuse:
+	/*
+	 * The page cache holds its own references now.  The pipe's goes when
+	 * the splice loop releases the buffer, after we dropped the inode
+	 * lock: the page may be truncated from the file by then, and must be
+	 * freed, not recycled into the pipe.
+	 */
+	buf->ops = &nosteal_pipe_buf_ops;
+	why = from_cache ? STEALFS_STOLEN_PAGECACHE : STEALFS_STOLEN_ANON;
+	moved = PAGE_SIZE;
+out:
+	if (dst) {
+		folio_unlock(dst);
+		folio_put(dst);
+	}
+	mem_cgroup_put(payer);
 	stealfs_count(why, 1);
-	return 0;
+	return moved;
 }
 
 /*
  * Copies @len bytes of @buf to byte @pos of @file through the ordinary
- * write path.  Caller holds the inode lock.  Returns the bytes copied or
- * -errno.
+ * write path.  The destination pages (one or two) are looked up or created
+ * first with the splice path's allocation flags, so that a memory cgroup at
+ * its limit fails the copy with -ENOMEM instead of having write_begin
+ * invoke the OOM killer; our references keep them in the page cache until
+ * the write finds them.  Caller holds the inode lock.  Returns the bytes
+ * copied or -errno.
  */
 static int stealfs_copy(struct file *file, struct pipe_buffer *buf,
 			size_t len, loff_t pos)
 {
+	struct address_space *mapping = file->f_mapping;
+	pgoff_t first = pos >> PAGE_SHIFT;
+	pgoff_t last = (pos + len - 1) >> PAGE_SHIFT;
+	struct folio *held[2] = { NULL, NULL };
 	struct bio_vec bvec;
 	struct iov_iter from;
 	struct kiocb kiocb;
-	ssize_t ret;
+	ssize_t ret = -ENOMEM;
+	pgoff_t i;
 
+	for (i = first; i <= last && i - first < ARRAY_SIZE(held); i++) {
+		held[i - first] = stealfs_grab_folio(mapping, i,
+						     stealfs_splice_gfp(mapping));
+		if (!held[i - first])
+			goto out;
+		folio_unlock(held[i - first]);
+	}
 	bvec_set_page(&bvec, buf->page, len, buf->offset);
 	iov_iter_bvec(&from, ITER_SOURCE, &bvec, 1, len);
 	init_sync_kiocb(&kiocb, file);
 	kiocb.ki_pos = pos;
 	ret = generic_perform_write(&kiocb, &from);
-	if (ret > 0)
-		stealfs_count(STEALFS_COPIED, 1);
+out:
+	for (i = 0; i < ARRAY_SIZE(held); i++)
+		if (held[i])
+			folio_put(held[i]);
 	return ret;
+}
+
+/* Counts @bytes copied by one splice call as pages, rounded up. */
+static void stealfs_count_copied(size_t bytes)
+{
+	if (bytes)
+		stealfs_count(STEALFS_COPIED, DIV_ROUND_UP(bytes, PAGE_SIZE));
 }
 
 /*
@@ -235,24 +385,30 @@ static int stealfs_write_limits(struct inode *inode, loff_t pos, loff_t *len)
 
 /*
  * The splice actor: moves or copies one pipe buffer.  Returns the bytes
- * consumed, 0 to stop, or -errno.
+ * consumed, 0 to stop, or -errno (-EINTR once the task is being killed).
  */
 static int stealfs_move_actor(struct pipe_inode_info *pipe,
 			      struct pipe_buffer *buf, struct splice_desc *sd)
 {
+	struct stealfs_move *move = container_of(sd, struct stealfs_move, sd);
 	struct file *file = sd->u.file;
 	struct inode *inode = file_inode(file);
 	loff_t len = sd->len;
 	int ret;
 
+	if (fatal_signal_pending(current))
+		return -EINTR;
 	inode_lock(inode);
 	ret = stealfs_write_limits(inode, sd->pos, &len);
 	if (!ret)
 		ret = stealfs_account(inode, sd->pos + len);
 	if (!ret)
 		ret = stealfs_steal(pipe, buf, len, sd->pos, inode);
-	if (!ret)
+	if (!ret) {
 		ret = stealfs_copy(file, buf, len, sd->pos);
+		if (ret > 0)
+			move->copied += ret;
+	}
 	inode_unlock(inode);
 	return ret;
 }
@@ -266,18 +422,20 @@ ssize_t stealfs_splice_write(struct pipe_inode_info *pipe, struct file *out,
 			     loff_t *ppos, size_t len, unsigned int flags)
 {
 	struct inode *inode = file_inode(out);
-	struct splice_desc sd = {
-		.total_len = len,
-		.flags = flags,
-		.pos = *ppos,
-		.u.file = out,
+	struct stealfs_move move = {
+		.sd = {
+			.total_len = len,
+			.flags = flags,
+			.pos = *ppos,
+			.u.file = out,
+		},
 	};
 	ssize_t ret;
 
 	if (!(flags & SPLICE_F_MOVE) || !READ_ONCE(STEALFS_SB(inode->i_sb)->steal)) {
 		ret = iter_file_splice_write(pipe, out, ppos, len, flags);
 		if (ret > 0)
-			stealfs_count(STEALFS_COPIED, DIV_ROUND_UP(ret, PAGE_SIZE));
+			stealfs_count_copied(ret);
 		return ret;
 	}
 
@@ -290,9 +448,10 @@ ssize_t stealfs_splice_write(struct pipe_inode_info *pipe, struct file *out,
 		return ret;
 
 	pipe_lock(pipe);
-	ret = __splice_from_pipe(pipe, &sd, stealfs_move_actor);
+	ret = __splice_from_pipe(pipe, &move.sd, stealfs_move_actor);
 	pipe_unlock(pipe);
+	stealfs_count_copied(move.copied);
 	if (ret > 0)
-		*ppos = sd.pos;
+		*ppos = move.sd.pos;
 	return ret;
 }

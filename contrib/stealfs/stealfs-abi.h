@@ -17,11 +17,13 @@
 
 /*
  * The counters, one read-only file each under STEALFS_STATS_DIR, each a
- * count of pages since the module was loaded: X(ENUM_SUFFIX, file_name).
+ * count since the module was loaded: X(ENUM_SUFFIX, file_name).
  *   stolen_anon       anonymous pipe pages (write(2)) taken into the page cache
  *   stolen_pagecache  page-cache pages of another file taken over
- *   copied            pages copied instead
- *   refused_*         why a page offered with SPLICE_F_MOVE was copied
+ *   copied            pages copied instead: the bytes each splice call copied,
+ *                     divided by the page size, rounded up
+ *   refused_*         why a pipe buffer offered with SPLICE_F_MOVE was copied
+ *                     (each counts buffers, a page at most each)
  */
 #define STEALFS_COUNTERS(X)                         \
 	X(STOLEN_ANON, stolen_anon)                 \
@@ -32,6 +34,10 @@
 	X(REFUSED_ANON, refused_anon)               \
 	X(REFUSED_MAPPED, refused_mapped)           \
 	X(REFUSED_FLAGS, refused_flags)             \
-	X(REFUSED_BUSY, refused_busy)
+	X(REFUSED_BUSY, refused_busy)               \
+	X(REFUSED_GIFT, refused_gift)               \
+	X(REFUSED_MEMCG, refused_memcg)             \
+	X(REFUSED_CHARGE, refused_charge)           \
+	X(REFUSED_PINNED, refused_pinned)
 
 #endif

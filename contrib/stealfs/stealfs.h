@@ -41,6 +41,7 @@ void stealfs_stats_exit(void);
 extern const struct file_operations stealfs_file_operations;
 struct inode *stealfs_get_inode(struct super_block *sb, const struct inode *dir,
 				umode_t mode, dev_t dev);
+bool stealfs_owns(const struct address_space *mapping);
 int stealfs_account(struct inode *inode, loff_t end);
 void stealfs_settle(struct inode *inode, loff_t size);
 

@@ -3,14 +3,37 @@
  * file with or without SPLICE_F_MOVE, gifts pages with vmsplice, checks mmap
  * and truncate on a file, and times pipe- and file-sourced moves.
  *
- *   stealprobe splice [-M] [-m] [-o OFFSET] DST  stdin (a pipe) -> DST at
- *                                             OFFSET
+ *   stealprobe splice [-M] [-m] [-l] [-H] [-o OFFSET] DST
+ *                                             stdin (a pipe) -> DST at OFFSET;
+ *                                             prints "spliced BYTES", and on
+ *                                             failure "error ENAME" (exit 1)
  *   stealprobe filemove [-M] [-m] SRC DST     SRC -> private pipe -> DST
  *     -M: SPLICE_F_MOVE; -m: keep DST (splice) or SRC (filemove) mapped
- *     during the move, then check the mapping shows the file's data
- *   stealprobe gift SIZE DST                  vmsplice(SPLICE_F_GIFT) SIZE
- *                                             bytes of a pattern, then splice
+ *     during the move, then check the mapping shows the file's data;
+ *     -l: with -m, also mlock the mapping; -H: hold references to DST's
+ *     pages in a pipe (vmsplice of a shared mapping, then unmapped) during
+ *     the move
+ *   stealprobe gift [-f FILE [-t]] SIZE DST   vmsplice(SPLICE_F_GIFT) SIZE
+ *                                             bytes of a pattern (-f: of
+ *                                             FILE's shared mapping; -t: then
+ *                                             truncate FILE), then splice
  *                                             them to DST with SPLICE_F_MOVE
+ *   stealprobe pieces COUNT SIZE DST          vmsplice COUNT buffers of SIZE
+ *                                             bytes of the pattern, splice
+ *                                             them to DST with SPLICE_F_MOVE
+ *   stealprobe dio-pin SRC DST SIZE RELEASE TEXT
+ *                                             while an O_DIRECT read of SIZE
+ *                                             bytes of SRC into DST's shared
+ *                                             mapping waits for its bios
+ *                                             (unmapped meanwhile), splice
+ *                                             stdin over DST with
+ *                                             SPLICE_F_MOVE, write TEXT to
+ *                                             the file RELEASE (to let the
+ *                                             read end); then check DST shows
+ *                                             what was read
+ *   stealprobe hog SIZE                       allocate and touch SIZE bytes,
+ *                                             print "hog: ready", then sleep
+ *                                             until killed
  *   stealprobe pattern SIZE                   write the gift pattern to stdout
  *   stealprobe mmap FILE                      mmap/read/write/truncate checks
  *   stealprobe acct FILE|-                    BSD accounting on into FILE, or off
@@ -36,6 +59,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
@@ -105,23 +129,23 @@ static void grow_pipe(int fd)
 }
 
 /*
- * Splices everything from pipe @in to @out at *@off; returns the bytes
- * moved, exits on error.
+ * Splices everything from pipe @in to @out at *@off, adding the bytes moved
+ * to *@total.  Returns 0 at the end of the input, or the errno of the splice
+ * that failed.
  */
-static uint64_t drain(int in, int out, loff_t *off, unsigned int flags)
+static int drain(int in, int out, loff_t *off, unsigned int flags,
+		 uint64_t *total)
 {
-	uint64_t total = 0;
-
 	for (;;) {
 		ssize_t n = splice(in, NULL, out, off, PIPE_BYTES, flags);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			die("splice to file");
+			return errno;
 		if (n == 0)
-			return total;
-		total += (uint64_t)n;
+			return 0;
+		*total += (uint64_t)n;
 	}
 }
 
@@ -202,51 +226,284 @@ static int cmd_pattern(size_t size)
 }
 
 /*
- * Gifts @size bytes (a multiple of the page size) of the pattern to a pipe
- * with vmsplice, unmaps them, splices them to @dst with SPLICE_F_MOVE and
- * checks the file.  Returns 0, exits 1 on a mismatch.
+ * Maps @size bytes (whole pages) to gift and copies what they hold to
+ * @want: anonymous memory filled with the pattern, or with @file a shared
+ * mapping of that file.  Returns the mapping; exits on error.
  */
-static int cmd_gift(size_t size, const char *dst)
+static unsigned char *gift_source(const char *file, size_t size,
+				  unsigned char *want)
 {
-	int p[2], out = open_out(dst);
-	loff_t off = 0;
+	unsigned char *mem;
+	int fd = -1;
 
-	if (size % PAGE || size > PIPE_BYTES)
-		fail("gift size must be whole pages, at most 1M");
-	if (pipe(p) < 0)
-		die("pipe");
-	grow_pipe(p[1]);
-	unsigned char *mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
-				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (file) {
+		fd = open(file, O_RDONLY);
+		if (fd < 0)
+			die(file);
+	}
+	if (file)
+		mem = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	else
+		mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (mem == MAP_FAILED)
 		die("mmap");
-	fill_pattern(mem, size, 0);
-	struct iovec iov = { mem, size };
+	if (fd >= 0)
+		close(fd);
+	else
+		fill_pattern(mem, size, 0);
+	memcpy(want, mem, size);
+	return mem;
+}
+
+/* Writes all of @iov into pipe @fd with vmsplice(@flags); exits on error. */
+static void vmsplice_all(int fd, struct iovec iov, unsigned int flags)
+{
 	while (iov.iov_len) {
-		ssize_t n = vmsplice(p[1], &iov, 1, SPLICE_F_GIFT);
+		ssize_t n = vmsplice(fd, &iov, 1, flags);
 
 		if (n <= 0)
 			die("vmsplice");
 		iov.iov_base = (char *)iov.iov_base + n;
 		iov.iov_len -= (size_t)n;
 	}
+}
+
+/*
+ * Checks that @path starts with the @size bytes at @want; exits 1 with
+ * "WHAT: data differs" when it does not.
+ */
+static void expect_file(const char *path, const unsigned char *want,
+			size_t size, const char *what)
+{
+	unsigned char *got = malloc(size);
+	int in = open(path, O_RDONLY);
+	char msg[64];
+
+	if (!got || in < 0)
+		die(path);
+	if (pread(in, got, size, 0) != (ssize_t)size)
+		die("read back");
+	close(in);
+	snprintf(msg, sizeof(msg), "%s: data differs", what);
+	if (memcmp(got, want, size))
+		fail(msg);
+	free(got);
+}
+
+/*
+ * Gifts @size bytes (a multiple of the page size) to a pipe with vmsplice:
+ * the pattern in anonymous memory, or with @file the pages of a shared
+ * mapping of that file (truncated afterwards with @truncate_file, so that
+ * the pipe holds their only reference).  Unmaps them, splices them to @dst
+ * with SPLICE_F_MOVE and checks the file.  Returns 0, exits 1 on a
+ * mismatch.
+ */
+static int cmd_gift(const char *file, int truncate_file, size_t size,
+		    const char *dst)
+{
+	unsigned char *want = malloc(size), *mem;
+	int p[2], out = open_out(dst);
+	loff_t off = 0;
+	uint64_t moved = 0;
+
+	if (size % PAGE || size > PIPE_BYTES)
+		fail("gift size must be whole pages, at most 1M");
+	if (truncate_file && !file)
+		fail("gift: -t needs -f");
+	if (!want)
+		die("malloc");
+	if (pipe(p) < 0)
+		die("pipe");
+	grow_pipe(p[1]);
+	mem = gift_source(file, size, want);
+	vmsplice_all(p[1], (struct iovec){ mem, size }, SPLICE_F_GIFT);
 	if (munmap(mem, size) < 0)
 		die("munmap");
+	if (truncate_file && truncate(file, 0) < 0)
+		die("truncate");
 	close(p[1]);
-	if (drain(p[0], out, &off, SPLICE_F_MOVE) != size)
+	if (drain(p[0], out, &off, SPLICE_F_MOVE, &moved) || moved != size)
 		fail("gift: short splice");
 	close(out);
-
-	unsigned char *got = malloc(size), *want = malloc(size);
-	int in = open(dst, O_RDONLY);
-	if (!got || !want || in < 0)
-		die("gift: check");
-	if (read(in, got, size) != (ssize_t)size)
-		die("gift: read back");
-	fill_pattern(want, size, 0);
-	if (memcmp(got, want, size))
-		fail("gift: data differs");
+	expect_file(dst, want, size, "gift");
 	printf("gift: ok\n");
+	return 0;
+}
+
+/*
+ * Puts @count buffers of @size bytes of the pattern into a pipe with
+ * vmsplice (without SPLICE_F_GIFT each iovec becomes a buffer of its own;
+ * @size divides the page size and the data is page-aligned, so no piece
+ * spans two pages, which would make it two buffers), splices them to @dst with SPLICE_F_MOVE and checks the file.  Returns 0,
+ * exits 1 on a mismatch.
+ */
+static int cmd_pieces(size_t count, size_t size, const char *dst)
+{
+	size_t total = count * size;
+	unsigned char *data = mmap(NULL, total, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int p[2], out = open_out(dst);
+	loff_t off = 0;
+	uint64_t moved = 0;
+
+	if (!count || !size || count > 128 || PAGE % size)
+		fail("pieces: 1 to 128 pieces of a size that divides 4096");
+	if (data == MAP_FAILED)
+		die("mmap");
+	fill_pattern(data, total, 0);
+	if (pipe(p) < 0)
+		die("pipe");
+	grow_pipe(p[1]);
+	for (size_t i = 0; i < count; i++)
+		vmsplice_all(p[1], (struct iovec){ data + i * size, size }, 0);
+	close(p[1]);
+	if (drain(p[0], out, &off, SPLICE_F_MOVE, &moved) || moved != total)
+		fail("pieces: short splice");
+	close(out);
+	expect_file(dst, data, total, "pieces");
+	printf("pieces: ok\n");
+	return 0;
+}
+
+/* An O_DIRECT read running in a thread of its own. */
+struct dio_read {
+	int fd;
+	unsigned char *buf;
+	size_t size;
+	ssize_t got;
+	int err;
+	pid_t tid;
+	int done;
+};
+
+/* The thread: says who it is, reads, records the result and that it is done. */
+static void *dio_reader(void *arg)
+{
+	struct dio_read *r = arg;
+
+	__atomic_store_n(&r->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	r->got = pread(r->fd, r->buf, r->size, 0);
+	r->err = errno;
+	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * Returns whether thread @tid of this process sleeps where an O_DIRECT read
+ * waits for its bios, its pages pinned: /proc's wchan names the first
+ * caller outside the scheduler, blk_io_schedule() or, when that was a tail
+ * call, __iomap_dio_rw() (ext4's direct I/O, 6.1 and 6.12).
+ */
+static int dio_waiting(pid_t tid)
+{
+	char path[64], wchan[64] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/wchan", (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(wchan, sizeof(wchan), f))
+		wchan[0] = '\0';
+	fclose(f);
+	return !strcmp(wchan, "blk_io_schedule") || !strcmp(wchan, "__iomap_dio_rw");
+}
+
+/* Writes @text to the existing file @path; dies on failure. */
+static void write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text) ||
+	    close(fd) < 0)
+		die(path);
+}
+
+/*
+ * Reads @size bytes of @src with O_DIRECT into a shared mapping of @dst in
+ * a second thread; once the read waits for its bios (its pages pinned: the
+ * suite holds them back with io.max), unmaps them and splices stdin over
+ * @dst with SPLICE_F_MOVE, then writes @text to @release (the suite lifts
+ * the limit that way) and waits for the read.  A page taken out of the file
+ * meanwhile would take the read's data with it, so @dst must show @src's
+ * data at the end.  Returns 0, 1 on a failed check, 3 when the read did not
+ * wait within 60 s or ended before the move did.
+ */
+static int cmd_dio_pin(const char *src, const char *dst, size_t size,
+		       const char *release, const char *text)
+{
+	struct dio_read r = { .fd = open(src, O_RDONLY | O_DIRECT), .size = size };
+	int out = open(dst, O_RDWR), in = open(src, O_RDONLY), err = 0, early;
+	unsigned char *want = malloc(size);
+	uint64_t moved = 0;
+	loff_t off = 0;
+	pthread_t t;
+	pid_t tid;
+	int polls;
+
+	if (r.fd < 0 || in < 0)
+		die(src);
+	if (out < 0)
+		die(dst);
+	if (!want)
+		die("malloc");
+	if (pread(in, want, size, 0) != (ssize_t)size)
+		die("dio-pin: read the source");
+	r.buf = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, out, 0);
+	if (r.buf == MAP_FAILED)
+		die("mmap");
+	if ((errno = pthread_create(&t, NULL, dio_reader, &r)))
+		die("pthread_create");
+	for (polls = 0; polls < 6000; polls++) {
+		early = __atomic_load_n(&r.done, __ATOMIC_ACQUIRE);
+		tid = __atomic_load_n(&r.tid, __ATOMIC_ACQUIRE);
+		if (early || (tid && dio_waiting(tid)))
+			break;
+		usleep(10000);
+	}
+	early = early || polls == 6000;
+	if (!early) {
+		if (munmap(r.buf, size) < 0)
+			die("munmap");
+		grow_pipe(0);
+		err = drain(0, out, &off, SPLICE_F_MOVE, &moved);
+		early = __atomic_load_n(&r.done, __ATOMIC_ACQUIRE);
+	}
+	write_file(release, text);
+	pthread_join(t, NULL);
+	printf("spliced %llu\n", (unsigned long long)moved);
+	if (early) {
+		printf("dio-pin: the read did not wait for its bios, or ended before the move did\n");
+		return 3;
+	}
+	if (r.got != (ssize_t)size) {
+		errno = r.got < 0 ? r.err : EIO;
+		die("dio-pin: O_DIRECT read");
+	}
+	if (err) {
+		errno = err;
+		die("splice to file");
+	}
+	expect_file(dst, want, size, "dio-pin: the file lost the read's data");
+	printf("dio-pin: ok\n");
+	return 0;
+}
+
+/* Allocates and touches @size bytes, says so, then sleeps until killed. */
+static int cmd_hog(size_t size)
+{
+	volatile unsigned char *mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
+					   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (mem == MAP_FAILED)
+		die("mmap");
+	for (size_t i = 0; i < size; i += PAGE)
+		mem[i] = 1;
+	printf("hog: ready\n");
+	fflush(stdout);
+	while (pause() < 0)
+		;
 	return 0;
 }
 
@@ -386,6 +643,8 @@ static const char *errno_name(int e)
 		{ ENOMEM, "ENOMEM" }, { EFAULT, "EFAULT" }, { EACCES, "EACCES" },
 		{ EBADF, "EBADF" }, { ENOTDIR, "ENOTDIR" }, { EROFS, "EROFS" },
 		{ ENOSYS, "ENOSYS" }, { EIO, "EIO" }, { ENOTTY, "ENOTTY" },
+		{ EINTR, "EINTR" }, { EFBIG, "EFBIG" }, { EPIPE, "EPIPE" },
+		{ EAGAIN, "EAGAIN" },
 	};
 	static char other[16];
 
@@ -523,9 +782,10 @@ struct mapping {
 
 /*
  * Maps @path shared and faults every page in, so that its pages are mapped
- * while data moves from or to it.  Exits on error.
+ * while data moves from or to it; with @lock, mlocks them too.  Exits on
+ * error.
  */
-static void map_file(const char *path, struct mapping *map)
+static void map_file(const char *path, struct mapping *map, int lock)
 {
 	int fd = open(path, O_RDONLY);
 	struct stat st;
@@ -539,7 +799,37 @@ static void map_file(const char *path, struct mapping *map)
 		die("mmap");
 	for (size_t i = 0; i < map->size; i += PAGE)
 		sum += map->addr[i];
+	if (lock && mlock(map->addr, map->size) < 0)
+		die("mlock");
 	close(fd);
+}
+
+/*
+ * Takes a reference to every page of @path through a new pipe, kept in
+ * @fds (vmsplice of a shared mapping without SPLICE_F_GIFT), then unmaps
+ * them: the pages stay in the file, unmapped, each with one reference more
+ * than the page cache's until the pipe is closed.  Exits on error.
+ */
+static void hold_refs(const char *path, int fds[2])
+{
+	int fd = open(path, O_RDONLY);
+	struct stat st;
+	unsigned char *map;
+
+	if (fd < 0 || fstat(fd, &st) < 0)
+		die(path);
+	if (!st.st_size || st.st_size > PIPE_BYTES)
+		fail("-H: the file must hold 1 byte to 1 MiB");
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		die("mmap");
+	close(fd);
+	if (pipe(fds) < 0)
+		die("pipe");
+	grow_pipe(fds[1]);
+	vmsplice_all(fds[1], (struct iovec){ map, (size_t)st.st_size }, 0);
+	if (munmap(map, (size_t)st.st_size) < 0)
+		die("munmap");
 }
 
 /*
@@ -564,9 +854,12 @@ static void check_mapping(const char *path, const struct mapping *map)
 /* Prints the usage and returns 2. */
 static int usage(void)
 {
-	fputs("usage: stealprobe splice [-M] [-m] [-o OFFSET] DST\n"
+	fputs("usage: stealprobe splice [-M] [-m] [-l] [-H] [-o OFFSET] DST\n"
 	      "       stealprobe filemove [-M] [-m] SRC DST\n"
-	      "       stealprobe gift SIZE DST | pattern SIZE | mmap FILE\n"
+	      "       stealprobe gift [-f FILE [-t]] SIZE DST\n"
+	      "       stealprobe pieces COUNT SIZE DST\n"
+	      "       stealprobe dio-pin SRC DST SIZE RELEASE TEXT | hog SIZE\n"
+	      "       stealprobe pattern SIZE | mmap FILE\n"
 	      "       stealprobe acct FILE|-\n"
 	      "       stealprobe time COMMAND [ARG]...\n"
 	      "       stealprobe time-pipe SIZE COMMAND [ARG]...\n"
@@ -575,12 +868,79 @@ static int usage(void)
 	return 2;
 }
 
+/* The lines cmd_splice() prints, touched before it splices. */
+static char report_line[128];
+
+/*
+ * Writes "@what @number" or "@what @word" (@word not NULL) and a newline to
+ * stdout with write(2), from report_line.  After a splice failed with
+ * ENOMEM in a memory cgroup at its limit, touching a page not touched
+ * before (stdio's buffer, a deeper stack) would have the process OOM-killed
+ * instead of reporting.
+ */
+static void report_raw(const char *what, uint64_t number, const char *word)
+{
+	char digits[24], *d = digits + sizeof(digits);
+	size_t n = 0;
+
+	*--d = '\0';
+	do
+		*--d = (char)('0' + number % 10);
+	while ((number /= 10) && d > digits);
+	for (const char *p = what; *p && n < sizeof(report_line) - 2; p++)
+		report_line[n++] = *p;
+	report_line[n++] = ' ';
+	for (const char *p = word ? word : d; *p && n < sizeof(report_line) - 1; p++)
+		report_line[n++] = *p;
+	report_line[n++] = '\n';
+	if (write(1, report_line, n) != (ssize_t)n)
+		exit(1);
+}
+
+/*
+ * Splices stdin (a pipe) to @dst at @offset with @flags; with @mapped keeps
+ * @dst mapped (and mlocked with @locked) during the move and checks the
+ * mapping after it; with @held keeps references to @dst's pages in a pipe
+ * during the move.  Prints "spliced BYTES", and "error ENAME" when a splice
+ * fails; then exits 1 without touching another page (see report_raw()).
+ * Returns 0, or 1 when closing @dst fails.
+ */
+static int cmd_splice(const char *dst, loff_t offset, unsigned int flags,
+		      int mapped, int locked, int held)
+{
+	int out = open_out(dst), refs[2] = { -1, -1 }, err;
+	struct mapping map = { NULL, 0 };
+	uint64_t moved = 0;
+
+	if (mapped)
+		map_file(dst, &map, locked);
+	if (held)
+		hold_refs(dst, refs);
+	grow_pipe(0);
+	memset(report_line, ' ', sizeof(report_line));
+	errno_name(0);
+	err = drain(0, out, &offset, flags, &moved);
+	report_raw("spliced", moved, NULL);
+	if (err) {
+		report_raw("error", 0, errno_name(err));
+		_exit(1);	/* exit() would write to a page of ours */
+	}
+	if (mapped)
+		check_mapping(dst, &map);
+	if (held) {
+		close(refs[0]);
+		close(refs[1]);
+	}
+	return close(out) < 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned int flags = 0;
 	loff_t offset = 0;
 	const char *cmd;
-	int opt, mapped = 0, remount = 0;
+	int opt, mapped = 0, remount = 0, locked = 0, held = 0, trunc = 0;
+	const char *file = NULL;
 
 	if (argc < 2)
 		return usage();
@@ -590,11 +950,19 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "time-pipe") && argc > 3)
 		return cmd_time_pipe(parse_size(argv[2]), argv + 3);
 	argv++, argc--;
-	while ((opt = getopt(argc, argv, "+Mmro:")) != -1) {
+	while ((opt = getopt(argc, argv, "+MmlHrtf:o:")) != -1) {
 		if (opt == 'M')
 			flags |= SPLICE_F_MOVE;
 		else if (opt == 'm')
 			mapped = 1;
+		else if (opt == 'l')
+			locked = 1;
+		else if (opt == 'H')
+			held = 1;
+		else if (opt == 't')
+			trunc = 1;
+		else if (opt == 'f')
+			file = optarg;
 		else if (opt == 'r')
 			remount = 1;
 		else if (opt == 'o')
@@ -605,25 +973,15 @@ int main(int argc, char **argv)
 	argv += optind;
 	argc -= optind;
 
-	if (!strcmp(cmd, "splice") && argc == 1) {
-		int out = open_out(argv[0]);
-		struct mapping map = { NULL, 0 };
-		if (mapped)
-			map_file(argv[0], &map);
-		grow_pipe(0);
-		printf("spliced %llu\n",
-		       (unsigned long long)drain(0, out, &offset, flags));
-		if (mapped)
-			check_mapping(argv[0], &map);
-		return close(out) < 0;
-	}
+	if (!strcmp(cmd, "splice") && argc == 1)
+		return cmd_splice(argv[0], offset, flags, mapped, locked, held);
 	if (!strcmp(cmd, "filemove") && argc == 2) {
 		int in = open(argv[0], O_RDONLY), out = open_out(argv[1]);
 		struct mapping map = { NULL, 0 };
 		if (in < 0)
 			die(argv[0]);
 		if (mapped)
-			map_file(argv[0], &map);
+			map_file(argv[0], &map, 0);
 		printf("moved %llu\n",
 		       (unsigned long long)file_move(in, out, flags));
 		if (mapped)
@@ -631,7 +989,14 @@ int main(int argc, char **argv)
 		return close(out) < 0;
 	}
 	if (!strcmp(cmd, "gift") && argc == 2)
-		return cmd_gift(parse_size(argv[0]), argv[1]);
+		return cmd_gift(file, trunc, parse_size(argv[0]), argv[1]);
+	if (!strcmp(cmd, "pieces") && argc == 3)
+		return cmd_pieces(parse_size(argv[0]), parse_size(argv[1]), argv[2]);
+	if (!strcmp(cmd, "dio-pin") && argc == 5)
+		return cmd_dio_pin(argv[0], argv[1], parse_size(argv[2]), argv[3],
+				   argv[4]);
+	if (!strcmp(cmd, "hog") && argc == 1)
+		return cmd_hog(parse_size(argv[0]));
 	if (!strcmp(cmd, "pattern") && argc == 1)
 		return cmd_pattern(parse_size(argv[0]));
 	if (!strcmp(cmd, "mmap") && argc == 1)
