@@ -105,6 +105,11 @@ static int resolve_output(const struct spmove *s, const char *dst, bool exists,
 		return 0;
 	}
 	char *real = realpath(dst, NULL);
+	/* cp -f onto a symbolic link loop replaces the link. */
+	if (!real && errno == ELOOP && s->o->force) {
+		snprintf(out, size, "%s", dst);
+		return 0;
+	}
 	if (real && exists) {
 		snprintf(out, size, "%s", real);
 		free(real);
@@ -184,12 +189,13 @@ static int output_finish(struct spmove *s, const struct target *t, struct output
 {
 	int err = 0;
 	const char *what = "setting permissions for";
+	/* As cp: attributes that cannot be kept fail the copy, not undo it.
+	 * Extended attributes go first, while the file is still writable. */
+	bool kept = out->special || !attrs_copy(s, src, in, st, out->fd, dst, !out->replaces);
 	if (out->temp && out->replaces && !keeps_mode(s))
 		err = keep_replaced(s, t, out, dst_st);
 	else if (out->temp && !keeps_mode(s) && fchmod(out->fd, new_file_mode(s, st->st_mode)) < 0)
 		err = errno;
-	/* As cp: attributes that cannot be kept fail the copy, not undo it. */
-	bool kept = err || out->special || !attrs_copy(s, src, in, st, out->fd, dst, !out->replaces);
 	bool durable = s->o->fsync || s->o->remove_source;
 	if (!err && durable && fsync(out->fd) < 0) {
 		err = errno;

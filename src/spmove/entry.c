@@ -210,8 +210,10 @@ static int skipped(const struct spmove *s, const char *dst)
 /*
  * Everything that may stop a copy onto an existing dst, or that happens to
  * dst first (a backup, a removal).  Returns 0 to go on, -1 to stop with
- * status 0 (a skipped file), or 1 after a reported error.
+ * status 0 (a skipped file), SKIP_OLDER for a destination --update keeps,
+ * or 1 after a reported error.
  */
+enum { SKIP_OLDER = -2 };
 static int check_existing(struct spmove *s, const char *src, const struct stat *st,
 			  const char *dst, struct dest *d, bool command_line,
 			  struct outcome *out)
@@ -225,7 +227,7 @@ static int check_existing(struct spmove *s, const char *src, const struct stat *
 	}
 	if (not_older(s, st, &d->st)) {
 		out->renamed = true; /* the source stays */
-		return -1;
+		return SKIP_OLDER;
 	}
 	if (skip_existing(s, dst, st, &d->st)) {
 		out->renamed = true;
@@ -333,6 +335,15 @@ static int directory_again(struct spmove *s, const char *src, const char *dst,
 	return 1;
 }
 
+/* Whether the directory dst is in may be written (errno says why not). */
+static bool writable_dir(const char *dst)
+{
+	char buf[PATH_MAX];
+	const char *dir, *base;
+	return path_split(dst, buf, sizeof(buf), &dir, &base) ||
+	       faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) == 0;
+}
+
 /* mv: rename src to dst.  Returns 0 when done, -1 when a copy is needed
  * (another file system), or 1 after a report. */
 static int move_by_rename(struct spmove *s, const char *src, const struct stat *st,
@@ -361,6 +372,12 @@ static int move_by_rename(struct spmove *s, const char *src, const struct stat *
 		cli_error(0, "cannot move %s to a subdirectory of itself, %s", quoted(top->src),
 			  quoted(top->dst));
 		out->into_self = true;
+		return 1;
+	}
+	if (err == EXDEV && d->exists && !S_ISDIR(d->st.st_mode) && !writable_dir(dst)) {
+		/* mv removes the target first: its directory must be writable. */
+		cli_error(errno, "inter-device move failed: %s to %s; unable to remove target",
+			  quoted(src), quoted(dst));
 		return 1;
 	}
 	if (err == EXDEV) {
@@ -509,6 +526,13 @@ int copy_entry(struct spmove *s, const char *src, const char *dst, const struct 
 	if (stat_dest(s, &st, dst, &d))
 		return 1;
 	int rc = d.exists ? check_existing(s, src, &st, dst, &d, command_line, out) : 0;
+	if (rc == SKIP_OLDER) {
+		/* Kept by --update, yet hard links of the source are mirrored. */
+		const char *earlier = S_ISDIR(st.st_mode) ? NULL
+				      : earlier_copy(s, &st, dst, command_line);
+		free(d.backup);
+		return earlier && strcmp(earlier, dst) ? link_again(s, earlier, dst) : 0;
+	}
 	if (rc) {
 		free(d.backup);
 		return rc < 0 ? 0 : rc;
