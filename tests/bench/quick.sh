@@ -22,17 +22,17 @@ check_eq "JSON and CSV have the same rows" "$(($(wc -l <bench.csv) - 1))" \
 ok "JSON header: kernel, CPUs, pipe-max-size, every tool's version" \
 	jq -e '.machine | (.kernel | length > 0) and .cpus >= 1 and (.pipe_max_size | type == "number")
 		and (.tools.spcat | length > 0) and (.tools.sptee | length > 0)
-		and (.tools.spmove | length > 0)' bench.json >/dev/null
+		and (.tools.spmove | length > 0)' bench.json
 ok "JSON rows: median within the spread, a peak RSS, runs" \
 	jq -e 'all(.results[]; .min_s <= .median_s and .median_s <= .max_s
-		and .peak_rss_kib > 0 and .runs == 1)' bench.json >/dev/null
+		and .peak_rss_kib > 0 and .runs == 1)' bench.json
 ok "JSON: exactly one of ours per case, its ratio 1" \
 	jq -e '([.results[].case] | unique | length) as $cases
-		| [.results[] | select(.ours)] | length == $cases and all(.[]; .speedup == 1)' bench.json >/dev/null
+		| [.results[] | select(.ours)] | length == $cases and all(.[]; .speedup == 1)' bench.json
 ok "JSON: every peer has a ratio" \
-	jq -e 'all(.results[] | select(.ours | not); .speedup > 0)' bench.json >/dev/null
+	jq -e 'all(.results[] | select(.ours | not); .speedup > 0)' bench.json
 ok "peak RSS is the tool's, not the benchmark's (under 8 MiB for spcat)" \
-	jq -e 'all(.results[] | select(.tool == "spcat"); .peak_rss_kib < 8192)' bench.json >/dev/null
+	jq -e 'all(.results[] | select(.tool == "spcat"); .peak_rss_kib < 8192)' bench.json
 ok "the Markdown table has a row per result" \
 	test "$(($(grep -c '^| ' bench.md) - 1))" -eq "$(jq '.results | length' bench.json)"
 if command -v gnuplot >/dev/null; then
