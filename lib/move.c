@@ -273,41 +273,54 @@ static int move_via_pipe(struct xfer *x)
 	return 0;
 }
 
-/* Look at out, reusing what the mover remembers when it is the same file.
- * Returns 0 or a negative errno (output side). */
-static int examine_output(struct xfer *x)
+/* Look at out (known: its fstat and flags when the caller has them),
+ * reusing what the mover remembers when it is the same file.  Returns 0
+ * or a negative errno (output side). */
+static int examine_output(struct xfer *x, const struct sp_known *known)
 {
 	struct sp_mover *m = x->m;
 	struct sp_output_memo *memo = &m->out_memo;
-	struct stat st;
-	SP_COUNT_OTHER(&m->stats);
-	if (fstat(x->out, &st) < 0)
-		return xfer_fail(x, SP_SIDE_OUTPUT, errno);
-	x->out_pipe = S_ISFIFO(st.st_mode);
-	x->out_reg = S_ISREG(st.st_mode);
-	if (memo->valid && memo->fd == x->out && memo->dev == st.st_dev &&
-	    memo->ino == st.st_ino)
+	struct stat own;
+	const struct stat *st = known ? known->out : NULL;
+	if (!st) {
+		SP_COUNT_OTHER(&m->stats);
+		if (fstat(x->out, &own) < 0)
+			return xfer_fail(x, SP_SIDE_OUTPUT, errno);
+		st = &own;
+	}
+	x->out_pipe = S_ISFIFO(st->st_mode);
+	x->out_reg = S_ISREG(st->st_mode);
+	if (memo->valid && memo->fd == x->out && memo->dev == st->st_dev &&
+	    memo->ino == st->st_ino)
 		return 0;
 	*memo = (struct sp_output_memo){ .valid = true, .fd = x->out,
-					 .dev = st.st_dev, .ino = st.st_ino };
+					 .dev = st->st_dev, .ino = st->st_ino };
 	if (x->out_pipe) {
 		m->stats.syscalls += 2;
 		memo->pipe_size = sp_pipe_grow(x->out, m->opts.pipe_size);
 	} else {
-		SP_COUNT_OTHER(&m->stats);
-		int fl = fcntl(x->out, F_GETFL);
+		int fl = known ? known->out_flags : -1;
+		if (fl < 0) {
+			SP_COUNT_OTHER(&m->stats);
+			fl = fcntl(x->out, F_GETFL);
+		}
 		memo->append = fl >= 0 && (fl & O_APPEND);
 	}
 	return 0;
 }
 
-/* Look at in and apply the starting offset.  Returns 0 or a negative errno. */
-static int examine_input(struct xfer *x, int64_t offset)
+/* Look at in (known_st: its fstat when the caller has it) and apply the
+ * starting offset.  Returns 0 or a negative errno. */
+static int examine_input(struct xfer *x, int64_t offset, const struct stat *known_st)
 {
 	struct stat st;
-	SP_COUNT_OTHER(&x->m->stats);
-	if (fstat(x->in, &st) < 0)
-		return xfer_fail(x, SP_SIDE_INPUT, errno);
+	if (known_st) {
+		st = *known_st;
+	} else {
+		SP_COUNT_OTHER(&x->m->stats);
+		if (fstat(x->in, &st) < 0)
+			return xfer_fail(x, SP_SIDE_INPUT, errno);
+	}
 	if (S_ISDIR(st.st_mode))
 		return xfer_fail(x, SP_SIDE_INPUT, EISDIR);
 	x->in_pipe = S_ISFIFO(st.st_mode);
@@ -398,8 +411,8 @@ static int run(struct xfer *x)
 	return run_splice(x);
 }
 
-int64_t sp_move(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
-		uint64_t length)
+int64_t sp_move_known(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
+		      uint64_t length, const struct sp_known *known)
 {
 	if (!m)
 		return -EINVAL;
@@ -411,9 +424,9 @@ int64_t sp_move(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
 
 	int rc = 0;
 	if (length)
-		rc = examine_input(&x, offset);
+		rc = examine_input(&x, offset, known ? known->in : NULL);
 	if (!rc && length)
-		rc = examine_output(&x);
+		rc = examine_output(&x, known);
 	if (!rc && x.left)
 		rc = run(&x);
 
@@ -422,4 +435,10 @@ int64_t sp_move(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
 	m->stats.elapsed_ns += now_ns() - start;
 	errno = saved_errno;
 	return rc ? rc : (int64_t)x.done;
+}
+
+int64_t sp_move(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
+		uint64_t length)
+{
+	return sp_move_known(m, in_fd, out_fd, offset, length, NULL);
 }

@@ -79,6 +79,9 @@ struct spmove {
 	struct seen *sources;      /* command-line sources seen (name, file) */
 	struct seen *created;      /* command-line destinations made (name, file) */
 	struct seen *copies;       /* source file -> the name of its copy */
+	struct dir_memo *dir;      /* copy.c: the destination directory held open
+				    * while copy_children() fills it, or NULL */
+	unsigned tree_depth;       /* copy_children() calls under way */
 };
 
 /* ---- operands.c ---- */
@@ -132,6 +135,10 @@ int copy_children(struct spmove *s, const char *src, const char *dst, const stru
 int remove_source(const struct spmove *s, const char *path);
 
 /* ---- copy.c ---- */
+
+/* Close the destination directory copy.c holds open between the files of
+ * one directory (struct spmove's dir); nothing when none is. */
+void dir_memo_forget(struct spmove *s);
 
 /*
  * Copy the regular file (or other readable source) src to dst through a
