@@ -442,3 +442,10 @@ int64_t sp_move(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
 {
 	return sp_move_known(m, in_fd, out_fd, offset, length, NULL);
 }
+
+int64_t sp_move_stat(struct sp_mover *m, int in_fd, const struct stat *in_st, int out_fd,
+		     const struct stat *out_st, int64_t offset, uint64_t length)
+{
+	struct sp_known known = { .in = in_st, .out = out_st, .out_flags = -1 };
+	return sp_move_known(m, in_fd, out_fd, offset, length, &known);
+}

@@ -17,10 +17,13 @@
 #include "usage.h"
 #include "version.h"
 
-/* What stdout is, to refuse copying a file onto itself as cat does. */
+/* What stdout is, to refuse copying a file onto itself as cat does; st
+ * is its fstat, handed to the library with each file so that it is not
+ * asked again (spcat never changes its standard output). */
 struct output_id {
 	dev_t dev;
 	ino_t ino;
+	struct stat st;
 };
 
 /* What the command line asks for. */
@@ -92,7 +95,9 @@ static int copy_operand(struct sp_mover *mover, int fd, const struct stat *st, c
 		report_directory(fd, name);
 		return 1;
 	}
-	int64_t n = sp_move(mover, fd, STDOUT_FILENO, cfg->offset, length);
+	/* Both fstat(2)s are made already: two system calls fewer per file,
+	 * which is what separates the many-small-files case from cat's. */
+	int64_t n = sp_move_stat(mover, fd, st, STDOUT_FILENO, &out->st, cfg->offset, length);
 	if (n >= 0)
 		return 0;
 	if (sp_error_side(mover) == SP_SIDE_OUTPUT) {
@@ -213,7 +218,7 @@ static int run(const struct config *cfg)
 		sp_mover_free(mover);
 		return 1;
 	}
-	struct output_id out = { st.st_dev, st.st_ino };
+	struct output_id out = { st.st_dev, st.st_ino, st };
 	int status = 0;
 	bool read_stdin = false;
 	for (char **operand = cfg->operands; *operand; operand++) {
