@@ -116,6 +116,10 @@ struct sp_stats {
 	uint64_t poll_calls;
 	uint64_t fallbacks;      /* paths abandoned for another one */
 	uint64_t elapsed_ns;     /* wall-clock time spent moving data */
+	/* What the mover picked on this machine (added in 0.2): the size of
+	 * the pipe its last splice went through -- the caller's pipe, grown
+	 * within /proc/sys/fs/pipe-max-size, or its private one; 0 before. */
+	uint64_t pipe_size;
 };
 
 /*

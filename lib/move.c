@@ -252,6 +252,7 @@ static int move_via_pipe(struct xfer *x)
 		return xfer_fail(x, SP_SIDE_NONE, -rc);
 	}
 	x->used = SP_PATH_SPLICE;
+	m->stats.pipe_size = m->pipe_size;
 	while (x->left) {
 		size_t n;
 		rc = splice_input(x, m->pipe_fds[1], xfer_min(x->left, m->pipe_size), &n);
@@ -352,6 +353,7 @@ static int run_splice(struct xfer *x)
 				size = in_size;
 		}
 		x->chunk = size > 0 ? (size_t)size : m->opts.pipe_size;
+		m->stats.pipe_size = x->chunk;
 		return move_direct(x);
 	}
 	if (m->out_memo.append) {

@@ -3,7 +3,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -230,8 +232,14 @@ static int run(const struct config *cfg)
 		}
 		status |= r;
 	}
-	if (cfg->stats)
-		cli_print_stats(sp_get_stats(mover));
+	if (cfg->stats) {
+		/* What was picked on this machine: the pipe size, within
+		 * pipe-max-size (none when no splice ran). */
+		const struct sp_stats *totals = sp_get_stats(mover);
+		char extra[48];
+		snprintf(extra, sizeof(extra), "pipe %" PRIu64 " KiB", totals->pipe_size / 1024);
+		cli_print_stats_with(totals, totals->pipe_size ? extra : NULL);
+	}
 	sp_mover_free(mover);
 	if (read_stdin && close(STDIN_FILENO) < 0) {
 		cli_error(errno, "closing standard input");

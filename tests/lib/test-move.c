@@ -113,6 +113,20 @@ START_TEST(file_to_pipe_direct)
 }
 END_TEST
 
+/* The counters say which pipe size the mover picked: the output pipe's,
+ * grown to the asked 128 KiB (within pipe-max-size, which is larger). */
+START_TEST(stats_name_the_pipe_size)
+{
+	struct sp_options o = { .policy = SP_POLICY_PREFER, .path = SP_PATH_SPLICE,
+				.pipe_size = 128 * 1024 };
+	struct sp_mover *m = mover_with(&o);
+	ck_assert_uint_eq(sp_get_stats(m)->pipe_size, 0);
+	ck_assert_int_eq(file_to_pipe(m, 300000), 300000);
+	ck_assert_uint_eq(sp_get_stats(m)->pipe_size, 128 * 1024);
+	sp_mover_free(m);
+}
+END_TEST
+
 /* sp_move_stat() with the caller's fstat of both fds moves the same bytes
  * as sp_move() with two system calls fewer (the fstats it does not make). */
 START_TEST(move_stat_skips_the_fstats)
@@ -904,6 +918,7 @@ Suite *move_suite(void)
 	tcase_add_loop_test(tc, file_to_file_sizes, 0, N_FILE_SIZES);
 	tcase_add_test(tc, file_to_pipe_direct);
 	tcase_add_test(tc, move_stat_skips_the_fstats);
+	tcase_add_test(tc, stats_name_the_pipe_size);
 	tcase_add_test(tc, pipe_to_file);
 	tcase_add_test(tc, pipe_to_pipe);
 	tcase_add_test(tc, file_to_socket);
