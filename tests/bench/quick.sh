@@ -31,8 +31,11 @@ ok "JSON: exactly one of ours per case, its ratio 1" \
 		| [.results[] | select(.ours)] | length == $cases and all(.[]; .speedup == 1)' bench.json
 ok "JSON: every peer has a ratio" \
 	jq -e 'all(.results[] | select(.ours | not); .speedup > 0)' bench.json
-ok "peak RSS is the tool's, not the benchmark's (under 8 MiB for spcat)" \
-	jq -e 'all(.results[] | select(.tool == "spcat"); .peak_rss_kib < 8192)' bench.json
+# GNU cat, never built with the sanitizers, is a few MiB; the benchmark
+# itself (python) is larger.
+ok "peak RSS is the tool's, not the benchmark's (under 8 MiB for GNU cat)" \
+	jq -e '[.results[] | select(.tool | startswith("GNU cat"))]
+		| length > 0 and all(.[]; .peak_rss_kib < 8192)' bench.json
 ok "the Markdown table has a row per result" \
 	test "$(($(grep -c '^| ' bench.md) - 1))" -eq "$(jq '.results | length' bench.json)"
 if command -v gnuplot >/dev/null; then
