@@ -23,6 +23,7 @@ struct sp_output_memo {
 	ino_t ino;
 	bool append;     /* opened with O_APPEND: splice always refuses it */
 	long pipe_size;  /* for a pipe: its size after growing */
+	long socket_buffer; /* for a stream socket: its send buffer after growing */
 };
 
 /* What one thread that moves data works with: the caller's options, only
@@ -123,6 +124,12 @@ struct sp_known {
  * sp_known; known may be NULL).  Returns as sp_move(). */
 int64_t sp_move_known(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
 		      uint64_t length, const struct sp_known *known);
+
+/* Grow the send buffer (SO_SNDBUF) of socket fd so that it holds at least
+ * want bytes of data, within net.core.wmem_max; never shrink it.  Returns
+ * its size as the kernel reports it (twice the data it holds), or a
+ * negative errno when fd is no socket. */
+long sp_socket_grow(struct sp_mover *m, int fd, size_t want);
 
 /* Make sure the private pipe exists.  Returns 0 or a negative errno value. */
 int sp_private_pipe(struct sp_mover *m);

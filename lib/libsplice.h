@@ -120,6 +120,10 @@ struct sp_stats {
 	 * the pipe its last splice went through -- the caller's pipe, grown
 	 * within /proc/sys/fs/pipe-max-size, or its private one; 0 before. */
 	uint64_t pipe_size;
+	/* (since 0.2) The send buffer of the last socket written to, grown
+	 * to the pipe size within net.core.wmem_max, as the kernel reports
+	 * it (twice the data it holds); 0 when no socket was written to. */
+	uint64_t socket_buffer;
 };
 
 /*

@@ -205,19 +205,41 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 	return 0;
 }
 
+/* Print --stats: the totals and what was picked on this machine -- the
+ * path of the last transfer, the pipe size within pipe-max-size, the
+ * send buffer of a socket within wmem_max (each only when used). */
+static void print_stats(const struct sp_mover *mover)
+{
+	const struct sp_stats *totals = sp_get_stats(mover);
+	enum sp_path path = sp_last_path(mover);
+	char extra[96];
+	int n = snprintf(extra, sizeof(extra), "%s", path != SP_PATH_NONE ? sp_path_name(path) : "");
+	if (totals->pipe_size)
+		n += snprintf(extra + n, sizeof(extra) - (size_t)n, "%spipe %" PRIu64 " KiB",
+			      n ? ", " : "", totals->pipe_size / 1024);
+	if (totals->socket_buffer)
+		snprintf(extra + n, sizeof(extra) - (size_t)n, "%ssocket buffer %" PRIu64 " KiB",
+			 n ? ", " : "", totals->socket_buffer / 1024);
+	cli_print_stats_with(totals, extra[0] ? extra : NULL);
+}
+
 /* Copy every operand to stdout.  Returns the exit status. */
 static int run(const struct config *cfg)
 {
-	struct sp_mover *mover;
-	int rc = sp_mover_new(&mover, &cfg->mover);
-	if (rc < 0) {
-		cli_error(-rc, "cannot set up");
-		return 1;
-	}
 	struct stat st;
 	if (fstat(STDOUT_FILENO, &st) < 0) {
 		cli_error(errno, "standard output");
-		sp_mover_free(mover);
+		return 1;
+	}
+	struct sp_options opts = cfg->mover;
+	/* Into a socket the library's own pick is sendfile(2): one call per
+	 * chunk where splice takes two (file -> pipe -> socket). */
+	if (S_ISSOCK(st.st_mode) && opts.policy == SP_POLICY_PREFER)
+		opts = (struct sp_options){ .pipe_size = opts.pipe_size };
+	struct sp_mover *mover;
+	int rc = sp_mover_new(&mover, &opts);
+	if (rc < 0) {
+		cli_error(-rc, "cannot set up");
 		return 1;
 	}
 	struct output_id out = { st.st_dev, st.st_ino, st };
@@ -232,14 +254,8 @@ static int run(const struct config *cfg)
 		}
 		status |= r;
 	}
-	if (cfg->stats) {
-		/* What was picked on this machine: the pipe size, within
-		 * pipe-max-size (none when no splice ran). */
-		const struct sp_stats *totals = sp_get_stats(mover);
-		char extra[48];
-		snprintf(extra, sizeof(extra), "pipe %" PRIu64 " KiB", totals->pipe_size / 1024);
-		cli_print_stats_with(totals, totals->pipe_size ? extra : NULL);
-	}
+	if (cfg->stats)
+		print_stats(mover);
 	sp_mover_free(mover);
 	if (read_stdin && close(STDIN_FILENO) < 0) {
 		cli_error(errno, "closing standard input");

@@ -218,17 +218,18 @@ START_TEST(pipe_to_pipe)
 }
 END_TEST
 
-START_TEST(file_to_socket)
+/* Move a fresh 2 MiB + 3 file into a connected stream socket with mover m
+ * (sv: the socketpair, sv[0] the end written to; closed here) and check
+ * what came out of the other end. */
+static void file_to_socket_with(struct sp_mover *m, int sv[2])
 {
 	size_t n = 2 * MiB + 3;
 	char *data;
 	const char *src = make_file("src", n, 11, &data);
-	struct sp_mover *m = mover_with(NULL);
-	int sv[2];
-	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
 	struct drain *d = drain_start(sv[1]);
 	int in = open_path(src, O_RDONLY);
 	ck_assert_int_eq(sp_move(m, in, sv[0], SP_OFFSET_CURRENT, SP_LENGTH_EOF), (int64_t)n);
+	shutdown(sv[0], SHUT_WR); /* the end of data even where a dup stays open */
 	close(sv[0]);
 	size_t got;
 	char *back = drain_finish(d, &got);
@@ -237,6 +238,45 @@ START_TEST(file_to_socket)
 	free(back);
 	close(in);
 	free(data);
+}
+
+START_TEST(file_to_socket)
+{
+	struct sp_mover *m = mover_with(NULL);
+	int sv[2];
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	file_to_socket_with(m, sv);
+	sp_mover_free(m);
+}
+END_TEST
+
+START_TEST(auto_policy_sends_a_file_to_a_socket_with_sendfile)
+{
+	struct sp_mover *m = mover_with(&(struct sp_options){ 0 });
+	int sv[2];
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	file_to_socket_with(m, sv);
+	ck_assert_int_eq(sp_last_path(m), SP_PATH_SENDFILE);
+	ck_assert_uint_eq(sp_get_stats(m)->splice_calls, 0);
+	sp_mover_free(m);
+}
+END_TEST
+
+START_TEST(socket_send_buffer_grows_and_is_reported)
+{
+	struct sp_mover *m = mover_with(NULL);
+	int sv[2];
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	int small = 4096, before, after;
+	socklen_t len = sizeof(int);
+	ck_assert_int_eq(setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &small, sizeof(small)), 0);
+	ck_assert_int_eq(getsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &before, &len), 0);
+	int keep = dup(sv[0]);
+	file_to_socket_with(m, sv);
+	ck_assert_int_eq(getsockopt(keep, SOL_SOCKET, SO_SNDBUF, &after, &len), 0);
+	close(keep);
+	ck_assert_int_gt(after, before);
+	ck_assert_uint_eq(sp_get_stats(m)->socket_buffer, (uint64_t)after);
 	sp_mover_free(m);
 }
 END_TEST
@@ -922,6 +962,8 @@ Suite *move_suite(void)
 	tcase_add_test(tc, pipe_to_file);
 	tcase_add_test(tc, pipe_to_pipe);
 	tcase_add_test(tc, file_to_socket);
+	tcase_add_test(tc, auto_policy_sends_a_file_to_a_socket_with_sendfile);
+	tcase_add_test(tc, socket_send_buffer_grows_and_is_reported);
 	tcase_add_test(tc, socket_to_file);
 	tcase_add_test(tc, explicit_offset_leaves_the_position);
 	tcase_add_test(tc, length_stops_at_end_of_file);
