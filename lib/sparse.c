@@ -25,6 +25,8 @@ struct sparse {
 	int in, out;
 	off_t start;    /* out's file position when the call began */
 	struct stat in_st, out_st; /* their fstat(2), out_st once takes_holes() ran */
+	bool in_known;  /* in_st came from the caller */
+	bool fresh_out; /* out: a file the caller just made (sp_copy_to_new()) */
 	struct sp_known known;     /* what sp_move_known() need not ask again */
 	off_t end;      /* where the copy ends in out */
 	uint64_t done;  /* bytes written to out */
@@ -175,6 +177,14 @@ static bool looks_sparse(const struct stat *st)
  * learned.  Returns 1, 0 or a negative errno. */
 static int takes_holes(struct sparse *s)
 {
+	if (s->fresh_out) {
+		/* Known: an empty regular file at offset 0, without O_APPEND. */
+		s->out_st = (struct stat){ .st_mode = S_IFREG | 0600 };
+		s->known.out = &s->out_st;
+		s->known.out_flags = O_RDWR;
+		s->start = 0;
+		return 1;
+	}
 	SP_COUNT_OTHER(&s->m->stats);
 	if (fstat(s->out, &s->out_st) < 0)
 		return fail(s, SP_SIDE_OUTPUT, errno);
@@ -194,9 +204,11 @@ static int takes_holes(struct sparse *s)
 static int copy(struct sparse *s, enum sp_holes how)
 {
 	const struct stat *in_st = &s->in_st;
-	SP_COUNT_OTHER(&s->m->stats);
-	if (fstat(s->in, &s->in_st) < 0)
-		return fail(s, SP_SIDE_INPUT, errno);
+	if (!s->in_known) {
+		SP_COUNT_OTHER(&s->m->stats);
+		if (fstat(s->in, &s->in_st) < 0)
+			return fail(s, SP_SIDE_INPUT, errno);
+	}
 	s->known.in = in_st;
 	int holes = takes_holes(s);
 	if (holes < 0)
@@ -213,19 +225,36 @@ static int copy(struct sparse *s, enum sp_holes how)
 	return rc;
 }
 
-int64_t sp_move_sparse(struct sp_mover *m, int in_fd, int out_fd, enum sp_holes how)
+/* Run one copy described by s (see sp_move_sparse()).  Returns as it. */
+static int64_t run(struct sparse *s, enum sp_holes how)
 {
+	struct sp_mover *m = s->m;
 	if (!m || (unsigned)how > SP_HOLES_FILL)
 		return -EINVAL;
 	int saved_errno = errno;
 	uint64_t start = now_ns(), elapsed = m->stats.elapsed_ns;
-	struct sparse s = { .m = m, .in = in_fd, .out = out_fd, .known.out_flags = -1 };
 	m->err_side = SP_SIDE_NONE;
 	m->last_path = SP_PATH_NONE;
-	int rc = copy(&s, how);
-	m->last_bytes = s.done;
+	int rc = copy(s, how);
+	m->last_bytes = s->done;
 	/* The whole call, not only its sp_move()s. */
 	m->stats.elapsed_ns = elapsed + (now_ns() - start);
 	errno = saved_errno;
-	return rc ? rc : (int64_t)s.done;
+	return rc ? rc : (int64_t)s->done;
+}
+
+int64_t sp_move_sparse(struct sp_mover *m, int in_fd, int out_fd, enum sp_holes how)
+{
+	struct sparse s = { .m = m, .in = in_fd, .out = out_fd, .known.out_flags = -1 };
+	return run(&s, how);
+}
+
+int64_t sp_copy_to_new(struct sp_mover *m, int in_fd, const struct stat *in_st, int out_fd,
+		       enum sp_holes how)
+{
+	struct sparse s = { .m = m, .in = in_fd, .out = out_fd, .known.out_flags = -1,
+			    .in_known = in_st != NULL, .fresh_out = true };
+	if (in_st)
+		s.in_st = *in_st;
+	return run(&s, how);
 }

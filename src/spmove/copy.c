@@ -89,8 +89,9 @@ static void target_close(const struct target *t)
 }
 
 /*
- * Make a temporary name in t's directory: an empty file (mode 0600), a
- * symbolic link to link_target, or with mode a FIFO, socket or device
+ * Make a temporary name in t's directory: a symbolic link to link_target,
+ * or with mode an empty regular file (S_IFREG and its permissions, which
+ * the umask and a default ACL cut as open(2)'s), a FIFO, socket or device
  * (dev).  The name goes to name.  Returns the file's fd (0 for the others)
  * or a negative errno.
  */
@@ -109,9 +110,9 @@ static int temp_create(const struct target *t, const char *link_target, mode_t m
 		uint32_t r = seed + seq++ * 2654435761u;
 		snprintf(name, size, ".spmove-%08x", r);
 		int fd = link_target ? symlinkat(link_target, t->dirfd, name)
-			 : mode      ? mknodat(t->dirfd, name, mode, dev)
-				     : openat(t->dirfd, name, O_RDWR | O_CREAT | O_EXCL |
-					      O_NOFOLLOW | O_CLOEXEC, 0600);
+			 : !S_ISREG(mode) ? mknodat(t->dirfd, name, mode, dev)
+					  : openat(t->dirfd, name, O_RDWR | O_CREAT | O_EXCL |
+						   O_NOFOLLOW | O_CLOEXEC, mode & 07777);
 		if (fd >= 0)
 			return fd;
 		if (errno != EEXIST)
@@ -192,6 +193,7 @@ struct output {
 	bool temp;
 	bool special;   /* written, never read back */
 	bool replaces;  /* keeps an existing DST's mode and owner */
+	bool moded;     /* made with its final mode: no chmod after */
 	char name[32];
 };
 
@@ -206,7 +208,14 @@ static int output_open(const struct spmove *s, const struct target *t,
 			S_ISFIFO(dst_st->st_mode) || S_ISSOCK(dst_st->st_mode));
 	out->temp = !out->special && !s->o->in_place;
 	if (out->temp) {
-		out->fd = temp_create(t, NULL, 0, 0, out->name, sizeof(out->name));
+		/* A plain copy into a new name is made with the mode it keeps
+		 * (cp's: the source's, cut by the umask or a default ACL): a
+		 * fchmod(2) per file fewer.  Anything else stays private (0600)
+		 * until its owner, attributes and mode are right. */
+		out->moded = !out->replaces && !s->o->keep && !s->o->no_keep_mode &&
+			     !keeps_mode(s);
+		mode_t mode = out->moded ? new_file_mode(s, src_mode) : 0600;
+		out->fd = temp_create(t, NULL, S_IFREG | mode, 0, out->name, sizeof(out->name));
 		return out->fd < 0 ? -out->fd : 0;
 	}
 	int flags = O_TRUNC | O_CLOEXEC | O_NOCTTY | (out->special ? O_WRONLY : O_RDWR | O_CREAT);
@@ -246,7 +255,8 @@ static int output_finish(struct spmove *s, const struct target *t, struct output
 	bool kept = out->special || !attrs_copy(s, src, in, st, out->fd, dst, !out->replaces);
 	if (out->temp && out->replaces && !keeps_mode(s))
 		err = keep_replaced(s, t, out, dst_st);
-	else if (out->temp && !keeps_mode(s) && fchmod(out->fd, new_file_mode(s, st->st_mode)) < 0)
+	else if (out->temp && !out->moded && !keeps_mode(s) &&
+		 fchmod(out->fd, new_file_mode(s, st->st_mode)) < 0)
 		err = errno;
 	bool durable = s->o->fsync || s->o->remove_source;
 	if (!err && durable && fsync(out->fd) < 0) {
@@ -321,10 +331,12 @@ static int try_clone(const struct spmove *s, const struct target *t, int in, int
 	return -1;
 }
 
-/* Copy the data of in (st) into the file t names (dst_st when it exists),
- * as dst in messages.  Returns 0 or 1 after a report. */
+/* Copy the data of in (st; st_is_fstat: in's own fstat, not a stand-in)
+ * into the file t names (dst_st when it exists), as dst in messages.
+ * Returns 0 or 1 after a report. */
 static int copy_into(struct spmove *s, const char *src, int in, const struct stat *st,
-		     const struct target *t, const struct stat *dst_st, const char *dst)
+		     bool st_is_fstat, const struct target *t, const struct stat *dst_st,
+		     const char *dst)
 {
 	struct output out = { .fd = -1, .replaces = dst_st != NULL };
 	int err = output_open(s, t, dst_st, st->st_mode, &out);
@@ -336,7 +348,7 @@ static int copy_into(struct spmove *s, const char *src, int in, const struct sta
 	int status = cloned < 0;
 	if (!cloned) {
 		enum sp_side side = SP_SIDE_OUTPUT;
-		err = -copy_data(s, in, out.fd, st, &side);
+		err = -copy_data(s, in, out.fd, st, out.temp && st_is_fstat, &side);
 		/* After a signal (SIGPIPE, SIGXFSZ...), only the signal tells. */
 		if (err && !spmove_cancel)
 			data_error(err, side, src, dst);
@@ -385,7 +397,7 @@ int copy_regular(struct spmove *s, const char *src, const char *dst, const struc
 	else if ((err = target_open(s, path, &t)))
 		cli_error(err, "cannot create regular file %s", quoted(dst));
 	if (!err) {
-		status = copy_into(s, src, in, &in_st, &t, dst_st, dst);
+		status = copy_into(s, src, in, &in_st, true, &t, dst_st, dst);
 		target_close(&t);
 	}
 	close(in);
@@ -418,7 +430,8 @@ int copy_stdin(struct spmove *s, const char *dst)
 	struct stat as_file = st;
 	if (!S_ISREG(st.st_mode))
 		as_file.st_mode = S_IFREG | 0666;
-	int status = copy_into(s, "-", STDIN_FILENO, &as_file, &t, exists ? &dst_st : NULL, dst);
+	int status = copy_into(s, "-", STDIN_FILENO, &as_file, S_ISREG(st.st_mode), &t,
+			       exists ? &dst_st : NULL, dst);
 	target_close(&t);
 	return status;
 }

@@ -258,12 +258,14 @@ void signals_reraise(void);
 /* ---- data.c ---- */
 
 /*
- * Copy the data of in (size bytes, or the whole stream when !regular) to
- * out from their starts, keeping holes as --sparse says, or cloning them
- * as --reflink says.  Returns 0 or a negative errno; *side tells which
- * side was at fault (SP_SIDE_NONE: the copy between them).
+ * Copy the data of in (in_st: its fstat, or a regular file's stand-in for
+ * a stream) to out from their starts, keeping holes as --sparse says, or
+ * cloning them as --reflink says.  fresh: out is an empty file just made
+ * and in_st is in's own fstat, so that the mover asks the kernel about
+ * neither (sp_copy_to_new()).  Returns 0 or a negative errno; *side tells
+ * which side was at fault (SP_SIDE_NONE: the copy between them).
  */
-int copy_data(struct spmove *s, int in, int out, const struct stat *in_st,
+int copy_data(struct spmove *s, int in, int out, const struct stat *in_st, bool fresh,
 	      enum sp_side *side);
 
 /* Clone in's data into out (FICLONE: the file systems share the blocks).
