@@ -32,7 +32,8 @@ static const char *tty_name(unsigned tty)
 	return buf;
 }
 
-/* One record in dump-acct's layout. */
+/* One record in dump-acct's layout; the process name shell-escaped when
+ * it holds anything but printable characters the shell takes literally. */
 static void print_text(const struct ap_record *r)
 {
 	char when[32];
@@ -42,7 +43,7 @@ static void print_text(const struct ap_record *r)
 		snprintf(when, sizeof when, "%" PRIu32, r->btime);
 	printf("%-16s|v%u|%9.2f|%9.2f|%9.2f|%6" PRIu32 "|%6" PRIu32 "|%9.2f|%9.2f|%8" PRIu32
 	       "|%8" PRIu32 "|%c%c%c%c%c|%8" PRIu32 "|%-8s|%s\n",
-	       r->comm, r->version, (double)r->utime, (double)r->stime, (double)r->etime,
+	       cli_quote(r->comm), r->version, (double)r->utime, (double)r->stime, (double)r->etime,
 	       r->uid, r->gid, (double)r->mem, (double)r->io, r->pid, r->ppid,
 	       r->flags & ASU ? 'S' : ' ', r->flags & AFORK ? 'F' : ' ',
 	       r->flags & ACOMPAT ? 'C' : ' ', r->flags & ACORE ? 'D' : ' ',

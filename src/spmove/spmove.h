@@ -215,7 +215,7 @@ void seen_forget(struct seen *set, const struct stat *st);
 void report(const char *src, const char *dst, int err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* name in single quotes (escaped as coreutils does) for messages. */
+/* name as cp and mv quote it in messages: cli_quote_always(). */
 const char *quoted(const char *name);
 
 /* Ask "spmove: QUESTION? " on stderr; true for an answer starting with y. */
