@@ -28,6 +28,7 @@ struct config {
 	int64_t offset;
 	uint64_t length;
 	bool stats;
+	bool json;                /* --stats as JSON */
 	struct sp_options mover;
 	char **operands;          /* NULL-terminated */
 };
@@ -137,7 +138,7 @@ enum { OPT_TEXT = 1 };
 static int parse_command_line(int argc, char **argv, struct config *cfg)
 {
 	const char *offset_arg = NULL, *length_arg = NULL, *pipe_size_arg = NULL;
-	int no_splice = 0, stats = 0;
+	int no_splice = 0, stats = 0, json = 0;
 	const struct poptOption table[] = {
 		{ "offset", '\0', POPT_ARG_STRING, &offset_arg, 0,
 		  "start each FILE at byte N (suffixes K, M, G, ... and KB, MB, ...)", "N" },
@@ -148,7 +149,8 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		{ "no-splice", '\0', POPT_ARG_NONE, &no_splice, 0,
 		  "copy with read(2)/write(2) only", NULL },
 		{ "stats", '\0', POPT_ARG_NONE, &stats, 0,
-		  "print bytes, zero-copy share, syscalls and throughput on stderr", NULL },
+		  "print bytes, in-kernel share, syscalls and throughput on stderr", NULL },
+		{ "json", '\0', POPT_ARG_NONE, &json, 0, "print --stats as one JSON object", NULL },
 		{ NULL, 'u', POPT_ARG_NONE, NULL, 0, "(ignored)", NULL },
 		{ NULL, 'A', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
 		{ NULL, 'b', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
@@ -173,10 +175,12 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 					 "text options", p.opt->shortName);
 	if (rc < 0)
 		return CLI_EXIT_USAGE;
+	if (json && !stats)
+		return cli_usage_message("--json works with --stats only");
 
 	uint64_t offset = 0, pipe_size = 0;
 	*cfg = (struct config){ .offset = SP_OFFSET_CURRENT, .length = SP_LENGTH_EOF,
-				.stats = stats,
+				.stats = stats, .json = json,
 				/* Splice, read/write where the kernel refuses. */
 				.mover = { .policy = SP_POLICY_PREFER, .path = SP_PATH_SPLICE } };
 	if ((offset_arg && !cli_size_option("offset", offset_arg, &offset, INT64_MAX)) ||
@@ -226,7 +230,7 @@ static int run(const struct config *cfg)
 		status |= r;
 	}
 	if (cfg->stats)
-		cli_print_stats(sp_get_stats(mover));
+		cli_print_stats(sp_get_stats(mover), cfg->json, NULL, NULL);
 	sp_mover_free(mover);
 	if (read_stdin && close(STDIN_FILENO) < 0) {
 		cli_error(errno, "closing standard input");

@@ -16,6 +16,7 @@
 #include "options.h"
 #include "path.h"
 #include "spmove.h"
+#include "jsondoc.h"
 #include "stats.h"
 #include "usage.h"
 #include "version.h"
@@ -61,7 +62,7 @@ struct raw_options {
 	const char *method, *pipe_size, *backup_control, *suffix;
 	bool backup;
 	enum ask ask_copy, ask_move; /* -i/-n last; -f/-i/-n last */
-	int recursive, remove_source, in_place, fsync, verify, stats, splice_move, probe,
+	int recursive, remove_source, in_place, fsync, verify, stats, json, splice_move, probe,
 	    progress, no_target, verbose, remove_destination;
 };
 
@@ -205,7 +206,10 @@ static int take_options(struct raw_options *raw, struct config *cfg)
 	o->in_place = raw->in_place;
 	o->fsync = raw->fsync;
 	o->verify = raw->verify;
+	if (raw->json && !raw->stats)
+		return cli_usage_message("--json works with --stats only");
 	o->stats = raw->stats;
+	o->json = raw->json;
 	if (raw->progress)
 		o->progress = 1;
 	cfg->probe = raw->probe;
@@ -296,6 +300,8 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		{ "no-progress", '\0', POPT_ARG_NONE, NULL, OPT_NO_PROGRESS, "never show one", NULL },
 		{ "stats", '\0', POPT_ARG_NONE, &raw.stats, 0,
 		  "print a summary line on stderr: bytes, paths taken, pages moved", NULL },
+		{ "json", '\0', POPT_ARG_NONE, &raw.json, 0, "print --stats as one JSON object",
+		  NULL },
 		{ "probe", '\0', POPT_ARG_NONE, &raw.probe, 0,
 		  "measure which methods work in DIR (default .) and whether pages move", NULL },
 		CLI_AUTOVERSION
@@ -319,34 +325,49 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 	return take_options(&raw, cfg);
 }
 
-/* Print --stats: the mover's line plus the paths taken and, on stealfs,
- * the pages really moved. */
+/* Print --stats: the mover's figures plus the method asked for, the paths
+ * taken and, on stealfs, the pages really moved. */
 static void print_stats(const struct spmove *s, const struct stealfs_counts *before,
 			bool on_stealfs)
 {
 	char extra[512];
-	size_t len = (size_t)snprintf(extra, sizeof(extra), "method %s",
-				      s->o->path ? sp_path_name(s->o->path) : "auto");
+	struct json_object *more = json_object_new_object(), *paths = json_object_new_array();
+	const char *method = s->o->path ? sp_path_name(s->o->path) : "auto";
+	size_t len = (size_t)snprintf(extra, sizeof(extra), "method %s", method);
+	int rc = cli_json_add_text(more, "method", method);
 	const char *sep = " (";
 	for (unsigned p = SP_PATH_NONE + 1; p <= SP_PATH_SENDFILE; p++) {
 		if (s->methods_used & (1u << p)) {
-			len += (size_t)snprintf(extra + len, sizeof(extra) - len, "%s%s", sep,
-						sp_path_name((enum sp_path)p));
+			const char *name = sp_path_name((enum sp_path)p);
+			len += (size_t)snprintf(extra + len, sizeof(extra) - len, "%s%s", sep, name);
+			rc |= paths ? json_object_array_add(paths, json_object_new_string(name)) : 0;
 			sep = ", ";
 		}
 	}
+	rc |= cli_json_add(more, "paths", paths);
 	if (s->methods_used)
 		len += (size_t)snprintf(extra + len, sizeof(extra) - len, ")");
 	struct stealfs_counts after;
 	stealfs_read(&after);
-	if (before->present && after.present)
+	struct json_object *stealfs = NULL;
+	if (before->present && after.present) {
 		snprintf(extra + len, sizeof(extra) - len,
 			 ", stealfs: %" PRIu64 " pages moved, %" PRIu64 " pages copied",
 			 after.stolen - before->stolen, after.copied - before->copied);
-	else if (on_stealfs)
+		stealfs = json_object_new_object();
+		rc |= cli_json_add_u64(stealfs, "pages_moved", after.stolen - before->stolen);
+		rc |= cli_json_add_u64(stealfs, "pages_copied", after.copied - before->copied);
+	} else if (on_stealfs) {
 		snprintf(extra + len, sizeof(extra) - len,
 			 ", stealfs: pages moved unknown (no counters)");
-	cli_print_stats_with(sp_get_stats(s->mover), extra);
+	}
+	if (stealfs || on_stealfs)
+		rc |= cli_json_add(more, "stealfs", stealfs);
+	if (rc && s->o->json) {
+		json_object_put(more);
+		more = NULL;
+	}
+	cli_print_stats(sp_get_stats(s->mover), s->o->json, extra, more);
 }
 
 /* Whether the destination (dst, or its directory) is on stealfs. */

@@ -64,6 +64,7 @@ struct spmove_options {
 	enum sparse_mode sparse;
 	int progress;              /* 1 always, 0 never, -1 when stderr is a tty */
 	bool stats;
+	bool json;                 /* --stats as JSON */
 };
 
 struct seen;

@@ -118,7 +118,7 @@ static bool hold_standard_fds(void)
 /* What the command line asks for. */
 struct config {
 	enum output_error mode;
-	int append, ignore_interrupts, no_splice, stats;
+	int append, ignore_interrupts, no_splice, stats, json;
 	size_t pipe_size;    /* 0: the library's default */
 	char **operands;     /* the files, NULL-terminated */
 	int count;           /* how many */
@@ -150,7 +150,9 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		{ "no-splice", '\0', POPT_ARG_NONE, &cfg->no_splice, 0,
 		  "copy with read(2)/write(2) only", NULL },
 		{ "stats", '\0', POPT_ARG_NONE, &cfg->stats, 0,
-		  "print bytes, zero-copy share, syscalls and throughput on stderr", NULL },
+		  "print bytes, in-kernel share, syscalls and throughput on stderr", NULL },
+		{ "json", '\0', POPT_ARG_NONE, &cfg->json, 0, "print --stats as one JSON object",
+		  NULL },
 		CLI_AUTOVERSION
 		POPT_AUTOHELP
 		POPT_TABLEEND
@@ -165,6 +167,8 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 			return CLI_EXIT_USAGE;
 	if (rc < 0)
 		return CLI_EXIT_USAGE;
+	if (cfg->json && !cfg->stats)
+		return cli_usage_message("--json works with --stats only");
 	if (pipe_size_arg) {
 		uint64_t v;
 		if (!cli_size_option("pipe size", pipe_size_arg, &v, INT32_MAX))
@@ -265,7 +269,7 @@ static int run(const struct config *cfg, bool stdin_closed)
 	run.names = names;
 	bool stopped = n == 0 || copy(mover, fds, n, st, &run, &cancel);
 	if (cfg->stats)
-		cli_print_stats(sp_get_stats(mover));
+		cli_print_stats(sp_get_stats(mover), cfg->json, NULL, NULL);
 	sp_mover_free(mover);
 
 	/* Close the files that are still live, unless an exit mode stopped the
