@@ -55,7 +55,7 @@ same_files "an optional argument only after '=': the next word is a file" small 
 
 # sptee's own options: their errors worded as glibc words them.
 usage_error "ambiguous abbreviation" "option '--=x' is ambiguous; possibilities: \
-'--append' '--ignore-interrupts' '--output-error' '--pipe-size' '--no-splice' '--stats' \
+'--append' '--ignore-interrupts' '--output-error' '--pipe-size' '--no-splice' '--stats' '--json' \
 '--version' '--help' '--usage'" --=x
 "$GNU_TEE" --=x </dev/null >/dev/null 2>err
 ok "ambiguous abbreviation: GNU tee words it so" \
