@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,7 +166,7 @@ static void put_single_quoted(struct out *o, const char *name)
 /* name quoted (always, or only when the shell needs it) into one of a few
  * rotating buffers.  Returns name itself when it stays bare, or a constant
  * when memory runs out. */
-static const char *quote(const char *name, bool always)
+static const char *quote_name(const char *name, bool always)
 {
 	enum { SLOTS = 8 };
 	static struct out slots[SLOTS];
@@ -183,6 +184,16 @@ static const char *quote(const char *name, bool always)
 		put_single_quoted(o, name);
 	}
 	return o->failed || !o->buf ? "'(name too long to quote)'" : o->buf;
+}
+
+/* quote_name() keeping errno, which mbrtowc() and realloc() may change:
+ * callers pass errno and a quoted name to the same message. */
+static const char *quote(const char *name, bool always)
+{
+	int saved = errno;
+	const char *q = quote_name(name, always);
+	errno = saved;
+	return q;
 }
 
 const char *cli_quote(const char *name)

@@ -9,8 +9,9 @@
  * the shell takes literally where they stand; otherwise as
  * cli_quote_always() writes it.  Never a raw control byte, escape sequence
  * or invalid multibyte sequence.  Returns name itself or one of eight
- * rotating buffers (valid until eight more calls); never fails (a name that
- * cannot be quoted for lack of memory becomes a fixed placeholder).
+ * rotating buffers (valid until eight more calls); keeps errno; never fails
+ * (a name that cannot be quoted for lack of memory becomes a fixed
+ * placeholder).
  */
 const char *cli_quote(const char *name);
 

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <errno.h>
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,15 @@ START_TEST(utf8_letters_follow_the_locale)
 }
 END_TEST
 
+START_TEST(errno_is_kept)
+{
+	ck_assert_ptr_nonnull(setlocale(LC_CTYPE, "C.UTF-8"));
+	errno = ENOENT;
+	cli_quote_always("bad\377\n");
+	ck_assert_int_eq(errno, ENOENT);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("common-quote");
@@ -81,6 +91,7 @@ int main(void)
 	tcase_add_test(tc, single_quotes_are_escaped);
 	tcase_add_test(tc, invalid_utf8_is_escaped_byte_by_byte);
 	tcase_add_test(tc, utf8_letters_follow_the_locale);
+	tcase_add_test(tc, errno_is_kept);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
