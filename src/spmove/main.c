@@ -21,7 +21,7 @@
 #include "usage.h"
 #include "version.h"
 
-/* Files at least this large get a progress bar when stderr is a terminal. */
+/* Copies at least this large get a progress bar when stderr is a terminal. */
 #define AUTO_PROGRESS_BYTES (64u << 20)
 
 /* What the command line asks for. */
@@ -55,6 +55,7 @@ enum {
 	OPT_UPDATE,
 	OPT_SPARSE,
 	OPT_NO_PROGRESS,
+	OPT_PROGRESS,
 };
 
 /* What the options set, before they are put together. */
@@ -63,7 +64,7 @@ struct raw_options {
 	bool backup;
 	enum ask ask_copy, ask_move; /* -i/-n last; -f/-i/-n last */
 	int recursive, remove_source, in_place, fsync, verify, stats, json, splice_move, probe,
-	    progress, no_target, verbose, remove_destination;
+	    no_target, verbose, remove_destination;
 };
 
 /* Apply a --preserve (on) or --no-preserve (off) list.  Returns false
@@ -146,6 +147,11 @@ static bool apply_option(struct spmove_options *o, struct raw_options *raw, int 
 		o->sparse = (enum sparse_mode)v;
 		break;
 	case OPT_NO_PROGRESS: o->progress = 0; break;
+	case OPT_PROGRESS:
+		v = cli_progress_style_parse(arg);
+		o->progress = 1;
+		o->progress_style = v;
+		break;
 	}
 	return v >= 0;
 }
@@ -210,8 +216,6 @@ static int take_options(struct raw_options *raw, struct config *cfg)
 		return cli_usage_message("--json works with --stats only");
 	o->stats = raw->stats;
 	o->json = raw->json;
-	if (raw->progress)
-		o->progress = 1;
 	cfg->probe = raw->probe;
 	/* --method=NAME prefers that path; auto leaves it to the library, but
 	 * --reflink=never rules out copy_file_range(2), which may share the
@@ -295,8 +299,9 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		{ "fsync", '\0', POPT_ARG_NONE, &raw.fsync, 0,
 		  "make each copy durable before it replaces DST", NULL },
 		{ "verify", '\0', POPT_ARG_NONE, &raw.verify, 0, "read the copy back and compare", NULL },
-		{ "progress", '\0', POPT_ARG_NONE, &raw.progress, 0,
-		  "show a progress bar on stderr (default: for large files on a terminal)", NULL },
+		{ "progress", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_PROGRESS,
+		  "show progress on stderr: a bar (on a terminal; by default for large copies), "
+		  "or numbers (auto otherwise, or numeric)", "STYLE" },
 		{ "no-progress", '\0', POPT_ARG_NONE, NULL, OPT_NO_PROGRESS, "never show one", NULL },
 		{ "stats", '\0', POPT_ARG_NONE, &raw.stats, 0,
 		  "print a summary line on stderr: bytes, paths taken, pages moved", NULL },
@@ -379,6 +384,27 @@ static bool dest_on_stealfs(const char *dst)
 	       (path_split(dst, buf, sizeof(buf), &dir, &base) == 0 && stealfs_mount(dir));
 }
 
+/* Start --progress when asked, or on a terminal for a copy of at least
+ * AUTO_PROGRESS_BYTES, with the whole run's total: s->progress, and the
+ * mover's callback in cfg.  A display that cannot start is left out. */
+static void start_progress(struct spmove *s, struct config *cfg)
+{
+	bool asked = cfg->o.progress == 1;
+	if (!asked && !(cfg->o.progress < 0 && isatty(STDERR_FILENO)))
+		return;
+	int n = cfg->target_dir ? cfg->count : cfg->count - 1;
+	const char *dest = cfg->target_dir ? cfg->target_dir
+			 : cfg->count ? cfg->operands[cfg->count - 1] : ".";
+	uint64_t total = n > 0 ? progress_total(&cfg->o, cfg->operands, n, dest) : 0;
+	if (!asked && total < AUTO_PROGRESS_BYTES)
+		return;
+	if (cli_progress_start(&s->progress, asked ? cfg->o.progress_style : CLI_PROGRESS_BAR,
+			       total) < 0)
+		return;
+	cfg->mover.progress = cli_progress_update;
+	cfg->mover.progress_arg = s->progress;
+}
+
 /* Copy (or move) the operands as cfg says.  Returns the exit status. */
 static int run(struct config *cfg)
 {
@@ -386,15 +412,11 @@ static int run(struct config *cfg)
 			    .created = seen_new(), .copies = seen_new() };
 	s.umask = umask(0);
 	umask(s.umask);
-	if (cfg->o.progress == 1 || (cfg->o.progress < 0 && isatty(STDERR_FILENO))) {
-		s.progress = progress_new(cfg->o.progress == 1 ? 0 : AUTO_PROGRESS_BYTES);
-		cfg->mover.progress = s.progress ? progress_update : NULL;
-		cfg->mover.progress_arg = s.progress;
-	}
+	start_progress(&s, cfg);
 	int rc = s.sources && s.created && s.copies ? sp_mover_new(&s.mover, &cfg->mover) : -ENOMEM;
 	if (rc < 0) {
 		cli_error(-rc, "cannot set up");
-		progress_free(s.progress);
+		cli_progress_finish(s.progress);
 		seen_free(s.sources);
 		seen_free(s.created);
 		seen_free(s.copies);
@@ -408,10 +430,10 @@ static int run(struct config *cfg)
 
 	signals_catch();
 	int status = run_operands(&s, cfg->operands, cfg->count, cfg->target_dir);
+	cli_progress_finish(s.progress);
 	if (cfg->o.stats)
 		print_stats(&s, &before, on_stealfs);
 	sp_mover_free(s.mover);
-	progress_free(s.progress);
 	seen_free(s.sources);
 	seen_free(s.created);
 	seen_free(s.copies);
