@@ -157,17 +157,20 @@ static void draw_line(struct cli_progress *p, uint64_t t, uint64_t done)
 	pthread_mutex_unlock(&p->lock);
 	size_t used = (size_t)n;
 	unsigned room = used + 1 < cols ? cols - (unsigned)used - 1 : 0;
-	/* The name gets up to a third of what is left, the bar the rest. */
+	/* The name gets up to half of what is left, the bar the rest; a name
+	 * too long keeps its end (the file's own name) after "...". */
 	size_t name_len = strlen(name);
-	size_t name_room = name_len ? room / 3 : 0;
-	const char *shown = name;
+	size_t name_room = room / 2;
+	const char *shown = name, *cut = "";
 	if (name_len > name_room) {
-		shown = name + name_len - name_room; /* keep the end: the file's own name */
+		shown = name + name_len - (name_room > 3 ? name_room - 3 : 0);
 		while (*shown && ((unsigned char)*shown & 0xc0) == 0x80)
 			shown++; /* never half a character */
+		cut = name_room > 3 ? "..." : "";
 	}
-	size_t shown_len = strlen(shown);
-	int len = snprintf(line, sizeof(line), "\r%s%s%s", shown, shown_len ? " " : "", figures);
+	size_t shown_len = strlen(cut) + strlen(shown);
+	int len = snprintf(line, sizeof(line), "\r%s%s%s%s", cut, shown, shown_len ? " " : "",
+			   figures);
 	unsigned bar_width = room > shown_len + 2 + 1 ? room - (unsigned)shown_len - 2 : 0;
 	if (p->total && bar_width >= 8 && (size_t)len + bar_width + 8 < sizeof(line)) {
 		line[len++] = ' ';
