@@ -71,14 +71,7 @@ static int print_json(const struct ap_record *r)
 	rc |= cli_json_add_double(doc, "etime", (double)r->etime, 2);
 	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++)
 		rc |= cli_json_add_u64(doc, tail[i].key, tail[i].value);
-	if (rc) {
-		json_object_put(doc);
-		doc = NULL;
-	}
-	rc = cli_json_print(doc, stdout);
-	if (rc)
-		cli_error(-rc, "cannot print a record");
-	return rc ? 1 : 0;
+	return cli_json_emit(doc, rc, stdout, "a record");
 }
 
 /* Print every record of one file.  Returns 0, or 1 after reporting an

@@ -389,14 +389,7 @@ static int print_json(const struct race *r, const char *release, const char *fs,
 	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
 		rc |= cli_json_add_u64(doc, more[i].key, more[i].value);
 	rc |= cli_json_add_bool(doc, "ok", ok);
-	if (rc) {
-		json_object_put(doc);
-		doc = NULL;
-	}
-	rc = cli_json_print(doc, stdout);
-	if (rc)
-		cli_error(-rc, "cannot print the counts");
-	return rc ? 1 : 0;
+	return cli_json_emit(doc, rc, stdout, "the counts");
 }
 
 /* Print the counts, as text or JSON.  Returns 0, or 1 when the JSON could

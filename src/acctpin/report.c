@@ -118,7 +118,7 @@ static void print_table(const struct ap_report *r)
 }
 
 /* The whole report as one JSON document: header's members, then the
- * checks and the counts.  Returns 0 or a negative errno. */
+ * checks and the counts.  Returns 0, or 1 after reporting a failure. */
 static int print_json(const struct ap_report *r, struct json_object *header)
 {
 	struct json_object *checks = json_object_new_array();
@@ -139,21 +139,13 @@ static int print_json(const struct ap_report *r, struct json_object *header)
 	rc |= cli_json_add(header, "checks", checks);
 	rc |= cli_json_add_u64(header, "passed", r->n - r->failed);
 	rc |= cli_json_add_u64(header, "failed", r->failed);
-	if (rc) {
-		json_object_put(header);
-		return -ENOMEM;
-	}
-	return cli_json_print(header, stdout);
+	return cli_json_emit(header, rc, stdout, "the report");
 }
 
 int ap_report_finish(struct ap_report *r, struct json_object *header)
 {
-	if (r->json) {
-		int rc = print_json(r, header);
-		if (rc)
-			cli_error(-rc, "cannot print the report");
-		return rc ? 1 : 0;
-	}
+	if (r->json)
+		return print_json(r, header);
 	json_object_put(header);
 	printf("1..%zu\n", r->n);
 	print_table(r);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "jsondoc.h"
+#include "message.h"
 
 /* Length of the valid UTF-8 sequence at s (1 to 4), or 0 when the byte at
  * s does not start one: a stray continuation byte, an overlong form, a
@@ -151,4 +152,16 @@ int cli_json_print(struct json_object *doc, FILE *f)
 	int rc = !s ? -ENOMEM : fprintf(f, "%s\n", s) < 0 ? -EIO : 0;
 	json_object_put(doc);
 	return rc;
+}
+
+int cli_json_emit(struct json_object *doc, int build, FILE *f, const char *what)
+{
+	if (build) {
+		json_object_put(doc);
+		doc = NULL;
+	}
+	int rc = cli_json_print(doc, f);
+	if (rc)
+		cli_error(-rc, "cannot print %s", what);
+	return rc ? 1 : 0;
 }

@@ -42,4 +42,9 @@ int cli_json_add(struct json_object *obj, const char *key, struct json_object *m
  * -EIO when writing failed. */
 int cli_json_print(struct json_object *doc, FILE *f);
 
+/* Finish a document: when build (the helpers' results OR-ed together) is
+ * 0, write doc as cli_json_print() does; else only free it.  On a failure
+ * report "cannot print WHAT".  Returns 0, or 1 after such a report. */
+int cli_json_emit(struct json_object *doc, int build, FILE *f, const char *what);
+
 #endif

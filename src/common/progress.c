@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +18,7 @@
 #include "message.h"
 #include "progress.h"
 #include "quote.h"
+#include "thread.h"
 
 #define TICK_NS (1000000000u / CLI_PROGRESS_HZ)
 /* The current rate is measured over this many ticks (2 s). */
@@ -246,12 +246,7 @@ int cli_progress_start(struct cli_progress **pp, enum cli_progress_style style, 
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&p->wake, &attr);
 	pthread_condattr_destroy(&attr);
-	/* The thread takes no signal: the tools' handlers run in the main one. */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int rc = pthread_create(&p->thread, NULL, redraw, p);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	int rc = cli_thread_start(&p->thread, redraw, p);
 	if (rc) {
 		pthread_cond_destroy(&p->wake);
 		pthread_mutex_destroy(&p->lock);

@@ -53,8 +53,8 @@ static void print_text(const struct sp_stats *s, const struct call_kind *kinds,
 		extra ? ", " : "", extra ? extra : "");
 }
 
-/* The report as a JSON document, extra's members at its end. */
-static struct json_object *document(const struct sp_stats *s, const struct call_kind *kinds,
+/* Print the report as a JSON document, extra's members at its end. */
+static void print_json(const struct sp_stats *s, const struct call_kind *kinds,
 				    double share, double secs, struct json_object *extra)
 {
 	struct json_object *doc = json_object_new_object(), *calls = json_object_new_object();
@@ -75,11 +75,7 @@ static struct json_object *document(const struct sp_stats *s, const struct call_
 			rc |= cli_json_add(doc, key, json_object_get(value));
 		json_object_put(extra);
 	}
-	if (rc) {
-		json_object_put(doc);
-		return NULL;
-	}
-	return doc;
+	cli_json_emit(doc, rc, stderr, "the statistics");
 }
 
 void cli_print_stats(const struct sp_stats *s, bool json, const char *extra,
@@ -94,7 +90,5 @@ void cli_print_stats(const struct sp_stats *s, bool json, const char *extra,
 		print_text(s, kinds, share, secs, extra);
 		return;
 	}
-	int rc = cli_json_print(document(s, kinds, share, secs, extra_json), stderr);
-	if (rc)
-		cli_error(-rc, "cannot print the statistics");
+	print_json(s, kinds, share, secs, extra_json);
 }
