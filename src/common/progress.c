@@ -138,9 +138,13 @@ static void draw_line(struct cli_progress *p, uint64_t t, uint64_t done)
 	double average = secs > 0 ? (double)done / secs : 0;
 	int pct = p->total ? (int)(100.0 * (double)(done < p->total ? done : p->total) /
 				   (double)p->total) : -1;
-	if (p->total && average > 0 && done < p->total)
+	/* The ETA at the current rate (as rsync), the average before there
+	 * is one: a burst into the page cache then throttled by writeback
+	 * would otherwise promise an end long past. */
+	double pace = rate > 0 ? rate : average;
+	if (p->total && pace > 0 && done < p->total)
 		snprintf(eta, sizeof(eta), " ETA %s",
-			 clock_text(a, sizeof(a), (uint64_t)((double)(p->total - done) / average)));
+			 clock_text(a, sizeof(a), (uint64_t)((double)(p->total - done) / pace)));
 	char pct_text[16] = "";
 	if (pct >= 0)
 		snprintf(pct_text, sizeof(pct_text), " %3d%%", pct);
