@@ -140,7 +140,7 @@ static void draw_line(struct cli_progress *p, uint64_t t, uint64_t done)
 				   (double)p->total) : -1;
 	/* The ETA at the current rate (as rsync), the average before there
 	 * is one: a burst into the page cache then throttled by writeback
-	 * would otherwise promise an end long past. */
+	 * would otherwise promise the end too soon. */
 	double pace = rate > 0 ? rate : average;
 	if (p->total && pace > 0 && done < p->total)
 		snprintf(eta, sizeof(eta), " ETA %s",
