@@ -116,6 +116,8 @@ struct sp_stats {
 	uint64_t poll_calls;
 	uint64_t fallbacks;      /* paths abandoned for another one */
 	uint64_t elapsed_ns;     /* wall-clock time spent moving data */
+	uint64_t copy_file_range_calls; /* since release 0.3 */
+	uint64_t sendfile_calls;        /* since release 0.3 */
 };
 
 /*

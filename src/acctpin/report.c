@@ -1,30 +1,18 @@
 /* acctpin: reporting checks as TAP lines and a summary table, or as JSON. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "acctpin.h"
+#include "jsondoc.h"
+#include "message.h"
 
 /* The checks every scenario makes, the columns of the summary table. */
 static const char *const columns[] = { "unmount", "acct-off", "records", "missing",
 				       "last-record", NULL };
-
-void ap_json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 /* Append a check.  Returns it, or NULL when memory runs out. */
 static struct ap_check *add(struct ap_report *r, const char *scenario, const char *name)
@@ -129,33 +117,40 @@ static void print_table(const struct ap_report *r)
 	}
 }
 
-/* The whole report as one JSON document. */
-static void print_json(const struct ap_report *r, const char *header_json)
+/* The whole report as one JSON document: header's members, then the
+ * checks and the counts.  Returns 0, or 1 after reporting a failure. */
+static int print_json(const struct ap_report *r, struct json_object *header)
 {
-	printf("{%s%s\"checks\":[", header_json, *header_json ? "," : "");
-	for (size_t i = 0; i < r->n; i++) {
+	struct json_object *checks = json_object_new_array();
+	int rc = checks ? 0 : -ENOMEM;
+	for (size_t i = 0; i < r->n && !rc; i++) {
 		const struct ap_check *c = &r->checks[i];
-		printf("%s{\"scenario\":", i ? "," : "");
-		ap_json_string(stdout, c->scenario);
-		fputs(",\"check\":", stdout);
-		ap_json_string(stdout, c->name);
-		printf(",\"ok\":%s,\"skipped\":%s,\"detail\":", c->ok ? "true" : "false",
-		       c->skipped ? "true" : "false");
-		ap_json_string(stdout, c->detail);
-		fputc('}', stdout);
+		struct json_object *o = json_object_new_object();
+		rc |= cli_json_add_text(o, "scenario", c->scenario);
+		rc |= cli_json_add_text(o, "check", c->name);
+		rc |= cli_json_add_bool(o, "ok", c->ok);
+		rc |= cli_json_add_bool(o, "skipped", c->skipped);
+		rc |= cli_json_add_text(o, "detail", c->detail);
+		if (rc || json_object_array_add(checks, o)) {
+			json_object_put(o);
+			rc = -ENOMEM;
+		}
 	}
-	printf("],\"passed\":%zu,\"failed\":%u}\n", r->n - r->failed, r->failed);
+	rc |= cli_json_add(header, "checks", checks);
+	rc |= cli_json_add_u64(header, "passed", r->n - r->failed);
+	rc |= cli_json_add_u64(header, "failed", r->failed);
+	return cli_json_emit(header, rc, stdout, "the report");
 }
 
-void ap_report_finish(struct ap_report *r, const char *header_json)
+int ap_report_finish(struct ap_report *r, struct json_object *header)
 {
-	if (r->json) {
-		print_json(r, header_json);
-		return;
-	}
+	if (r->json)
+		return print_json(r, header);
+	json_object_put(header);
 	printf("1..%zu\n", r->n);
 	print_table(r);
 	printf("# %zu checks, %u failed\n", r->n, r->failed);
+	return 0;
 }
 
 void ap_report_free(struct ap_report *r)
