@@ -29,6 +29,7 @@ struct config {
 	struct sp_options mover;
 	const char *target_dir;  /* -t DIR, or NULL */
 	bool probe;              /* --probe */
+	bool json;               /* --json */
 	char **operands;         /* NULL-terminated */
 	int count;               /* how many */
 };
@@ -62,7 +63,7 @@ struct raw_options {
 	bool backup;
 	enum ask ask_copy, ask_move; /* -i/-n last; -f/-i/-n last */
 	int recursive, remove_source, in_place, fsync, verify, stats, splice_move, probe,
-	    progress, no_target, verbose, remove_destination;
+	    json, progress, no_target, verbose, remove_destination;
 };
 
 /* Apply a --preserve (on) or --no-preserve (off) list.  Returns false
@@ -209,6 +210,7 @@ static int take_options(struct raw_options *raw, struct config *cfg)
 	if (raw->progress)
 		o->progress = 1;
 	cfg->probe = raw->probe;
+	cfg->json = raw->json;
 	/* --method=NAME prefers that path; auto leaves it to the library, but
 	 * --reflink=never rules out copy_file_range(2), which may share the
 	 * blocks (btrfs, XFS): then splice(2) is preferred. */
@@ -298,6 +300,7 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		  "print a summary line on stderr: bytes, paths taken, pages moved", NULL },
 		{ "probe", '\0', POPT_ARG_NONE, &raw.probe, 0,
 		  "measure which methods work in DIR (default .) and whether pages move", NULL },
+		{ "json", '\0', POPT_ARG_NONE, &raw.json, 0, "with --probe: print one JSON document", NULL },
 		CLI_AUTOVERSION
 		POPT_AUTOHELP
 		POPT_TABLEEND
@@ -306,7 +309,7 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 	cli_options_start(&p, argc, argv, table, "[OPTION]... [-T] SRC DST\n"
 			  "  or:  spmove [OPTION]... SRC... DIR\n"
 			  "  or:  spmove [OPTION]... -t DIR SRC...\n"
-			  "  or:  spmove --probe [DIR]\n"
+			  "  or:  spmove --probe [--json] [DIR]\n"
 			  "Copy (as cp), or with --remove-source move (as mv), files through splice(2).\n"
 			  "SRC - streams standard input into DST.", 0);
 	int rc;
@@ -405,7 +408,7 @@ int main(int argc, char **argv)
 	int status = parse_command_line(argc, argv, &cfg);
 	if (status == 0 && cfg.probe)
 		status = cfg.count > 1 ? cli_usage_message("--probe takes at most one directory")
-				       : probe(cfg.count ? cfg.operands[0] : ".");
+				       : probe(cfg.count ? cfg.operands[0] : ".", cfg.json);
 	else if (status == 0)
 		status = run(&cfg);
 	return status | cli_close_stdout();
