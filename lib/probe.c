@@ -31,6 +31,7 @@ struct scratch {
 	const char *dir;
 	int src, dst;
 	size_t page;
+	bool on_stealfs; /* the directory is on stealfs: its counters speak for it */
 };
 
 /* Create an unnamed-in-effect scratch file in dir: created with a unique
@@ -406,7 +407,7 @@ static void probe_page_move(const struct scratch *sc, unsigned flags, struct sp_
  * their frames, read before the gift, against the destination's.  Pipe
  * pages written with write(2) have no address whose frame could be read
  * and no write reaches them after the splice: only stealfs's counters can
- * tell whether they were moved. */
+ * tell whether they were moved, and only into stealfs. */
 static void probe_anon_move(const struct scratch *sc, bool gift, struct sp_probe_pages *r,
 			    struct sp_probe_evidence *e)
 {
@@ -441,7 +442,7 @@ static void probe_anon_move(const struct scratch *sc, bool gift, struct sp_probe
 		if (gift && out == (ssize_t)len)
 			compare_frames(src_pfn, src_rc, sc->dst, len, sc->page, e);
 		r->fate = frames_fate(e);
-		if (r->fate == SP_PAGES_UNKNOWN && r->pages_moved >= 0)
+		if (r->fate == SP_PAGES_UNKNOWN && sc->on_stealfs && r->pages_moved >= 0)
 			r->fate = r->pages_moved ? SP_PAGES_MOVED : SP_PAGES_COPIED;
 	}
 	close(p[0]);
@@ -490,7 +491,8 @@ static int probe(const char *dir, struct sp_probe *r)
 	struct statfs sf;
 	if (statfs(dir, &sf) < 0)
 		return -errno;
-	struct scratch sc = { .dir = dir, .page = (size_t)sysconf(_SC_PAGESIZE) };
+	struct scratch sc = { .dir = dir, .page = (size_t)sysconf(_SC_PAGESIZE),
+			      .on_stealfs = (unsigned long)sf.f_type == STEALFS_MAGIC };
 	sc.src = scratch_file(dir);
 	sc.dst = sc.src < 0 ? sc.src : scratch_file(dir);
 	int rc = sc.dst < 0 ? sc.dst : fill(sc.src, PROBE_BYTES, 1);

@@ -123,7 +123,7 @@ static const char *cannot_tell_why(const struct measure *m)
 	if (m->evidence->byte_after_write < 0 && m->pages->pages < 0)
 		return "not measured: needs a pipe that references the file's pages";
 	return "a pipe's own pages have no address to look up and cannot be written after the "
-	       "splice; only stealfs's counters see them";
+	       "splice; only stealfs's counters see them, on stealfs";
 }
 
 /* What the evidence of a measurement shows, in words, into text. */
