@@ -8,6 +8,9 @@ KERNEL.BOOT.rec).
   kt-report.py plot IN.json OUT.png       throughput per kernel (gnuplot)
   kt-report.py check IN.json              exit 1 when a verdict disagrees with
                                           its raw measurement (the tests use it)
+  kt-report.py validate IN.json SCHEMA    exit 1 when IN.json does not follow
+                                          the JSON schema, 77 without
+                                          python3-jsonschema
 
 Every verdict is copied from a measurement or computed here from raw figures
 that stay beside it; where none answers, the verdict is "cannot tell" with
@@ -390,6 +393,21 @@ def check(path):
     return 1 if bad else 0
 
 
+def validate(path, schema_path):
+    """Check path against the schema; prints each violation."""
+    try:
+        import jsonschema
+    except ImportError:
+        print("python3-jsonschema is not installed")
+        return 77
+    schema = json.load(open(schema_path, encoding="utf-8"))
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(
+        json.load(open(path, encoding="utf-8"))))
+    for e in errors:
+        print("/".join(str(p) for p in e.absolute_path) + ": " + e.message[:300])
+    return 1 if errors else 0
+
+
 def main(argv):
     if len(argv) >= 3 and argv[1] == "assemble":
         assemble(argv[2], argv[3:])
@@ -399,6 +417,8 @@ def main(argv):
         plot(argv[2], argv[3])
     elif len(argv) == 3 and argv[1] == "check":
         return check(argv[2])
+    elif len(argv) == 4 and argv[1] == "validate":
+        return validate(argv[2], argv[3])
     else:
         sys.stderr.write(__doc__)
         return 2

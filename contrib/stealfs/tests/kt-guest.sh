@@ -12,7 +12,8 @@
 #   note TEXT                      what could not be measured, and why
 #
 # Usage: kt-guest.sh STAGE RUNS SIZE_MIB DIR...
-#   STAGE: "all" (probe, accounting, bench) or "bench" (a later boot);
+#   STAGE: "all" (probe, accounting, bench), "probe" (probe and bench) or
+#   "bench" (a later boot);
 #   DIR: FS=PATH pairs, e.g. tmpfs=/tmp/kt ext4=/mnt/e stealfs=/mnt/s
 #   stealfs-off=/mnt/off (the same module, steal=off: the bench's other side).
 # kt-bench, spmove and acctpin are found in $PATH.
@@ -44,7 +45,7 @@ fresh() {
 	echo 3 > /proc/sys/vm/drop_caches 2>/dev/null
 }
 
-if [ "$stage" = all ]; then
+if [ "$stage" != bench ]; then
 	for d in $dirs; do
 		fs=${d%%=*} dir=${d#*=}
 		[ "$fs" = stealfs-off ] && continue
@@ -53,6 +54,8 @@ if [ "$stage" = all ]; then
 		if [ $? = 0 ]; then echo "probe $fs $out"; else echo "note probe on $fs failed: $out"; fi
 		[ "$fs" = stealfs ] && echo "counters $fs after $(counters)"
 	done
+fi
+if [ "$stage" = all ]; then
 	if [ "$(id -u)" = 0 ]; then
 		acct=$(cd /tmp && acctpin run --json 2>/dev/null)
 		if [ -n "$acct" ]; then echo "acct $acct"; else echo "note acctpin run --json printed nothing"; fi
