@@ -39,7 +39,8 @@ SCENARIOS = ("plain", "lazy", "bind", "remount-ro", "nearly-full", "exiting", "s
 
 def parse_records(path):
     """The records of one file: a dict of lists by kind."""
-    out = {"probe": {}, "counters": {}, "acct": None, "bench": [], "note": [], "boot": None}
+    out = {"probe": {}, "counters": {}, "acct": None, "acct-foreign": None, "bench": [],
+           "note": [], "boot": None}
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             line = line.rstrip("\r\n")
@@ -51,8 +52,8 @@ def parse_records(path):
                 elif kind == "counters":
                     fs, when, doc = rest.split(" ", 2)
                     out["counters"].setdefault(fs, {})[when] = json.loads(doc)
-                elif kind == "acct":
-                    out["acct"] = json.loads(rest)
+                elif kind in ("acct", "acct-foreign"):
+                    out[kind] = json.loads(rest)
                 elif kind == "bench":
                     case, target, side, run, ns, nbytes = rest.split()
                     out["bench"].append({"case": case, "target": target, "side": side,
@@ -73,7 +74,7 @@ def cannot_tell(reason):
 def from_probe(probe, fs, key):
     """A verdict as the probe on fs measured it, with its evidence as raw."""
     if probe is None:
-        return cannot_tell("no probe ran on %s on this kernel" % fs)
+        return cannot_tell("not measured: no %s was mounted on this kernel" % fs)
     m = probe["pages"][key]
     raw = dict(m["evidence"])
     raw["pages"] = m["pages"]
@@ -103,17 +104,19 @@ def stealfs_answer(counters, probe):
     }
 
 
-def accounting(doc):
+def accounting(doc, foreign):
     """Per scenario: unmount, whether accounting stopped, last record, and
-    which expectation the kernel met, from acctpin run --json's checks."""
-    if doc is None:
-        return [dict(cannot_tell("acctpin run --json did not run"), scenario=s) for s in SCENARIOS]
+    which expectation the kernel met, from acctpin run --json's checks (the
+    foreign file: the plain scenario with --acct-file --allow-foreign)."""
     rows = []
     for s in SCENARIOS:
-        checks = [c for c in doc["checks"] if c["scenario"] == s]
+        src, name = (foreign, "plain") if s == "foreign" else (doc, s)
+        if src is None:
+            rows.append(dict(cannot_tell("acctpin run --json did not run"), scenario=s))
+            continue
+        checks = [c for c in src["checks"] if c["scenario"] == name]
         if not checks:
-            rows.append(dict(cannot_tell("acctpin run did not run this scenario (foreign needs "
-                                         "--acct-file FILE --allow-foreign)"), scenario=s))
+            rows.append(dict(cannot_tell("acctpin run did not play this scenario"), scenario=s))
             continue
         by = {c["check"]: c for c in checks}
         off = by.get("acct-off", {}).get("detail", "")
@@ -121,13 +124,14 @@ def accounting(doc):
         held = [c for c in checks if not c["skipped"]]
         rows.append({
             "scenario": s,
-            "verdict": ("matches " + doc["expect"]) if all(c["ok"] for c in held)
-            else "differs from " + doc["expect"],
+            "verdict": ("matches " + src["expect"]) if all(c["ok"] for c in held)
+            else "differs from " + src["expect"],
             "reason": None,
             "unmount": by.get("unmount", {}).get("detail"),
             "accounting_stopped": stopped,
             "last_record": by.get("last-record", {}).get("detail"),
-            "raw": {"expect": doc["expect"], "fs": doc["fs"], "checks": checks},
+            "raw": {"expect": src["expect"], "fs": src["fs"], "acct_file": src.get("acct_file"),
+                    "checks": checks},
         })
     return rows
 
@@ -196,7 +200,7 @@ def kernel_entry(name, boots):
             "tee": from_probe(tmpfs, "tmpfs", "tee"),
             "stealfs": stealfs_answer(first["counters"].get("stealfs"), probes.get("stealfs")),
         },
-        "accounting": accounting(first["acct"]),
+        "accounting": accounting(first["acct"], first["acct-foreign"]),
         "bench": bench(samples),
         "probes": probes,
     }
@@ -220,11 +224,22 @@ def assemble(out, paths):
         f.write("\n")
 
 
+# The reasons of the table's "cannot tell" cells, numbered as footnotes.
+REASONS = []
+
+
+def footnote(reason):
+    """"cannot tell" with the number of its reason below the table."""
+    if reason not in REASONS:
+        REASONS.append(reason)
+    return "cannot tell [%d]" % (REASONS.index(reason) + 1)
+
+
 def short(answer):
     """A verdict and the figure it rests on, for a table cell."""
     v, raw = answer["verdict"], answer.get("raw") or {}
     if v == "cannot tell":
-        return "cannot tell"
+        return footnote(answer["reason"])
     bits = []
     if raw.get("frames_checked"):
         bits.append("%d/%d frames" % (raw["frames_same"], raw["frames_checked"]))
@@ -260,7 +275,7 @@ def markdown(path):
 
     def steal(a):
         if a["verdict"] == "cannot tell":
-            return "cannot tell"
+            return footnote(a["reason"])
         return "%s: stolen %d anon + %d page cache, %d copied, %d refused (%d gifts)" % (
             a["verdict"], a["stolen_anon"], a["stolen_pagecache"], a["copied"], a["refused"],
             a["refused_gift"])
@@ -270,10 +285,14 @@ def markdown(path):
         for k in ks:
             a = next(r for r in k["accounting"] if r["scenario"] == s)
             if a["verdict"] == "cannot tell":
-                cells.append("cannot tell")
+                cells.append(footnote(a["reason"]))
             else:
-                cells.append("%s; accounting %s" % (a["verdict"], {True: "stopped", False: "went on",
-                                                                  None: "?"}[a["accounting_stopped"]]))
+                unmount = (a["unmount"] or "").rpartition(" returned ")[2].split(" (")[0]
+                last = (a["last_record"] or "").partition("last record: ")[2].split(" (")[0]
+                cells.append("%s: umount %s, accounting %s, last %s" % (
+                    a["verdict"], unmount or "?",
+                    {True: "stopped", False: "went on", None: "?"}[a["accounting_stopped"]],
+                    last or "?"))
         row("acct vs unmount: " + s, cells)
     cases = sorted({(b["case"], b["target"], b["a"], b["b"]) for k in ks for b in k["bench"]})
     for case, target, a, b in cases:
@@ -294,6 +313,8 @@ def markdown(path):
       "to a's with min–max over %s; a spread that crosses 1.0 is no difference.\n"
       % ", ".join("%s: %d runs, %d boots" % (k["name"], r["runs"], r["boots"])
                   for k in ks for r in k["bench"][:1]))
+    for i, reason in enumerate(REASONS):
+        w("\n[%d] %s\n" % (i + 1, reason))
 
 
 def plot(path, png):

@@ -26,27 +26,33 @@ ok "the table answers tee(2)" grep -q '^| tee(2): second pipe shares the frames 
 ok "the table states the spread of each ratio" grep -Eq '^\| bench pipe → stealfs: .*×[0-9.]+ \([0-9.]+–[0-9.]+\)' kt.md
 ok "the picture is a PNG" sh -c 'python3 "$1" plot kt.json kt.png && head -c 8 kt.png | od -An -c | grep -q "P   N   G"' sh "$REPORT"
 
-# tamper PYTHON-EXPRESSION: kt.json with one change, into bad.json.
-tamper() {
+# caught DESCRIPTION CHANGE [SCHEMA]: kt.json with CHANGE (Python, on d and
+# k = d["kernels"]) fails kt-report.py check, or validate against SCHEMA.
+caught() {
 	python3 -c 'import json,sys
 d = json.load(open("kt.json")); k = d["kernels"]; exec(sys.argv[1])
-json.dump(d, open("bad.json", "w"))' "$1"
+json.dump(d, open("bad.json", "w"))' "$2" || { ok "$1: the change applies" false; return; }
+	if [ $# = 3 ]; then
+		ok "$1" sh -c '! python3 "$1" validate bad.json "$2" > /dev/null' sh "$REPORT" "$3"
+	else
+		ok "$1" sh -c '! python3 "$1" check bad.json > /dev/null' sh "$REPORT"
+	fi
 }
-tamper 'q = k[1]["questions"]["pipe_to_file"]["tmpfs"]["page_cache_with_move"]; assert q["raw"]["frames_same"] == 0; q["verdict"] = "moved"'
-ok "a move that the frames contradict is caught" sh -c '! python3 "$1" check bad.json > /dev/null' sh "$REPORT"
-tamper 'q = k[1]["questions"]["tee"]; assert q["raw"]["byte_after_write"] == "B"; q["verdict"] = "copied"'
-ok "a copy that the write-after-splice contradicts is caught" sh -c '! python3 "$1" check bad.json > /dev/null' sh "$REPORT"
-tamper 'b = [b for b in k[1]["bench"] if b["verdict"] != "no difference"][0]; b["verdict"] = "no difference"'
-ok "'no difference' with a spread that does not cross 1.0 is caught" sh -c '! python3 "$1" check bad.json > /dev/null' sh "$REPORT"
-tamper 'b = k[1]["bench"][0]; b["raw"][0]["b_ns"] *= 10'
-ok "a ratio that does not follow from the runs is caught" sh -c '! python3 "$1" check bad.json > /dev/null' sh "$REPORT"
-tamper 'a = k[1]["accounting"][0]; a["raw"]["checks"][0]["ok"] = False'
-ok "an accounting verdict the checks contradict is caught" sh -c '! python3 "$1" check bad.json > /dev/null' sh "$REPORT"
-tamper 's = k[1]["questions"]["stealfs"]; s["stolen_anon"] += 1'
-ok "stealfs figures the counters contradict are caught" sh -c '! python3 "$1" check bad.json > /dev/null' sh "$REPORT"
-tamper 'q = k[1]["questions"]["vmsplice"]; q["raw"] = None'
-ok "a verdict without its measurement breaks the schema" sh -c '! python3 "$1" validate bad.json "$2" > /dev/null' sh "$REPORT" "$SCHEMA"
-tamper 'q = k[0]["questions"]["pipe_to_file"]["tmpfs"]["write_pages_with_move"]; q["verdict"] = "cannot tell"; q["reason"] = None'
-ok "'cannot tell' without a reason breaks the schema" sh -c '! python3 "$1" validate bad.json "$2" > /dev/null' sh "$REPORT" "$SCHEMA"
+caught "a move that the frames contradict is caught" \
+	'q = k[1]["questions"]["pipe_to_file"]["tmpfs"]["page_cache_with_move"]; assert q["raw"]["frames_same"] == 0; q["verdict"] = "moved"'
+caught "a copy that the write-after-splice contradicts is caught" \
+	'q = k[1]["questions"]["tee"]; assert q["raw"]["byte_after_write"] == "B"; q["verdict"] = "copied"'
+caught "'no difference' with a spread that does not cross 1.0 is caught" \
+	'b = [b for b in k[1]["bench"] if b["verdict"] != "no difference"][0]; b["verdict"] = "no difference"'
+caught "a ratio that does not follow from the runs is caught" \
+	'b = k[1]["bench"][0]; b["raw"][0]["b_ns"] *= 10'
+caught "an accounting verdict the checks contradict is caught" \
+	'a = k[1]["accounting"][0]; a["raw"]["checks"][0]["ok"] = False'
+caught "stealfs figures the counters contradict are caught" \
+	's = k[1]["questions"]["stealfs"]; s["stolen_anon"] += 1'
+caught "a verdict without its measurement breaks the schema" \
+	'q = k[1]["questions"]["vmsplice"]; q["raw"] = None' "$SCHEMA"
+caught "'cannot tell' without a reason breaks the schema" \
+	'q = k[0]["questions"]["pipe_to_file"]["tmpfs"]["write_pages_with_move"]; q["verdict"] = "cannot tell"; q["reason"] = None' "$SCHEMA"
 
 done_testing

@@ -6,6 +6,7 @@
 #   probe FS JSON                  spmove --probe --json in a directory on FS
 #   counters FS before|after JSON  stealfs's counters around that probe
 #   acct JSON                      acctpin run --json
+#   acct-foreign JSON              ... --acct-file FILE --allow-foreign -s plain
 #   bench CASE TARGET SIDE RUN NS BYTES
 #                                  one timed move (kt-bench), the two sides
 #                                  of a comparison alternating run by run
@@ -59,6 +60,13 @@ if [ "$stage" = all ]; then
 	if [ "$(id -u)" = 0 ]; then
 		acct=$(cd /tmp && acctpin run --json 2>/dev/null)
 		if [ -n "$acct" ]; then echo "acct $acct"; else echo "note acctpin run --json printed nothing"; fi
+		# The foreign file: accounting into a file acctpin did not create.
+		foreign=$(dir_of tmpfs)/kt-foreign
+		: > "$foreign"
+		acct=$(cd /tmp && acctpin run --acct-file "$foreign" --allow-foreign --scenario plain \
+			--json 2>/dev/null)
+		if [ -n "$acct" ]; then echo "acct-foreign $acct"; else echo "note acctpin run --acct-file printed nothing"; fi
+		rm -f "$foreign"
 	else
 		echo "note accounting not measured: acctpin run needs root"
 	fi

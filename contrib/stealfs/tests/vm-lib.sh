@@ -177,7 +177,7 @@ boot() {
 	local abi=$1 log=$2 kernel=$cache/$1/root/boot/vmlinuz-$1-amd64 extra=${vm_append_extra:-}
 	if [ "$abi" = debug ]; then
 		# one bench run per figure: under KASAN the figures mean nothing
-		kernel=$dk/bzImage extra=" kmemleak=on stealfs_bench_runs=1"
+		kernel=$dk/bzImage extra="$extra kmemleak=on stealfs_bench_runs=1"
 	fi
 	[ -n "$sections" ] && extra="$extra stealfs_tests=$sections"
 	timeout -k 10 "$timeout_s" qemu-system-x86_64 \
