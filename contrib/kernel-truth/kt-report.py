@@ -334,7 +334,7 @@ def plot(path, png):
         script = ("set terminal png size %d,600\nset output '%s'\n"
                   "set title 'kernel-truth: throughput per kernel and path (median, min-max)'\n"
                   "set ylabel 'MiB/s'\nset style fill solid 0.5\nset boxwidth 0.7\n"
-                  "set xtics rotate by -45 font ',8'\nset yrange [0:*]\nunset key\n"
+                  "set xtics rotate by -45 font ',8'\nset yrange [0:*]\nset rmargin 10\nunset key\n"
                   "plot '%s' using 1:3:xtic(2) with boxes, '' using 1:3:4:5 with yerrorbars "
                   "pt 0 lc rgb 'black'\n") % (max(800, 40 * n), png, dat)
         if n == 0:
