@@ -74,9 +74,12 @@ fi
 
 # bench CASE TARGET SIDE_A DIR_A FLAGS_A SIDE_B DIR_B FLAGS_B: RUNS runs of
 # each side, alternating a, b, a, b ...; fresh caches before each run.
+# The file case reads its source from ext4 when there is one (pages a
+# disk file system caches, which stealfs can take), else from the tmpfs.
 bench() {
 	kind=$1 target=$2
-	src=$(dir_of tmpfs)/kt-bench-src
+	src=$(dir_of ext4)
+	src=${src:-$(dir_of tmpfs)}/kt-bench-src
 	if [ $kind = file ]; then
 		kt-bench pipe "${size}M" "$src" > /dev/null || return
 	fi
