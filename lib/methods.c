@@ -44,11 +44,14 @@ enum sp_path sp_last_path(const struct sp_mover *m)
 	return m->last_path;
 }
 
-/* One in-kernel copy call of up to n bytes by the given method. */
+/* One in-kernel copy call of up to n bytes by the given method, counted. */
 static ssize_t kernel_copy(struct xfer *x, enum sp_path how, size_t n)
 {
-	if (how == SP_PATH_COPY_FILE_RANGE)
+	if (how == SP_PATH_COPY_FILE_RANGE) {
+		SP_COUNT(&x->m->stats, copy_file_range_calls);
 		return copy_file_range(x->in, x->posp, x->out, NULL, n, 0);
+	}
+	SP_COUNT(&x->m->stats, sendfile_calls);
 	return sendfile(x->out, x->in, x->posp, n);
 }
 
@@ -59,10 +62,8 @@ static ssize_t kernel_copy(struct xfer *x, enum sp_path how, size_t n)
  * or a negative errno. */
 static int move_in_kernel(struct xfer *x, enum sp_path how)
 {
-	struct sp_mover *m = x->m;
 	x->used = how;
 	while (x->left) {
-		SP_COUNT_OTHER(&m->stats);
 		ssize_t n = kernel_copy(x, how, xfer_min(x->left, KERNEL_COPY_CHUNK));
 		if (n < 0) {
 			int err = errno;

@@ -313,15 +313,17 @@ bool ap_check(struct ap_report *r, const char *scenario, const char *name, bool 
 void ap_skip(struct ap_report *r, const char *scenario, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Print the summary: the TAP plan and a table, or the whole JSON document.
- * header_json is a JSON fragment of top-level members (no braces). */
-void ap_report_finish(struct ap_report *r, const char *header_json);
+struct json_object;
+
+/* Print the summary: the TAP plan and a table, or the whole JSON document
+ * (header's members first; header is consumed, NULL after a failed
+ * allocation).  Returns 0, or 1 after reporting that the JSON could not be
+ * printed. */
+int ap_report_finish(struct ap_report *r, struct json_object *header);
 
 /* Free the checks. */
 void ap_report_free(struct ap_report *r);
 
-/* Print s as a JSON string (with quotes) on f. */
-void ap_json_string(FILE *f, const char *s);
 
 /* ---- run and race (acctpin-scenario.c, acctpin-race.c) ---- */
 

@@ -8,6 +8,7 @@
 #include <linux/acct.h>
 
 #include "acctpin.h"
+#include "jsondoc.h"
 #include "message.h"
 #include "quote.h"
 
@@ -32,7 +33,8 @@ static const char *tty_name(unsigned tty)
 	return buf;
 }
 
-/* One record in dump-acct's layout. */
+/* One record in dump-acct's layout; the process name shell-escaped when
+ * it holds anything but printable characters the shell takes literally. */
 static void print_text(const struct ap_record *r)
 {
 	char when[32];
@@ -42,26 +44,34 @@ static void print_text(const struct ap_record *r)
 		snprintf(when, sizeof when, "%" PRIu32, r->btime);
 	printf("%-16s|v%u|%9.2f|%9.2f|%9.2f|%6" PRIu32 "|%6" PRIu32 "|%9.2f|%9.2f|%8" PRIu32
 	       "|%8" PRIu32 "|%c%c%c%c%c|%8" PRIu32 "|%-8s|%s\n",
-	       r->comm, r->version, (double)r->utime, (double)r->stime, (double)r->etime,
+	       cli_quote(r->comm), r->version, (double)r->utime, (double)r->stime, (double)r->etime,
 	       r->uid, r->gid, (double)r->mem, (double)r->io, r->pid, r->ppid,
 	       r->flags & ASU ? 'S' : ' ', r->flags & AFORK ? 'F' : ' ',
 	       r->flags & ACOMPAT ? 'C' : ' ', r->flags & ACORE ? 'D' : ' ',
 	       r->flags & AXSIG ? 'X' : ' ', r->exitcode >> 8, tty_name(r->tty), when);
 }
 
-/* One record as a JSON object on one line. */
-static void print_json(const struct ap_record *r)
+/* One record as a JSON object on one line.  Returns 0, or 1 after
+ * reporting that it could not be printed. */
+static int print_json(const struct ap_record *r)
 {
-	fputs("{\"comm\":", stdout);
-	ap_json_string(stdout, r->comm);
-	printf(",\"version\":%u,\"flags\":%u,\"tty\":%u,\"exitcode\":%" PRIu32 ",\"uid\":%" PRIu32
-	       ",\"gid\":%" PRIu32 ",\"pid\":%" PRIu32 ",\"ppid\":%" PRIu32 ",\"btime\":%" PRIu32
-	       ",\"etime\":%.2f,\"utime\":%" PRIu64 ",\"stime\":%" PRIu64 ",\"mem\":%" PRIu64
-	       ",\"io\":%" PRIu64 ",\"rw\":%" PRIu64 ",\"minflt\":%" PRIu64 ",\"majflt\":%" PRIu64
-	       ",\"swaps\":%" PRIu64 "}\n",
-	       r->version, r->flags, r->tty, r->exitcode, r->uid, r->gid, r->pid, r->ppid,
-	       r->btime, (double)r->etime, r->utime, r->stime, r->mem, r->io, r->rw, r->minflt,
-	       r->majflt, r->swaps);
+	const struct { const char *key; uint64_t value; } head[] = {
+		{ "version", r->version }, { "flags", r->flags }, { "tty", r->tty },
+		{ "exitcode", r->exitcode }, { "uid", r->uid }, { "gid", r->gid },
+		{ "pid", r->pid }, { "ppid", r->ppid }, { "btime", r->btime },
+	}, tail[] = {
+		{ "utime", r->utime }, { "stime", r->stime }, { "mem", r->mem }, { "io", r->io },
+		{ "rw", r->rw }, { "minflt", r->minflt }, { "majflt", r->majflt },
+		{ "swaps", r->swaps },
+	};
+	struct json_object *doc = json_object_new_object();
+	int rc = cli_json_add_text(doc, "comm", r->comm);
+	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+		rc |= cli_json_add_u64(doc, head[i].key, head[i].value);
+	rc |= cli_json_add_double(doc, "etime", (double)r->etime, 2);
+	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++)
+		rc |= cli_json_add_u64(doc, tail[i].key, tail[i].value);
+	return cli_json_emit(doc, rc, stdout, "a record");
 }
 
 /* Print every record of one file.  Returns 0, or 1 after reporting an
@@ -78,15 +88,17 @@ static int dump_one(const char *name, bool json)
 	uint64_t offset = 0;
 	struct ap_record rec;
 	char msg[200];
-	int rc;
-	while ((rc = ap_record_read(f, &offset, &rec, msg, sizeof msg)) > 0) {
+	int rc, failed = 0;
+	while (!failed && (rc = ap_record_read(f, &offset, &rec, msg, sizeof msg)) > 0) {
 		if (json)
-			print_json(&rec);
+			failed = print_json(&rec);
 		else
 			print_text(&rec);
 	}
 	if (!is_stdin)
 		fclose(f);
+	if (failed)
+		return 1;
 	if (rc < 0) {
 		cli_error(0, "%s: %s", cli_quote(name), msg);
 		return 1;

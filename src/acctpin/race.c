@@ -22,6 +22,7 @@
 
 #include "acctpin.h"
 #include "clock.h"
+#include "jsondoc.h"
 #include "message.h"
 #include "path.h"
 #include "quote.h"
@@ -362,25 +363,45 @@ static int cycle(struct race *r, unsigned long n)
 	return rc;
 }
 
-/* Print the counts, as text or JSON. */
-static void print_counts(const struct race *r, bool ok, bool json)
+/* The counts as one JSON document on stdout.  Returns 0, or 1 after
+ * reporting that it could not be printed. */
+static int print_json(const struct race *r, const char *release, const char *fs, bool ok)
+{
+	const struct { const char *key; unsigned long value; } counts[] = {
+		{ "threads", r->o->threads }, { "seconds", r->o->seconds },
+		{ "cycles", r->cycles }, { "umount", r->cuts[CUT_UMOUNT] },
+		{ "lazy", r->cuts[CUT_LAZY] }, { "remount_ro", r->cuts[CUT_REMOUNT] },
+		{ "ebusy", r->ebusy }, { "busy_gave_up", r->busy_gave_up },
+	}, more[] = {
+		{ "acct_on", r->toggles_on }, { "acct_on_enoent", r->toggle_enoent },
+		{ "acct_off", r->toggles_off }, { "markers", r->forks },
+		{ "must_record", r->must }, { "records", r->records },
+		{ "pin_records", r->pin_records }, { "lost", r->lost }, { "torn", r->torn },
+		{ "stray", r->stray }, { "after_off", r->after_off },
+	};
+	struct json_object *doc = json_object_new_object();
+	int rc = cli_json_add_text(doc, "command", "race");
+	rc |= cli_json_add_text(doc, "kernel", release);
+	rc |= cli_json_add_text(doc, "fs", fs);
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		rc |= cli_json_add_u64(doc, counts[i].key, counts[i].value);
+	rc |= cli_json_add_text(doc, "busy_wchan", r->busy_wchan);
+	for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++)
+		rc |= cli_json_add_u64(doc, more[i].key, more[i].value);
+	rc |= cli_json_add_bool(doc, "ok", ok);
+	return cli_json_emit(doc, rc, stdout, "the counts");
+}
+
+/* Print the counts, as text or JSON.  Returns 0, or 1 when the JSON could
+ * not be printed. */
+static int print_counts(const struct race *r, bool ok, bool json)
 {
 	static const char *const fs_names[] = { "tmpfs", "ext4", "existing" };
 	struct utsname u;
 	uname(&u);
 	const struct ap_race_options *o = r->o;
-	if (json) {
-		printf("{\"command\":\"race\",\"kernel\":\"%s\",\"fs\":\"%s\",\"threads\":%u,"
-		       "\"seconds\":%u,\"cycles\":%lu,\"umount\":%lu,\"lazy\":%lu,\"remount_ro\":%lu,"
-		       "\"ebusy\":%lu,\"busy_gave_up\":%lu,\"busy_wchan\":\"%s\",\"acct_on\":%lu,\"acct_on_enoent\":%lu,\"acct_off\":%lu,"
-		       "\"markers\":%lu,\"must_record\":%lu,\"records\":%lu,\"pin_records\":%lu,"
-		       "\"lost\":%lu,\"torn\":%lu,\"stray\":%lu,\"after_off\":%lu,\"ok\":%s}\n",
-		       u.release, fs_names[o->ws.kind], o->threads, o->seconds, r->cycles,
-		       r->cuts[CUT_UMOUNT], r->cuts[CUT_LAZY], r->cuts[CUT_REMOUNT], r->ebusy,
-		       r->busy_gave_up, r->busy_wchan, r->toggles_on, r->toggle_enoent, r->toggles_off, r->forks, r->must, r->records,
-		       r->pin_records, r->lost, r->torn, r->stray, r->after_off, ok ? "true" : "false");
-		return;
-	}
+	if (json)
+		return print_json(r, u.release, fs_names[o->ws.kind], ok);
 	printf("# acctpin race: Linux %s, %s, %u marker threads and a toggler, %u s\n",
 	       u.release, fs_names[o->ws.kind], o->threads, o->seconds);
 	printf("cycles:             %lu (umount %lu, lazy %lu, remount-ro %lu)\n", r->cycles,
@@ -398,6 +419,7 @@ static void print_counts(const struct race *r, bool ok, bool json)
 	printf("foreign:            %lu\n", r->stray);
 	printf("written after off:  %lu\n", r->after_off);
 	printf("result:             %s\n", ok ? "ok" : "FAILED");
+	return 0;
 }
 
 int ap_race_body(void *arg)
@@ -449,6 +471,6 @@ int ap_race_body(void *arg)
 		return 1;
 	ok = ok && !r.lost && !r.torn && !r.stray && !r.after_off && r.cycles > 0 &&
 	     !ap_cleanup_failed;
-	print_counts(&r, ok, o->json);
-	return ok ? 0 : 1;
+	int printed = print_counts(&r, ok, o->json);
+	return ok && !printed ? 0 : 1;
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "acctpin.h"
+#include "jsondoc.h"
 #include "quote.h"
 
 const char *const ap_scenario_names[] = {
@@ -553,26 +554,19 @@ int ap_run_body(void *arg)
 		ap_report_free(&rep);
 		return 1;
 	}
-	char *header = NULL;
-	size_t header_len = 0;
-	FILE *h = open_memstream(&header, &header_len);
-	if (h) {
-		fputs("\"command\":\"run\",\"kernel\":", h);
-		ap_json_string(h, u.release);
-		fprintf(h, ",\"fs\":\"%s\",\"expect\":\"%s\"", fs_names[o->ws.kind],
-			o->expect == AP_EXPECT_BSD ? "bsd" : "linux");
-		if (o->foreign) {
-			fputs(",\"acct_file\":", h);
-			ap_json_string(h, o->foreign);
-		}
-		if (fclose(h) != 0) {
-			free(header);
-			header = NULL;
-		}
+	struct json_object *header = json_object_new_object();
+	int rc = cli_json_add_text(header, "command", "run");
+	rc |= cli_json_add_text(header, "kernel", u.release);
+	rc |= cli_json_add_text(header, "fs", fs_names[o->ws.kind]);
+	rc |= cli_json_add_text(header, "expect", o->expect == AP_EXPECT_BSD ? "bsd" : "linux");
+	if (o->foreign)
+		rc |= cli_json_add_text(header, "acct_file", o->foreign);
+	if (rc) {
+		json_object_put(header);
+		header = NULL;
 	}
-	ap_report_finish(&rep, header ? header : "\"command\":\"run\"");
-	free(header);
-	int status = rep.failed || ap_cleanup_failed ? 1 : 0;
+	int printed = ap_report_finish(&rep, header);
+	int status = rep.failed || ap_cleanup_failed || printed ? 1 : 0;
 	ap_report_free(&rep);
 	return status;
 }

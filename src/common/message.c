@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,9 @@ const char *cli_program = PACKAGE;
 void cli_init(const char *name)
 {
 	cli_program = name;
+	/* The character classes only: which bytes of a name are printable
+	 * characters (quote.h); messages and numbers stay in the C locale. */
+	setlocale(LC_CTYPE, "");
 	atexit(cli_close_stdout_at_exit);
 }
 

@@ -7,8 +7,9 @@
 /* The running program's name, for messages ("spcat"). */
 extern const char *cli_program;
 
-/* Start a tool: remember its name for messages and have standard output
- * checked when the program exits (see closeout.h).  Call first thing in
+/* Start a tool: remember its name for messages, take the character
+ * classes (LC_CTYPE) from the environment's locale for quoting names, and
+ * have standard output checked when the program exits (see closeout.h).  Call first thing in
  * main(). */
 void cli_init(const char *name);
 

@@ -11,9 +11,11 @@
 #include <unistd.h>
 
 #include "closeout.h"
+#include "jsondoc.h"
 #include "libsplice.h"
 #include "message.h"
 #include "options.h"
+#include "progress.h"
 #include "quote.h"
 #include "stats.h"
 #include "usage.h"
@@ -33,6 +35,8 @@ struct config {
 	int64_t offset;
 	uint64_t length;
 	bool stats;
+	bool json;                /* --stats as JSON */
+	int progress;             /* -1 without --progress, else its style */
 	struct sp_options mover;
 	char **operands;          /* NULL-terminated */
 };
@@ -121,6 +125,8 @@ static int cat_one(struct sp_mover *mover, const char *name, const struct config
 		cli_error(errno, "%s", cli_quote(name));
 		return 1;
 	}
+	if (cfg->mover.progress_arg)
+		cli_progress_name(cfg->mover.progress_arg, name);
 	int status = 1;
 	struct stat st;
 	if (fstat(fd, &st) < 0)
@@ -136,15 +142,16 @@ static int cat_one(struct sp_mover *mover, const char *name, const struct config
 	return status;
 }
 
-/* Option code of cat's text-formatting options, which spcat refuses. */
-enum { OPT_TEXT = 1 };
+/* Option codes: cat's text-formatting options, which spcat refuses, and
+ * --progress. */
+enum { OPT_TEXT = 1, OPT_PROGRESS };
 
 /* Parse the command line into cfg.  Returns 0, or CLI_EXIT_USAGE after
  * reporting a usage error. */
 static int parse_command_line(int argc, char **argv, struct config *cfg)
 {
 	const char *offset_arg = NULL, *length_arg = NULL, *pipe_size_arg = NULL;
-	int no_splice = 0, stats = 0;
+	int no_splice = 0, stats = 0, json = 0;
 	const struct poptOption table[] = {
 		{ "offset", '\0', POPT_ARG_STRING, &offset_arg, 0,
 		  "start each FILE at byte N (suffixes K, M, G, ... and KB, MB, ...)", "N" },
@@ -155,7 +162,11 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		{ "no-splice", '\0', POPT_ARG_NONE, &no_splice, 0,
 		  "copy with read(2)/write(2) only", NULL },
 		{ "stats", '\0', POPT_ARG_NONE, &stats, 0,
-		  "print bytes, zero-copy share, syscalls and throughput on stderr", NULL },
+		  "print bytes, in-kernel share, syscalls and throughput on stderr", NULL },
+		{ "json", '\0', POPT_ARG_NONE, &json, 0, "print --stats as one JSON object", NULL },
+		{ "progress", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_PROGRESS,
+		  "show progress on stderr: a bar on a terminal, else numbers as pv -n "
+		  "(STYLE: auto, bar, numeric)", "STYLE" },
 		{ NULL, 'u', POPT_ARG_NONE, NULL, 0, "(ignored)", NULL },
 		{ NULL, 'A', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
 		{ NULL, 'b', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
@@ -174,16 +185,21 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 	cli_options_start(&p, argc, argv, table, "[OPTION]... [FILE]...\n"
 			  "Concatenate FILE(s) to standard output through splice(2).\n"
 			  "With no FILE, or when FILE is -, read standard input.", 0);
-	int rc = cli_options_next(&p);
+	int rc, progress = -1;
+	while ((rc = cli_options_next(&p)) == OPT_PROGRESS)
+		if ((progress = cli_progress_style_parse(p.arg)) < 0)
+			return CLI_EXIT_USAGE;
 	if (rc == OPT_TEXT)
 		return cli_usage_message("-%c: spcat copies bytes unchanged; use cat(1) for its "
 					 "text options", p.opt->shortName);
 	if (rc < 0)
 		return CLI_EXIT_USAGE;
+	if (json && !stats)
+		return cli_usage_message("--json works with --stats only");
 
 	uint64_t offset = 0, pipe_size = 0;
 	*cfg = (struct config){ .offset = SP_OFFSET_CURRENT, .length = SP_LENGTH_EOF,
-				.stats = stats,
+				.stats = stats, .json = json, .progress = progress,
 				/* Splice, read/write where the kernel refuses. */
 				.mover = { .policy = SP_POLICY_PREFER, .path = SP_PATH_SPLICE } };
 	if ((offset_arg && !cli_size_option("offset", offset_arg, &offset, INT64_MAX)) ||
@@ -205,26 +221,59 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 	return 0;
 }
 
-/* Print --stats: the totals and what was picked on this machine -- the
- * path of the last transfer, the pipe size within pipe-max-size, the
- * send buffer of a socket within wmem_max (each only when used). */
-static void print_stats(const struct sp_mover *mover)
+/* Print --stats (json: as JSON): the totals and what was picked on this
+ * machine -- the path of the last transfer, the pipe size within
+ * pipe-max-size, the send buffer of a socket within wmem_max (each only
+ * when used). */
+static void print_stats(const struct sp_mover *mover, bool json)
 {
 	const struct sp_stats *totals = sp_get_stats(mover);
 	enum sp_path path = sp_last_path(mover);
+	struct json_object *more = json_object_new_object();
 	char extra[96];
-	int n = snprintf(extra, sizeof(extra), "%s", path != SP_PATH_NONE ? sp_path_name(path) : "");
-	if (totals->pipe_size)
+	int n = 0, rc = 0;
+	extra[0] = '\0';
+	if (path != SP_PATH_NONE) {
+		n = snprintf(extra, sizeof(extra), "%s", sp_path_name(path));
+		rc |= cli_json_add_text(more, "path", sp_path_name(path));
+	}
+	if (totals->pipe_size) {
 		n += snprintf(extra + n, sizeof(extra) - (size_t)n, "%spipe %" PRIu64 " KiB",
 			      n ? ", " : "", totals->pipe_size / 1024);
-	if (totals->socket_buffer)
+		rc |= cli_json_add_u64(more, "pipe_size", totals->pipe_size);
+	}
+	if (totals->socket_buffer) {
 		snprintf(extra + n, sizeof(extra) - (size_t)n, "%ssocket buffer %" PRIu64 " KiB",
 			 n ? ", " : "", totals->socket_buffer / 1024);
-	cli_print_stats_with(totals, extra[0] ? extra : NULL);
+		rc |= cli_json_add_u64(more, "socket_buffer", totals->socket_buffer);
+	}
+	if (rc && json) {
+		json_object_put(more);
+		more = NULL;
+	}
+	cli_print_stats(totals, json, extra[0] ? extra : NULL, more);
+}
+
+/* The bytes the operands hold from where the copy starts, when every one
+ * is a regular file; 0 (not known) otherwise. */
+static uint64_t bytes_to_copy(const struct config *cfg)
+{
+	uint64_t total = 0;
+	for (char **operand = cfg->operands; *operand; operand++) {
+		struct stat st;
+		bool is_stdin = !strcmp(*operand, "-");
+		if ((is_stdin ? fstat(STDIN_FILENO, &st) : stat(*operand, &st)) < 0 ||
+		    !S_ISREG(st.st_mode))
+			return 0;
+		int64_t from = cfg->offset != SP_OFFSET_CURRENT ? cfg->offset
+			       : is_stdin ? lseek(STDIN_FILENO, 0, SEEK_CUR) : 0;
+		total += cli_progress_file_bytes(&st, from, cfg->length);
+	}
+	return total;
 }
 
 /* Copy every operand to stdout.  Returns the exit status. */
-static int run(const struct config *cfg)
+static int run(struct config *cfg)
 {
 	struct stat st;
 	if (fstat(STDOUT_FILENO, &st) < 0) {
@@ -237,9 +286,17 @@ static int run(const struct config *cfg)
 	if (S_ISSOCK(st.st_mode) && opts.policy == SP_POLICY_PREFER)
 		opts = (struct sp_options){ .pipe_size = opts.pipe_size };
 	struct sp_mover *mover;
+	struct cli_progress *progress = NULL;
+	if (cfg->progress >= 0 &&
+	    cli_progress_start(&progress, (enum cli_progress_style)cfg->progress,
+			       bytes_to_copy(cfg)) == 0) {
+		opts.progress = cli_progress_update;
+		opts.progress_arg = progress;
+	}
 	int rc = sp_mover_new(&mover, &opts);
 	if (rc < 0) {
 		cli_error(-rc, "cannot set up");
+		cli_progress_finish(progress);
 		return 1;
 	}
 	struct output_id out = { st.st_dev, st.st_ino, st };
@@ -254,8 +311,9 @@ static int run(const struct config *cfg)
 		}
 		status |= r;
 	}
+	cli_progress_finish(progress);
 	if (cfg->stats)
-		print_stats(mover);
+		print_stats(mover, cfg->json);
 	sp_mover_free(mover);
 	if (read_stdin && close(STDIN_FILENO) < 0) {
 		cli_error(errno, "closing standard input");

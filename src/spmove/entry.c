@@ -473,6 +473,8 @@ static int copy_by_type(struct spmove *s, const char *src, const struct stat *st
 			const struct ancestor *up, struct outcome *out)
 {
 	bool as_data = !s->o->recursive && !s->o->remove_source;
+	if (s->progress)
+		cli_progress_name(s->progress, src);
 	switch (st->st_mode & S_IFMT) {
 	case S_IFDIR:
 		return copy_directory(s, src, st, dst, d, top, up, out);

@@ -16,11 +16,12 @@
 #include "options.h"
 #include "path.h"
 #include "spmove.h"
+#include "jsondoc.h"
 #include "stats.h"
 #include "usage.h"
 #include "version.h"
 
-/* Files at least this large get a progress bar when stderr is a terminal. */
+/* Copies at least this large get a progress bar when stderr is a terminal. */
 #define AUTO_PROGRESS_BYTES (64u << 20)
 
 /* What the command line asks for. */
@@ -54,6 +55,7 @@ enum {
 	OPT_UPDATE,
 	OPT_SPARSE,
 	OPT_NO_PROGRESS,
+	OPT_PROGRESS,
 };
 
 /* What the options set, before they are put together. */
@@ -61,8 +63,8 @@ struct raw_options {
 	const char *method, *pipe_size, *backup_control, *suffix;
 	bool backup;
 	enum ask ask_copy, ask_move; /* -i/-n last; -f/-i/-n last */
-	int recursive, remove_source, in_place, fsync, verify, stats, splice_move, probe,
-	    progress, no_target, verbose, remove_destination;
+	int recursive, remove_source, in_place, fsync, verify, stats, json, splice_move, probe,
+	    no_target, verbose, remove_destination;
 };
 
 /* Apply a --preserve (on) or --no-preserve (off) list.  Returns false
@@ -145,6 +147,11 @@ static bool apply_option(struct spmove_options *o, struct raw_options *raw, int 
 		o->sparse = (enum sparse_mode)v;
 		break;
 	case OPT_NO_PROGRESS: o->progress = 0; break;
+	case OPT_PROGRESS:
+		v = cli_progress_style_parse(arg);
+		o->progress = 1;
+		o->progress_style = v;
+		break;
 	}
 	return v >= 0;
 }
@@ -205,9 +212,10 @@ static int take_options(struct raw_options *raw, struct config *cfg)
 	o->in_place = raw->in_place;
 	o->fsync = raw->fsync;
 	o->verify = raw->verify;
+	if (raw->json && !raw->stats && !raw->probe)
+		return cli_usage_message("--json works with --stats or --probe only");
 	o->stats = raw->stats;
-	if (raw->progress)
-		o->progress = 1;
+	o->json = raw->json;
 	cfg->probe = raw->probe;
 	/* --method=NAME prefers that path; auto leaves it to the library, but
 	 * --reflink=never rules out copy_file_range(2), which may share the
@@ -291,13 +299,16 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		{ "fsync", '\0', POPT_ARG_NONE, &raw.fsync, 0,
 		  "make each copy durable before it replaces DST", NULL },
 		{ "verify", '\0', POPT_ARG_NONE, &raw.verify, 0, "read the copy back and compare", NULL },
-		{ "progress", '\0', POPT_ARG_NONE, &raw.progress, 0,
-		  "show a progress bar on stderr (default: for large files on a terminal)", NULL },
+		{ "progress", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_PROGRESS,
+		  "show progress on stderr: a bar (on a terminal; by default for large copies), "
+		  "or numbers (auto otherwise, or numeric)", "STYLE" },
 		{ "no-progress", '\0', POPT_ARG_NONE, NULL, OPT_NO_PROGRESS, "never show one", NULL },
 		{ "stats", '\0', POPT_ARG_NONE, &raw.stats, 0,
 		  "print a summary line on stderr: bytes, paths taken, pages moved", NULL },
 		{ "probe", '\0', POPT_ARG_NONE, &raw.probe, 0,
 		  "measure which methods work in DIR (default .) and whether pages move", NULL },
+		{ "json", '\0', POPT_ARG_NONE, &raw.json, 0,
+		  "print --stats or --probe as one JSON document", NULL },
 		CLI_AUTOVERSION
 		POPT_AUTOHELP
 		POPT_TABLEEND
@@ -306,7 +317,7 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 	cli_options_start(&p, argc, argv, table, "[OPTION]... [-T] SRC DST\n"
 			  "  or:  spmove [OPTION]... SRC... DIR\n"
 			  "  or:  spmove [OPTION]... -t DIR SRC...\n"
-			  "  or:  spmove --probe [DIR]\n"
+			  "  or:  spmove --probe [--json] [DIR]\n"
 			  "Copy (as cp), or with --remove-source move (as mv), files through splice(2).\n"
 			  "SRC - streams standard input into DST.", 0);
 	int rc;
@@ -319,34 +330,49 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 	return take_options(&raw, cfg);
 }
 
-/* Print --stats: the mover's line plus the paths taken and, on stealfs,
- * the pages really moved. */
+/* Print --stats: the mover's figures plus the method asked for, the paths
+ * taken and, on stealfs, the pages really moved. */
 static void print_stats(const struct spmove *s, const struct stealfs_counts *before,
 			bool on_stealfs)
 {
 	char extra[512];
-	size_t len = (size_t)snprintf(extra, sizeof(extra), "method %s",
-				      s->o->path ? sp_path_name(s->o->path) : "auto");
+	struct json_object *more = json_object_new_object(), *paths = json_object_new_array();
+	const char *method = s->o->path ? sp_path_name(s->o->path) : "auto";
+	size_t len = (size_t)snprintf(extra, sizeof(extra), "method %s", method);
+	int rc = cli_json_add_text(more, "method", method);
 	const char *sep = " (";
 	for (unsigned p = SP_PATH_NONE + 1; p <= SP_PATH_SENDFILE; p++) {
 		if (s->methods_used & (1u << p)) {
-			len += (size_t)snprintf(extra + len, sizeof(extra) - len, "%s%s", sep,
-						sp_path_name((enum sp_path)p));
+			const char *name = sp_path_name((enum sp_path)p);
+			len += (size_t)snprintf(extra + len, sizeof(extra) - len, "%s%s", sep, name);
+			rc |= paths ? json_object_array_add(paths, json_object_new_string(name)) : 0;
 			sep = ", ";
 		}
 	}
+	rc |= cli_json_add(more, "paths", paths);
 	if (s->methods_used)
 		len += (size_t)snprintf(extra + len, sizeof(extra) - len, ")");
 	struct stealfs_counts after;
 	stealfs_read(&after);
-	if (before->present && after.present)
+	struct json_object *stealfs = NULL;
+	if (before->present && after.present) {
 		snprintf(extra + len, sizeof(extra) - len,
 			 ", stealfs: %" PRIu64 " pages moved, %" PRIu64 " pages copied",
 			 after.stolen - before->stolen, after.copied - before->copied);
-	else if (on_stealfs)
+		stealfs = json_object_new_object();
+		rc |= cli_json_add_u64(stealfs, "pages_moved", after.stolen - before->stolen);
+		rc |= cli_json_add_u64(stealfs, "pages_copied", after.copied - before->copied);
+	} else if (on_stealfs) {
 		snprintf(extra + len, sizeof(extra) - len,
 			 ", stealfs: pages moved unknown (no counters)");
-	cli_print_stats_with(sp_get_stats(s->mover), extra);
+	}
+	if (stealfs || on_stealfs)
+		rc |= cli_json_add(more, "stealfs", stealfs);
+	if (rc && s->o->json) {
+		json_object_put(more);
+		more = NULL;
+	}
+	cli_print_stats(sp_get_stats(s->mover), s->o->json, extra, more);
 }
 
 /* Whether the destination (dst, or its directory) is on stealfs. */
@@ -358,6 +384,27 @@ static bool dest_on_stealfs(const char *dst)
 	       (path_split(dst, buf, sizeof(buf), &dir, &base) == 0 && stealfs_mount(dir));
 }
 
+/* Start --progress when asked, or on a terminal for a copy of at least
+ * AUTO_PROGRESS_BYTES, with the whole run's total: s->progress, and the
+ * mover's callback in cfg.  A display that cannot start is left out. */
+static void start_progress(struct spmove *s, struct config *cfg)
+{
+	bool asked = cfg->o.progress == 1;
+	if (!asked && !(cfg->o.progress < 0 && isatty(STDERR_FILENO)))
+		return;
+	int n = cfg->target_dir ? cfg->count : cfg->count - 1;
+	const char *dest = cfg->target_dir ? cfg->target_dir
+			 : cfg->count ? cfg->operands[cfg->count - 1] : ".";
+	uint64_t total = n > 0 ? progress_total(&cfg->o, cfg->operands, n, dest) : 0;
+	if (!asked && total < AUTO_PROGRESS_BYTES)
+		return;
+	if (cli_progress_start(&s->progress, asked ? cfg->o.progress_style : CLI_PROGRESS_BAR,
+			       total) < 0)
+		return;
+	cfg->mover.progress = cli_progress_update;
+	cfg->mover.progress_arg = s->progress;
+}
+
 /* Copy (or move) the operands as cfg says.  Returns the exit status. */
 static int run(struct config *cfg)
 {
@@ -365,15 +412,11 @@ static int run(struct config *cfg)
 			    .created = seen_new(), .copies = seen_new() };
 	s.umask = umask(0);
 	umask(s.umask);
-	if (cfg->o.progress == 1 || (cfg->o.progress < 0 && isatty(STDERR_FILENO))) {
-		s.progress = progress_new(cfg->o.progress == 1 ? 0 : AUTO_PROGRESS_BYTES);
-		cfg->mover.progress = s.progress ? progress_update : NULL;
-		cfg->mover.progress_arg = s.progress;
-	}
+	start_progress(&s, cfg);
 	int rc = s.sources && s.created && s.copies ? sp_mover_new(&s.mover, &cfg->mover) : -ENOMEM;
 	if (rc < 0) {
 		cli_error(-rc, "cannot set up");
-		progress_free(s.progress);
+		cli_progress_finish(s.progress);
 		seen_free(s.sources);
 		seen_free(s.created);
 		seen_free(s.copies);
@@ -387,10 +430,10 @@ static int run(struct config *cfg)
 
 	signals_catch();
 	int status = run_operands(&s, cfg->operands, cfg->count, cfg->target_dir);
+	cli_progress_finish(s.progress);
 	if (cfg->o.stats)
 		print_stats(&s, &before, on_stealfs);
 	sp_mover_free(s.mover);
-	progress_free(s.progress);
 	seen_free(s.sources);
 	seen_free(s.created);
 	seen_free(s.copies);
@@ -405,7 +448,7 @@ int main(int argc, char **argv)
 	int status = parse_command_line(argc, argv, &cfg);
 	if (status == 0 && cfg.probe)
 		status = cfg.count > 1 ? cli_usage_message("--probe takes at most one directory")
-				       : probe(cfg.count ? cfg.operands[0] : ".");
+				       : probe(cfg.count ? cfg.operands[0] : ".", cfg.o.json);
 	else if (status == 0)
 		status = run(&cfg);
 	return status | cli_close_stdout();

@@ -11,15 +11,7 @@
 
 const char *quoted(const char *name)
 {
-	enum { SLOTS = 4, SLOT_SIZE = 4100 };
-	static char slots[SLOTS][SLOT_SIZE];
-	static unsigned next;
-	const char *q = cli_quote(name);
-	if (q != name)
-		return q; /* cli_quote() quoted it already */
-	char *out = slots[next++ % SLOTS];
-	snprintf(out, SLOT_SIZE, "'%s'", name);
-	return out;
+	return cli_quote_always(name);
 }
 
 void report(const char *src, const char *dst, int err, const char *fmt, ...)

@@ -10,6 +10,7 @@
 
 #include "argmatch.h"
 #include "libsplice.h"
+#include "progress.h"
 
 /* Which symbolic links in the sources are followed (-P, -H, -L). */
 enum deref { DEREF_UNSET, DEREF_NEVER, DEREF_ARGS, DEREF_ALWAYS };
@@ -63,7 +64,9 @@ struct spmove_options {
 	bool no_keep_mode;         /* --no-preserve=mode: new files get default modes */
 	enum sparse_mode sparse;
 	int progress;              /* 1 always, 0 never, -1 when stderr is a tty */
+	int progress_style;        /* enum cli_progress_style */
 	bool stats;
+	bool json;                 /* --stats as JSON */
 };
 
 struct seen;
@@ -75,7 +78,7 @@ struct spmove {
 	mode_t umask;
 	bool root;                 /* may keep another user's ownership */
 	unsigned methods_used;     /* bit (1 << enum sp_path) per path taken */
-	struct progress *progress; /* NULL without a progress bar */
+	struct cli_progress *progress; /* NULL without --progress */
 	struct seen *sources;      /* command-line sources seen (name, file) */
 	struct seen *created;      /* command-line destinations made (name, file) */
 	struct seen *copies;       /* source file -> the name of its copy */
@@ -222,7 +225,7 @@ void seen_forget(struct seen *set, const struct stat *st);
 void report(const char *src, const char *dst, int err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* name in single quotes (escaped as coreutils does) for messages. */
+/* name as cp and mv quote it in messages: cli_quote_always(). */
 const char *quoted(const char *name);
 
 /* Ask "spmove: QUESTION? " on stderr; true for an answer starting with y. */
@@ -274,21 +277,16 @@ int clone_data(int in, int out);
 
 /* ---- progress.c ---- */
 
-struct progress;
+/* The bytes copying the n sources srcs into dest would move: regular
+ * files' sizes, whole trees with -r; for a move, nothing of what stays on
+ * dest's file system (it is renamed).  Unreadable sources count 0. */
+uint64_t progress_total(const struct spmove_options *o, char *const *srcs, int n,
+			const char *dest);
 
-/* A progress bar on stderr for files of at least threshold bytes
- * (0: every file).  Returns NULL when out of memory. */
-struct progress *progress_new(uint64_t threshold);
-void progress_free(struct progress *p);
-
-/* Begin a file of total bytes (0 when unknown); now is the mover's totals. */
-void progress_begin(struct progress *p, uint64_t total, const struct sp_stats *now);
-
-/* End the current file's bar (clears it from the line). */
-void progress_end(struct progress *p);
-
-/* The libsplice progress callback; arg is the struct progress. */
-int progress_update(const struct sp_stats *stats, void *arg);
+/* A file's data begins to move (total: its size), and has finished; for
+ * data.c, whose progress is the whole run's (s->progress). */
+void progress_begin(struct cli_progress *p, uint64_t total, const struct sp_stats *now);
+void progress_end(struct cli_progress *p);
 
 /* ---- stealfs.c ---- */
 
@@ -307,7 +305,8 @@ bool stealfs_mount(const char *path);
 
 /* ---- probe.c ---- */
 
-/* Measure and print what this kernel does in dir.  Returns an exit status. */
-int probe(const char *dir);
+/* Measure and print what this kernel does in dir, as text or (json) one
+ * JSON document.  Returns an exit status. */
+int probe(const char *dir, bool json);
 
 #endif

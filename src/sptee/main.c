@@ -16,6 +16,7 @@
 #include "message.h"
 #include "options.h"
 #include "pipewatch.h"
+#include "progress.h"
 #include "quote.h"
 #include "stats.h"
 #include "usage.h"
@@ -118,7 +119,8 @@ static bool hold_standard_fds(void)
 /* What the command line asks for. */
 struct config {
 	enum output_error mode;
-	int append, ignore_interrupts, no_splice, stats;
+	int append, ignore_interrupts, no_splice, stats, json;
+	int progress;        /* -1 without --progress, else its style */
 	size_t pipe_size;    /* 0: the library's default */
 	char **operands;     /* the files, NULL-terminated */
 	int count;           /* how many */
@@ -128,6 +130,7 @@ struct config {
 enum {
 	OPT_P = 1,
 	OPT_OUTPUT_ERROR,
+	OPT_PROGRESS,
 };
 
 /* Parse the command line into cfg.  Returns 0, or CLI_EXIT_USAGE after
@@ -150,7 +153,12 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		{ "no-splice", '\0', POPT_ARG_NONE, &cfg->no_splice, 0,
 		  "copy with read(2)/write(2) only", NULL },
 		{ "stats", '\0', POPT_ARG_NONE, &cfg->stats, 0,
-		  "print bytes, zero-copy share, syscalls and throughput on stderr", NULL },
+		  "print bytes, in-kernel share, syscalls and throughput on stderr", NULL },
+		{ "json", '\0', POPT_ARG_NONE, &cfg->json, 0, "print --stats as one JSON object",
+		  NULL },
+		{ "progress", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_PROGRESS,
+		  "show progress on stderr: a bar on a terminal, else numbers as pv -n "
+		  "(STYLE: auto, bar, numeric)", "STYLE" },
 		CLI_AUTOVERSION
 		POPT_AUTOHELP
 		POPT_TABLEEND
@@ -160,11 +168,16 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 			  "Copy standard input to each FILE, and also to standard output,\n"
 			  "duplicating it in the kernel with tee(2).", 0);
 	int rc;
-	while ((rc = cli_options_next(&p)) > 0)
-		if (!parse_mode(rc == OPT_P ? NULL : p.arg, &cfg->mode))
+	while ((rc = cli_options_next(&p)) > 0) {
+		bool good = rc == OPT_PROGRESS ? (cfg->progress = cli_progress_style_parse(p.arg)) >= 0
+						: parse_mode(rc == OPT_P ? NULL : p.arg, &cfg->mode);
+		if (!good)
 			return CLI_EXIT_USAGE;
+	}
 	if (rc < 0)
 		return CLI_EXIT_USAGE;
+	if (cfg->json && !cfg->stats)
+		return cli_usage_message("--json works with --stats only");
 	if (pipe_size_arg) {
 		uint64_t v;
 		if (!cli_size_option("pipe size", pipe_size_arg, &v, INT32_MAX))
@@ -237,6 +250,38 @@ static bool copy(struct sp_mover *mover, const int *fds, size_t n,
 	return false;
 }
 
+/* What the progress callback reads: the display and the outputs' counts,
+ * the furthest of which is how much of the input was handed on. */
+struct tee_progress {
+	struct cli_progress *shown;
+	const struct sp_fanout_status *st;
+	size_t n;
+};
+
+/* The libsplice progress callback (arg: a struct tee_progress): the
+ * input's bytes copied so far.  Returns 0. */
+static int tee_progress_update(const struct sp_stats *stats, void *arg)
+{
+	const struct tee_progress *tp = arg;
+	uint64_t done = 0;
+	(void)stats; /* its bytes count every output's */
+	for (size_t i = 0; i < tp->n; i++)
+		if (tp->st[i].bytes > done)
+			done = tp->st[i].bytes;
+	cli_progress_set(tp->shown, done);
+	return 0;
+}
+
+/* The bytes of standard input from its position on, when it is a regular
+ * file; 0 (not known) otherwise. */
+static uint64_t input_bytes(void)
+{
+	struct stat st;
+	if (fstat(STDIN_FILENO, &st) < 0)
+		return 0;
+	return cli_progress_file_bytes(&st, lseek(STDIN_FILENO, 0, SEEK_CUR), SP_LENGTH_EOF);
+}
+
 /* Copy standard input to standard output and the files, then close them.
  * Returns the exit status. */
 static int run(const struct config *cfg, bool stdin_closed)
@@ -256,16 +301,26 @@ static int run(const struct config *cfg, bool stdin_closed)
 	const char **names = calloc(max, sizeof(*names));
 	struct sp_fanout_status *st = calloc(max, sizeof(*st));
 	struct sp_mover *mover = NULL;
+	struct tee_progress tp = { .st = st };
+	if (st && cfg->progress >= 0 &&
+	    cli_progress_start(&tp.shown, (enum cli_progress_style)cfg->progress,
+			       input_bytes()) == 0) {
+		mo.progress = tee_progress_update;
+		mo.progress_arg = &tp;
+	}
 	int rc = -ENOMEM;
 	if (!fds || !names || !st || (rc = sp_mover_new(&mover, &mo)) < 0) {
 		cli_error(-rc, "cannot set up");
+		cli_progress_finish(tp.shown);
 		return 1;
 	}
 	size_t n = open_outputs(cfg->operands, cfg->append, fds, names, &run);
 	run.names = names;
+	tp.n = n;
 	bool stopped = n == 0 || copy(mover, fds, n, st, &run, &cancel);
+	cli_progress_finish(tp.shown);
 	if (cfg->stats)
-		cli_print_stats(sp_get_stats(mover));
+		cli_print_stats(sp_get_stats(mover), cfg->json, NULL, NULL);
 	sp_mover_free(mover);
 
 	/* Close the files that are still live, unless an exit mode stopped the
@@ -292,7 +347,7 @@ int main(int argc, char **argv)
 {
 	cli_init("sptee");
 	bool stdin_closed = hold_standard_fds();
-	struct config cfg = { .mode = MODE_SIGPIPE };
+	struct config cfg = { .mode = MODE_SIGPIPE, .progress = -1 };
 	int status = parse_command_line(argc, argv, &cfg);
 	return status ? status : run(&cfg, stdin_closed);
 }

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "pipewatch.h"
+#include "thread.h"
 
 /* How long to wait before interrupting the copy again: a signal that came
  * just before the copy blocked in a system call interrupted nothing. */
@@ -192,11 +193,7 @@ int pipe_watch_start(struct pipe_watch **wp, const int *fds, size_t n,
 	}
 	catch_wake_signal();
 	/* The thread takes no signal: they are the caller's. */
-	sigset_t all, callers;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &callers);
-	int rc = pthread_create(&w->thread, NULL, watch_loop, w);
-	pthread_sigmask(SIG_SETMASK, &callers, NULL);
+	int rc = cli_thread_start(&w->thread, watch_loop, w);
 	if (rc) {
 		watch_free(w);
 		return -rc;

@@ -56,6 +56,21 @@ check_eq "json: first record" \
 	"$(sed -n 1p json)"
 check_eq "json: one object per record" 3 "$(grep -c '^{' json)"
 
+# A process name with a newline, an escape sequence and a byte that is not
+# UTF-8: shell-escaped in the text, and valid JSON (U+FFFD for the byte)
+# with its exact bytes in comm_hex.
+{ rec 1 3 0 0 4245 1 "$(printf 'a\nb\033[2Jc\377')"; } >hostile
+run_cmd out err "$ACCTPIN" dump hostile
+check_eq "hostile name: text quoted as the shell would" \
+	"'a'\$'\\n''b'\$'\\033''[2Jc'\$'\\377'" "$(cut -d'|' -f1 out)"
+ok "hostile name: no escape byte in the text" test "$(tr -d '\033' <out)" = "$(cat out)"
+run_cmd json err "$ACCTPIN" dump --json hostile
+ok "hostile name: python3 -m json.tool accepts the JSON" python3 -m json.tool json
+if command -v jq >/dev/null 2>&1; then
+	check_eq "hostile name: jq reads comm" '"a\nb\u001b[2Jc\ufffd"' "$(jq -a .comm json)"
+	check_eq "hostile name: jq reads the exact bytes" 610a621b5b324a63ff "$(jq -r .comm_hex json)"
+fi
+
 head -c 100 good >truncated
 run_cmd out err "$ACCTPIN" dump truncated
 check_eq "truncated: exit status" 1 "$RC"

@@ -50,7 +50,7 @@ unset POSIXLY_CORRECT
 
 # The same errors in spcat's own options, worded as glibc words them.
 usage_error "ambiguous abbreviation" "option '--=1' is ambiguous; possibilities: '--offset' \
-'--length' '--pipe-size' '--no-splice' '--stats' '--version' '--help' '--usage'" --=1 a
+'--length' '--pipe-size' '--no-splice' '--stats' '--json' '--progress' '--version' '--help' '--usage'" --=1 a
 cat --=1 a 2>cat.err
 ok "ambiguous abbreviation: GNU cat words it so" \
 	grep -q "^cat: option '--=1' is ambiguous; possibilities: '--number-nonblank' " cat.err
@@ -81,7 +81,7 @@ check_eq "abbreviated flags among the operands: status 0" 0 "$RC"
 cat a a >expected
 same_files "abbreviated flags among the operands: the operands" out expected
 ok "abbreviated flags among the operands: --stats, through read/write" \
-	grep -q '^spcat: 140000 bytes, 0.0% zero-copy,' err
+	grep -q '^spcat: 140000 bytes, 0.0% in kernel,' err
 run_cmd out err "$SPCAT" -- --st
 check_eq "-- then an option's name: a file of that name" \
 	"spcat: --st: No such file or directory" "$(cat err)"

@@ -31,12 +31,12 @@ same_files "range across the 4 GiB boundary" s.out s.want
 "$SPCAT" --offset 4G sparse | wc -c >s.count
 check_eq "tail of a 5 GiB file" 1073741824 "$(cat s.count)"
 
-# --stats: one line on stderr with the bytes and the zero-copy share.
+# --stats: one line on stderr with the bytes and the in-kernel share.
 "$SPCAT" --stats a a 2>stats.err >/dev/null
 check_eq "--stats: one line" 1 "$(wc -l <stats.err)"
-ok "--stats: byte count" grep -q '^spcat: 2000000 bytes, 100.0% zero-copy' stats.err
+ok "--stats: byte count" grep -q '^spcat: 2000000 bytes, 100.0% in kernel' stats.err
 "$SPCAT" --stats --no-splice a 2>stats.err >/dev/null
-ok "--stats with --no-splice: nothing zero-copy" grep -q '^spcat: 1000000 bytes, 0.0% zero-copy' stats.err
+ok "--stats with --no-splice: nothing in kernel" grep -q '^spcat: 1000000 bytes, 0.0% in kernel' stats.err
 "$SPCAT" --stats a 2>stats.err >>appended
 ok "--stats counts the O_APPEND fallback" grep -q ' 1 fallbacks' stats.err
 

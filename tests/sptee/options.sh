@@ -100,7 +100,7 @@ if command -v script >/dev/null; then
 	check_eq "a terminal as stdout: exit status" 0 $?
 	same_files "a terminal as stdout: f holds the input" in f
 	ok "a terminal as stdout: it alone fell back to write(2)" \
-		grep -q ' 50.0% zero-copy, .* 1 fallbacks' err
+		grep -q ' 50.0% in kernel, .* 1 fallbacks' err
 fi
 
 # --stats, --help, --version.
