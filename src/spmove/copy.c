@@ -371,10 +371,12 @@ static bool may_write(const struct spmove *s, const char *path, const struct sta
 }
 
 int copy_regular(struct spmove *s, const char *src, const char *dst, const struct stat *st,
-		 const struct stat *dst_st)
+		 const struct stat *dst_st, bool dst_absent)
 {
 	char path[PATH_MAX];
-	if (resolve_output(s, dst, dst_st != NULL, path, sizeof(path)))
+	if (dst_absent)
+		snprintf(path, sizeof(path), "%s", dst);
+	else if (resolve_output(s, dst, dst_st != NULL, path, sizeof(path)))
 		return 1;
 	if (dst_st && !may_write(s, path, dst_st)) {
 		if (!s->o->force) {

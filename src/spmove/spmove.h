@@ -146,11 +146,12 @@ void dir_memo_forget(struct spmove *s);
 /*
  * Copy the regular file (or other readable source) src to dst through a
  * temporary file that replaces dst when complete; st is src's stat, dst_st
- * dst's when it exists (NULL when new).  Returns 0 or 1 after a report;
- * dst is left as it was on failure.
+ * dst's when it exists (NULL when new); dst_absent: not even a dangling
+ * symbolic link has the name (then it is not looked at again).  Returns 0
+ * or 1 after a report; dst is left as it was on failure.
  */
 int copy_regular(struct spmove *s, const char *src, const char *dst, const struct stat *st,
-		 const struct stat *dst_st);
+		 const struct stat *dst_st, bool dst_absent);
 
 /* Copy the symbolic link src to dst, replacing what is there in one rename.
  * Returns 0 or 1 after a report. */
