@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <json-c/json.h>
+#include <libsmartcols.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -55,36 +56,33 @@ static const char *method_verdict(enum sp_probe_verdict v)
 	return "not run";
 }
 
-/* Print one method's line: whether it works, falls back, or fails. */
-static void print_method(const struct sp_probe_method *r)
+/* One method's result in words, into text: whether it works, falls back,
+ * or fails, and what stealfs counted. */
+static void method_result(const struct sp_probe_method *r, char *text, size_t size)
 {
-	char label[40];
-	method_label(r, label, sizeof(label));
-	printf("  %-20s ", label);
+	int n = 0;
 	switch (r->verdict) {
 	case SP_PROBE_NOT_RUN:
-		printf("unknown (cannot set up: %s)\n", strerror(r->error));
+		snprintf(text, size, "unknown (cannot set up: %s)", strerror(r->error));
 		return;
 	case SP_PROBE_FAILS:
-		printf("fails: %s\n", strerror(r->error));
+		snprintf(text, size, "fails: %s", strerror(r->error));
 		return;
 	case SP_PROBE_WRONG_DATA:
-		printf("WRONG DATA (%" PRIu64 " bytes)\n", r->bytes);
+		snprintf(text, size, "WRONG DATA (%" PRIu64 " bytes)", r->bytes);
 		return;
 	case SP_PROBE_FALLS_BACK:
-		printf("falls back to %s", sp_path_name(r->used));
+		n = snprintf(text, size, "falls back to %s", sp_path_name(r->used));
 		break;
 	case SP_PROBE_WORKS:
-		if (r->policy == SP_POLICY_AUTO)
-			printf("works (uses %s)", sp_path_name(r->used));
-		else
-			printf("works");
+		n = r->policy == SP_POLICY_AUTO
+			    ? snprintf(text, size, "works (uses %s)", sp_path_name(r->used))
+			    : snprintf(text, size, "works");
 		break;
 	}
-	if (r->pages_moved >= 0)
-		printf(", stealfs: %" PRId64 " pages moved, %" PRId64 " copied", r->pages_moved,
-		       r->pages_copied);
-	printf(", %.0f%% spliced\n", spliced_percent(r));
+	if (r->pages_moved >= 0 && n >= 0 && (size_t)n < size)
+		snprintf(text + n, size - (size_t)n, ", stealfs: %" PRId64 " pages moved, %" PRId64
+			 " copied", r->pages_moved, r->pages_copied);
 }
 
 /* One page measurement as sp_probe() returns it, with its names. */
@@ -146,18 +144,19 @@ static void describe_evidence(const struct measure *m, char *text, size_t size)
 			 m->pages->pages_moved, m->pages->pages);
 }
 
-/* Print one page measurement: its verdict and what it rests on. */
-static void print_measure(const struct measure *m)
+/* A page measurement's verdict in words, with what it rests on or why it
+ * cannot tell, into text. */
+static void measure_verdict(const struct measure *m, char *text, size_t size)
 {
 	char evidence[200];
 	const char *why = cannot_tell_why(m);
 	describe_evidence(m, evidence, sizeof(evidence));
-	printf("  %-31s %s", m->label, fate_word(m->pages->fate));
 	if (why)
-		printf(" (%s)", why);
+		snprintf(text, size, "%s (%s)", fate_word(m->pages->fate), why);
 	else if (evidence[0])
-		printf(" (%s)", evidence + 2);
-	printf("\n");
+		snprintf(text, size, "%s (%s)", fate_word(m->pages->fate), evidence + 2);
+	else
+		snprintf(text, size, "%s", fate_word(m->pages->fate));
 }
 
 /* A JSON integer, or null for a figure that was not measured (-1). */
@@ -219,16 +218,16 @@ static void list_measures(const struct sp_probe *r, struct measure m[MEASURES])
 {
 	const struct sp_probe_evidences *e = &r->evidence;
 	struct measure all[MEASURES] = {
-		{ "vmsplice_anon", "vmsplice of user memory:", &r->vmsplice_anon, &e->vmsplice_anon },
-		{ "vmsplice_gift", "SPLICE_F_GIFT:", &r->vmsplice_gift, &e->vmsplice_gift },
-		{ "vmsplice_file", "vmsplice of a mapped file:", &r->vmsplice_file, &e->vmsplice_file },
-		{ "splice_in", "splice from a file:", &r->splice_in, &e->splice_in },
-		{ "tee", "tee(2) of those pipe pages:", &r->tee, &e->tee },
-		{ "pagecache_splice", "page-cache pages without -M:", &r->pagecache_splice,
+		{ "vmsplice_anon", "vmsplice of user memory", &r->vmsplice_anon, &e->vmsplice_anon },
+		{ "vmsplice_gift", "SPLICE_F_GIFT", &r->vmsplice_gift, &e->vmsplice_gift },
+		{ "vmsplice_file", "vmsplice of a mapped file", &r->vmsplice_file, &e->vmsplice_file },
+		{ "splice_in", "splice from a file", &r->splice_in, &e->splice_in },
+		{ "tee", "tee(2) of those pipe pages", &r->tee, &e->tee },
+		{ "pagecache_splice", "page-cache pages without -M", &r->pagecache_splice,
 		  &e->pagecache_splice },
-		{ "pagecache_move", "page-cache pages with -M:", &r->pagecache_move, &e->pagecache_move },
-		{ "anon_move", "write(2) pipe pages with -M:", &r->anon_move, &e->anon_move },
-		{ "gift_move", "gifted pages with -M:", &r->gift_move, &e->gift_move },
+		{ "pagecache_move", "page-cache pages with -M", &r->pagecache_move, &e->pagecache_move },
+		{ "anon_move", "write(2) pipe pages with -M", &r->anon_move, &e->anon_move },
+		{ "gift_move", "gifted pages with -M", &r->gift_move, &e->gift_move },
 	};
 	memcpy(m, all, sizeof(all));
 }
@@ -259,24 +258,72 @@ static int print_json(const struct sp_probe *r)
 	return rc;
 }
 
-/* Print r as text. */
-static void print_text(const char *dir, const struct sp_probe *r)
+/* A table of two columns, NAME and VALUE headed as given, printed by
+ * libsmartcols after the caller fills it. */
+static struct libscols_table *two_columns(const char *name, const char *value)
+{
+	struct libscols_table *tb = scols_new_table();
+	if (tb && scols_table_new_column(tb, name, 0, 0) &&
+	    scols_table_new_column(tb, value, 0, SCOLS_FL_WRAP))
+		return tb;
+	scols_unref_table(tb);
+	return NULL;
+}
+
+/* Add the row NAME, VALUE to tb.  Returns 0 or -ENOMEM. */
+static int add_row(struct libscols_table *tb, const char *name, const char *value)
+{
+	struct libscols_line *ln = scols_table_new_line(tb, NULL);
+	return ln && !scols_line_set_data(ln, 0, name) && !scols_line_set_data(ln, 1, value)
+		       ? 0
+		       : -ENOMEM;
+}
+
+/* Print tb and free it; a blank line before it.  Returns 0 or -ENOMEM. */
+static int print_table(struct libscols_table *tb, int rc)
+{
+	if (!rc && tb && (printf("\n") < 0 || scols_print_table(tb)))
+		rc = -ENOMEM;
+	scols_unref_table(tb);
+	return tb ? rc : -ENOMEM;
+}
+
+/* Print r as text: a line about the kernel and the directory, then a table
+ * of the methods and one of the page measurements.  Returns 0 or -ENOMEM. */
+static int print_text(const char *dir, const struct sp_probe *r)
 {
 	struct measure m[MEASURES];
 	list_measures(r, m);
 	printf("kernel %s, %s: %s (f_type 0x%lx), page size %zu, stealfs counters %s, "
-	       "frame numbers %s\n", r->kernel, dir, fs_name(r->fs_type), r->fs_type, r->page_size,
-	       r->stealfs_counters ? "present" : "absent",
+	       "frame numbers %s\n", r->kernel, quoted(dir), fs_name(r->fs_type), r->fs_type,
+	       r->page_size, r->stealfs_counters ? "present" : "absent",
 	       r->frames_readable ? "readable" : "hidden (not root)");
-	printf("methods (spliced: percent of the bytes that went through splice-family calls):\n");
-	for (unsigned i = 0; i < SP_PROBE_METHODS; i++)
-		print_method(&r->methods[i]);
-	printf("pages:\n");
-	for (unsigned i = 0; i < MEASURES; i++)
-		print_measure(&m[i]);
-	if (r->vmsplice_anon.fate == SP_PAGES_COPIED)
+	char label[40], text[400];
+	struct libscols_table *tb = two_columns("METHOD", "RESULT");
+	int rc = tb ? 0 : -ENOMEM;
+	if (tb && !scols_table_new_column(tb, "SPLICED", 0, SCOLS_FL_RIGHT))
+		rc = -ENOMEM;
+	for (unsigned i = 0; i < SP_PROBE_METHODS && !rc; i++) {
+		char percent[16];
+		method_label(&r->methods[i], label, sizeof(label));
+		method_result(&r->methods[i], text, sizeof(text));
+		snprintf(percent, sizeof(percent), "%.0f%%", spliced_percent(&r->methods[i]));
+		rc = add_row(tb, label, text);
+		if (!rc && scols_line_set_data(scols_table_get_line(tb, i), 2, percent))
+			rc = -ENOMEM;
+	}
+	rc = print_table(tb, rc);
+	printf("(SPLICED: the percent of the bytes that went through splice-family calls)\n");
+	tb = rc ? NULL : two_columns("PAGES", "VERDICT");
+	for (unsigned i = 0; i < MEASURES && tb && !rc; i++) {
+		measure_verdict(&m[i], text, sizeof(text));
+		rc = add_row(tb, m[i].label, text);
+	}
+	rc = print_table(tb, rc);
+	if (!rc && r->vmsplice_anon.fate == SP_PAGES_COPIED)
 		printf("note: vmsplice copies on this kernel (upstream's plain-copy vmsplice): "
 		       "--method=vmsplice and gift save nothing over rw\n");
+	return rc;
 }
 
 int probe(const char *dir, bool json)
@@ -292,6 +339,8 @@ int probe(const char *dir, bool json)
 	}
 	if (json)
 		return print_json(&r);
-	print_text(dir, &r);
-	return 0;
+	rc = print_text(dir, &r);
+	if (rc)
+		cli_error(-rc, "the probe's tables");
+	return rc ? 1 : 0;
 }
