@@ -252,6 +252,7 @@ static int move_via_pipe(struct xfer *x)
 		return xfer_fail(x, SP_SIDE_NONE, -rc);
 	}
 	x->used = SP_PATH_SPLICE;
+	m->stats.pipe_size = m->pipe_size;
 	while (x->left) {
 		size_t n;
 		rc = splice_input(x, m->pipe_fds[1], xfer_min(x->left, m->pipe_size), &n);
@@ -273,41 +274,59 @@ static int move_via_pipe(struct xfer *x)
 	return 0;
 }
 
-/* Look at out, reusing what the mover remembers when it is the same file.
- * Returns 0 or a negative errno (output side). */
-static int examine_output(struct xfer *x)
+/* Look at out (known: its fstat and flags when the caller has them),
+ * reusing what the mover remembers when it is the same file.  Returns 0
+ * or a negative errno (output side). */
+static int examine_output(struct xfer *x, const struct sp_known *known)
 {
 	struct sp_mover *m = x->m;
 	struct sp_output_memo *memo = &m->out_memo;
-	struct stat st;
-	SP_COUNT_OTHER(&m->stats);
-	if (fstat(x->out, &st) < 0)
-		return xfer_fail(x, SP_SIDE_OUTPUT, errno);
-	x->out_pipe = S_ISFIFO(st.st_mode);
-	x->out_reg = S_ISREG(st.st_mode);
-	if (memo->valid && memo->fd == x->out && memo->dev == st.st_dev &&
-	    memo->ino == st.st_ino)
+	struct stat own;
+	const struct stat *st = known ? known->out : NULL;
+	if (!st) {
+		SP_COUNT_OTHER(&m->stats);
+		if (fstat(x->out, &own) < 0)
+			return xfer_fail(x, SP_SIDE_OUTPUT, errno);
+		st = &own;
+	}
+	x->out_pipe = S_ISFIFO(st->st_mode);
+	x->out_reg = S_ISREG(st->st_mode);
+	x->out_sock = S_ISSOCK(st->st_mode);
+	if (memo->valid && memo->fd == x->out && memo->dev == st->st_dev &&
+	    memo->ino == st->st_ino)
 		return 0;
 	*memo = (struct sp_output_memo){ .valid = true, .fd = x->out,
-					 .dev = st.st_dev, .ino = st.st_ino };
+					 .dev = st->st_dev, .ino = st->st_ino };
 	if (x->out_pipe) {
 		m->stats.syscalls += 2;
 		memo->pipe_size = sp_pipe_grow(x->out, m->opts.pipe_size);
 	} else {
-		SP_COUNT_OTHER(&m->stats);
-		int fl = fcntl(x->out, F_GETFL);
+		int fl = known ? known->out_flags : -1;
+		if (fl < 0) {
+			SP_COUNT_OTHER(&m->stats);
+			fl = fcntl(x->out, F_GETFL);
+		}
 		memo->append = fl >= 0 && (fl & O_APPEND);
+		if (x->out_sock)
+			memo->socket_buffer = sp_socket_grow(m, x->out, m->opts.pipe_size);
 	}
+	if (x->out_sock && memo->socket_buffer > 0)
+		m->stats.socket_buffer = (uint64_t)memo->socket_buffer;
 	return 0;
 }
 
-/* Look at in and apply the starting offset.  Returns 0 or a negative errno. */
-static int examine_input(struct xfer *x, int64_t offset)
+/* Look at in (known_st: its fstat when the caller has it) and apply the
+ * starting offset.  Returns 0 or a negative errno. */
+static int examine_input(struct xfer *x, int64_t offset, const struct stat *known_st)
 {
 	struct stat st;
-	SP_COUNT_OTHER(&x->m->stats);
-	if (fstat(x->in, &st) < 0)
-		return xfer_fail(x, SP_SIDE_INPUT, errno);
+	if (known_st) {
+		st = *known_st;
+	} else {
+		SP_COUNT_OTHER(&x->m->stats);
+		if (fstat(x->in, &st) < 0)
+			return xfer_fail(x, SP_SIDE_INPUT, errno);
+	}
 	if (S_ISDIR(st.st_mode))
 		return xfer_fail(x, SP_SIDE_INPUT, EISDIR);
 	x->in_pipe = S_ISFIFO(st.st_mode);
@@ -339,6 +358,7 @@ static int run_splice(struct xfer *x)
 				size = in_size;
 		}
 		x->chunk = size > 0 ? (size_t)size : m->opts.pipe_size;
+		m->stats.pipe_size = x->chunk;
 		return move_direct(x);
 	}
 	if (m->out_memo.append) {
@@ -360,10 +380,16 @@ static int (*added_path(const struct xfer *x))(struct xfer *)
 	const struct sp_options *o = &x->m->opts;
 	if (!x->in_reg || x->m->out_memo.append)
 		return NULL;
-	if (o->policy == SP_POLICY_AUTO)
+	if (o->policy == SP_POLICY_AUTO) {
 		/* SPLICE_F_MOVE only means something on the splice path. */
-		return x->out_reg && !(o->splice_flags & SPLICE_F_MOVE) ? xfer_move_copy_file_range
-									 : NULL;
+		if (o->splice_flags & SPLICE_F_MOVE)
+			return NULL;
+		/* Into a socket sendfile(2) is one call per chunk where the
+		 * splice path makes two (file -> private pipe -> socket); the
+		 * kernel's work is the same (measured: equal CPU time). */
+		return x->out_reg ? xfer_move_copy_file_range
+				  : x->out_sock ? xfer_move_sendfile : NULL;
+	}
 	switch (o->path) {
 	case SP_PATH_COPY_FILE_RANGE:
 		return x->out_reg ? xfer_move_copy_file_range : NULL;
@@ -398,8 +424,8 @@ static int run(struct xfer *x)
 	return run_splice(x);
 }
 
-int64_t sp_move(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
-		uint64_t length)
+int64_t sp_move_known(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
+		      uint64_t length, const struct sp_known *known)
 {
 	if (!m)
 		return -EINVAL;
@@ -411,9 +437,9 @@ int64_t sp_move(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
 
 	int rc = 0;
 	if (length)
-		rc = examine_input(&x, offset);
+		rc = examine_input(&x, offset, known ? known->in : NULL);
 	if (!rc && length)
-		rc = examine_output(&x);
+		rc = examine_output(&x, known);
 	if (!rc && x.left)
 		rc = run(&x);
 
@@ -422,4 +448,17 @@ int64_t sp_move(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
 	m->stats.elapsed_ns += now_ns() - start;
 	errno = saved_errno;
 	return rc ? rc : (int64_t)x.done;
+}
+
+int64_t sp_move(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
+		uint64_t length)
+{
+	return sp_move_known(m, in_fd, out_fd, offset, length, NULL);
+}
+
+int64_t sp_move_stat(struct sp_mover *m, int in_fd, const struct stat *in_st, int out_fd,
+		     const struct stat *out_st, int64_t offset, uint64_t length)
+{
+	struct sp_known known = { .in = in_st, .out = out_st, .out_flags = -1 };
+	return sp_move_known(m, in_fd, out_fd, offset, length, &known);
 }

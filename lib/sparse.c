@@ -24,6 +24,10 @@ struct sparse {
 	struct sp_mover *m;
 	int in, out;
 	off_t start;    /* out's file position when the call began */
+	struct stat in_st, out_st; /* their fstat(2), out_st once takes_holes() ran */
+	bool in_known;  /* in_st came from the caller */
+	bool fresh_out; /* out: a file the caller just made (sp_copy_to_new()) */
+	struct sp_known known;     /* what sp_move_known() need not ask again */
 	off_t end;      /* where the copy ends in out */
 	uint64_t done;  /* bytes written to out */
 };
@@ -40,7 +44,7 @@ static int fail(struct sparse *s, enum sp_side side, int err)
  * errno (the mover has recorded the side). */
 static int transfer(struct sparse *s, int64_t offset, uint64_t length)
 {
-	int64_t n = sp_move(s->m, s->in, s->out, offset, length);
+	int64_t n = sp_move_known(s->m, s->in, s->out, offset, length, &s->known);
 	s->done += n >= 0 ? (uint64_t)n : sp_last_bytes(s->m);
 	s->end = s->start + (off_t)s->done;
 	return n >= 0 ? 0 : (int)n;
@@ -169,38 +173,51 @@ static bool looks_sparse(const struct stat *st)
 }
 
 /* Whether out can have holes: a regular file not opened with O_APPEND.
- * Sets s->start to its file position.  Returns 1, 0 or a negative errno. */
+ * Sets s->start to its file position and fills s->known with what was
+ * learned.  Returns 1, 0 or a negative errno. */
 static int takes_holes(struct sparse *s)
 {
-	struct stat st;
+	if (s->fresh_out) {
+		/* Known: an empty regular file at offset 0, without O_APPEND. */
+		s->out_st = (struct stat){ .st_mode = S_IFREG | 0600 };
+		s->known.out = &s->out_st;
+		s->known.out_flags = O_RDWR;
+		s->start = 0;
+		return 1;
+	}
 	SP_COUNT_OTHER(&s->m->stats);
-	if (fstat(s->out, &st) < 0)
+	if (fstat(s->out, &s->out_st) < 0)
 		return fail(s, SP_SIDE_OUTPUT, errno);
-	if (!S_ISREG(st.st_mode))
+	s->known.out = &s->out_st;
+	if (!S_ISREG(s->out_st.st_mode))
 		return 0;
 	s->m->stats.syscalls += 2;
 	int fl = fcntl(s->out, F_GETFL);
 	s->start = lseek(s->out, 0, SEEK_CUR);
 	if (fl < 0 || s->start < 0)
 		return fail(s, SP_SIDE_OUTPUT, errno);
+	s->known.out_flags = fl;
 	return !(fl & O_APPEND);
 }
 
 /* The copy itself (see sp_move_sparse()).  Returns 0 or a negative errno. */
 static int copy(struct sparse *s, enum sp_holes how)
 {
-	struct stat in_st;
-	SP_COUNT_OTHER(&s->m->stats);
-	if (fstat(s->in, &in_st) < 0)
-		return fail(s, SP_SIDE_INPUT, errno);
+	const struct stat *in_st = &s->in_st;
+	if (!s->in_known) {
+		SP_COUNT_OTHER(&s->m->stats);
+		if (fstat(s->in, &s->in_st) < 0)
+			return fail(s, SP_SIDE_INPUT, errno);
+	}
+	s->known.in = in_st;
 	int holes = takes_holes(s);
 	if (holes < 0)
 		return holes;
 	int rc;
-	if (!S_ISREG(in_st.st_mode))
+	if (!S_ISREG(in_st->st_mode))
 		rc = transfer(s, SP_OFFSET_CURRENT, SP_LENGTH_EOF);
-	else if (holes && how != SP_HOLES_FILL && looks_sparse(&in_st))
-		rc = copy_extents(s, in_st.st_size);
+	else if (holes && how != SP_HOLES_FILL && looks_sparse(in_st))
+		rc = copy_extents(s, in_st->st_size);
 	else
 		rc = transfer(s, 0, SP_LENGTH_EOF);
 	if (!rc && holes && how == SP_HOLES_PUNCH)
@@ -208,19 +225,36 @@ static int copy(struct sparse *s, enum sp_holes how)
 	return rc;
 }
 
-int64_t sp_move_sparse(struct sp_mover *m, int in_fd, int out_fd, enum sp_holes how)
+/* Run one copy described by s (see sp_move_sparse()).  Returns as it. */
+static int64_t run(struct sparse *s, enum sp_holes how)
 {
+	struct sp_mover *m = s->m;
 	if (!m || (unsigned)how > SP_HOLES_FILL)
 		return -EINVAL;
 	int saved_errno = errno;
 	uint64_t start = now_ns(), elapsed = m->stats.elapsed_ns;
-	struct sparse s = { .m = m, .in = in_fd, .out = out_fd };
 	m->err_side = SP_SIDE_NONE;
 	m->last_path = SP_PATH_NONE;
-	int rc = copy(&s, how);
-	m->last_bytes = s.done;
+	int rc = copy(s, how);
+	m->last_bytes = s->done;
 	/* The whole call, not only its sp_move()s. */
 	m->stats.elapsed_ns = elapsed + (now_ns() - start);
 	errno = saved_errno;
-	return rc ? rc : (int64_t)s.done;
+	return rc ? rc : (int64_t)s->done;
+}
+
+int64_t sp_move_sparse(struct sp_mover *m, int in_fd, int out_fd, enum sp_holes how)
+{
+	struct sparse s = { .m = m, .in = in_fd, .out = out_fd, .known.out_flags = -1 };
+	return run(&s, how);
+}
+
+int64_t sp_copy_to_new(struct sp_mover *m, int in_fd, const struct stat *in_st, int out_fd,
+		       enum sp_holes how)
+{
+	struct sparse s = { .m = m, .in = in_fd, .out = out_fd, .known.out_flags = -1,
+			    .in_known = in_st != NULL, .fresh_out = true };
+	if (in_st)
+		s.in_st = *in_st;
+	return run(&s, how);
 }

@@ -14,6 +14,7 @@ struct xfer {
 	int in, out;
 	bool in_pipe, out_pipe;
 	bool in_reg, out_reg; /* regular files */
+	bool out_sock;        /* a stream socket */
 	off_t in_size;      /* size of a regular input when the transfer began */
 	loff_t pos;         /* next input offset, for positional input */
 	loff_t *posp;       /* &pos for positional input, NULL for the file position */

@@ -20,16 +20,38 @@
 #include "path.h"
 #include "spmove.h"
 
+/* A destination directory held open between the files copy_children()
+ * puts into it: opening and closing it for each file were two of the
+ * system calls that made spmove -r slower than cp -r on small files. */
+struct dir_memo {
+	int fd;
+	bool no_clone;     /* FICLONE from no_clone_src into it was refused */
+	dev_t no_clone_src;
+	char path[PATH_MAX];
+};
+
+void dir_memo_forget(struct spmove *s)
+{
+	if (!s->dir)
+		return;
+	close(s->dir->fd);
+	free(s->dir);
+	s->dir = NULL;
+}
+
 /* Where a new file goes: a directory and a name in it. */
 struct target {
 	int dirfd;
+	struct dir_memo *memo; /* dirfd is the memo's (not to be closed), or NULL */
 	const char *base;
 	char path[PATH_MAX];  /* the name the file gets, as opened */
 	char buf[PATH_MAX];   /* path taken apart */
 };
 
-/* Open the directory of path.  Returns 0 or an errno value. */
-static int target_open(const char *path, struct target *t)
+/* Open the directory of path, or take it from the memo of the directory
+ * being filled (and remember it there while copy_children() runs).
+ * Returns 0 or an errno value. */
+static int target_open(struct spmove *s, const char *path, struct target *t)
 {
 	const char *dir;
 	if (strlen(path) >= sizeof(t->path))
@@ -38,28 +60,59 @@ static int target_open(const char *path, struct target *t)
 	int err = path_split(path, t->buf, sizeof(t->buf), &dir, &t->base);
 	if (err)
 		return err;
+	t->memo = NULL;
+	if (s->dir && !strcmp(s->dir->path, dir)) {
+		t->memo = s->dir;
+		t->dirfd = s->dir->fd;
+		return 0;
+	}
 	t->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	return t->dirfd < 0 ? errno : 0;
+	if (t->dirfd < 0)
+		return errno;
+	if (!s->tree_depth || strlen(dir) >= sizeof(s->dir->path))
+		return 0;
+	dir_memo_forget(s);
+	s->dir = calloc(1, sizeof(*s->dir));
+	if (s->dir) {
+		s->dir->fd = t->dirfd;
+		strcpy(s->dir->path, dir);
+		t->memo = s->dir;
+	}
+	return 0;
+}
+
+/* Let go of t's directory (the memo keeps its own). */
+static void target_close(const struct target *t)
+{
+	if (!t->memo)
+		close(t->dirfd);
 }
 
 /*
- * Make a temporary name in t's directory: an empty file (mode 0600), a
- * symbolic link to link_target, or with mode a FIFO, socket or device
+ * Make a temporary name in t's directory: a symbolic link to link_target,
+ * or with mode an empty regular file (S_IFREG and its permissions, which
+ * the umask and a default ACL cut as open(2)'s), a FIFO, socket or device
  * (dev).  The name goes to name.  Returns the file's fd (0 for the others)
  * or a negative errno.
  */
 static int temp_create(const struct target *t, const char *link_target, mode_t mode, dev_t dev,
 		       char *name, size_t size)
 {
+	/* One getrandom(2) per run, then a sequence from it: the names need
+	 * not be unpredictable (O_EXCL and O_NOFOLLOW make them safe), only
+	 * unlikely to be taken, and a system call per file showed. */
+	static uint32_t seed, seq;
+	static bool seeded;
+	if (!seeded && getrandom(&seed, sizeof(seed), 0) != sizeof(seed))
+		seed = (uint32_t)getpid() * 2654435761u;
+	seeded = true;
 	for (int tries = 0; tries < 100; tries++) {
-		uint32_t r;
-		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
-			r = (uint32_t)getpid() * 2654435761u + (uint32_t)tries;
+		uint32_t r = seed + seq++ * 2654435761u;
 		snprintf(name, size, ".spmove-%08x", r);
 		int fd = link_target ? symlinkat(link_target, t->dirfd, name)
-			 : mode      ? mknodat(t->dirfd, name, mode, dev)
-				     : openat(t->dirfd, name, O_RDWR | O_CREAT | O_EXCL |
-					      O_NOFOLLOW | O_CLOEXEC, 0600);
+			 : !S_ISREG(mode) ? mknodat(t->dirfd, name, mode, dev)
+					  : openat(t->dirfd, name, O_RDWR | O_CREAT | O_EXCL |
+						   O_NOFOLLOW | O_CLOEXEC, mode & 07777);
 		if (fd >= 0)
 			return fd;
 		if (errno != EEXIST)
@@ -140,6 +193,7 @@ struct output {
 	bool temp;
 	bool special;   /* written, never read back */
 	bool replaces;  /* keeps an existing DST's mode and owner */
+	bool moded;     /* made with its final mode: no chmod after */
 	char name[32];
 };
 
@@ -154,7 +208,14 @@ static int output_open(const struct spmove *s, const struct target *t,
 			S_ISFIFO(dst_st->st_mode) || S_ISSOCK(dst_st->st_mode));
 	out->temp = !out->special && !s->o->in_place;
 	if (out->temp) {
-		out->fd = temp_create(t, NULL, 0, 0, out->name, sizeof(out->name));
+		/* A plain copy into a new name is made with the mode it keeps
+		 * (cp's: the source's, cut by the umask or a default ACL): a
+		 * fchmod(2) per file fewer.  Anything else stays private (0600)
+		 * until its owner, attributes and mode are right. */
+		out->moded = !out->replaces && !s->o->keep && !s->o->no_keep_mode &&
+			     !keeps_mode(s);
+		mode_t mode = out->moded ? new_file_mode(s, src_mode) : 0600;
+		out->fd = temp_create(t, NULL, S_IFREG | mode, 0, out->name, sizeof(out->name));
 		return out->fd < 0 ? -out->fd : 0;
 	}
 	int flags = O_TRUNC | O_CLOEXEC | O_NOCTTY | (out->special ? O_WRONLY : O_RDWR | O_CREAT);
@@ -194,7 +255,8 @@ static int output_finish(struct spmove *s, const struct target *t, struct output
 	bool kept = out->special || !attrs_copy(s, src, in, st, out->fd, dst, !out->replaces);
 	if (out->temp && out->replaces && !keeps_mode(s))
 		err = keep_replaced(s, t, out, dst_st);
-	else if (out->temp && !keeps_mode(s) && fchmod(out->fd, new_file_mode(s, st->st_mode)) < 0)
+	else if (out->temp && !out->moded && !keeps_mode(s) &&
+		 fchmod(out->fd, new_file_mode(s, st->st_mode)) < 0)
 		err = errno;
 	bool durable = s->o->fsync || s->o->remove_source;
 	if (!err && durable && fsync(out->fd) < 0) {
@@ -244,25 +306,37 @@ static void data_error(int err, enum sp_side side, const char *src, const char *
 		cli_error(err, "error copying %s to %s", quoted(src), quoted(dst));
 }
 
-/* Clone in's data into out (--reflink).  Returns 1 when cloned, 0 when the
- * data must be copied, -1 after --reflink=always's report. */
-static int try_clone(const struct spmove *s, int in, int out, const struct stat *st,
-		     const char *src, const char *dst)
+/* Clone in's data into out, a new file in t's directory (--reflink).
+ * With --reflink=auto, a directory whose file system refused clones from
+ * in's (EOPNOTSUPP, EXDEV) is not asked again.  Returns 1 when cloned, 0
+ * when the data must be copied, -1 after --reflink=always's report. */
+static int try_clone(const struct spmove *s, const struct target *t, int in, int out,
+		     const struct stat *st, const char *src, const char *dst)
 {
 	if (s->o->reflink == REFLINK_NEVER || !S_ISREG(st->st_mode))
 		return 0;
+	struct dir_memo *memo = t->memo;
+	if (s->o->reflink != REFLINK_ALWAYS && memo && memo->no_clone &&
+	    memo->no_clone_src == st->st_dev)
+		return 0;
 	if (clone_data(in, out) == 0)
 		return 1;
+	if (memo && (errno == EOPNOTSUPP || errno == EXDEV)) {
+		memo->no_clone = true;
+		memo->no_clone_src = st->st_dev;
+	}
 	if (s->o->reflink != REFLINK_ALWAYS)
 		return 0;
 	cli_error(errno, "failed to clone %s from %s", quoted(dst), quoted(src));
 	return -1;
 }
 
-/* Copy the data of in (st) into the file t names (dst_st when it exists),
- * as dst in messages.  Returns 0 or 1 after a report. */
+/* Copy the data of in (st; st_is_fstat: in's own fstat, not a stand-in)
+ * into the file t names (dst_st when it exists), as dst in messages.
+ * Returns 0 or 1 after a report. */
 static int copy_into(struct spmove *s, const char *src, int in, const struct stat *st,
-		     const struct target *t, const struct stat *dst_st, const char *dst)
+		     bool st_is_fstat, const struct target *t, const struct stat *dst_st,
+		     const char *dst)
 {
 	struct output out = { .fd = -1, .replaces = dst_st != NULL };
 	int err = output_open(s, t, dst_st, st->st_mode, &out);
@@ -270,11 +344,11 @@ static int copy_into(struct spmove *s, const char *src, int in, const struct sta
 		cli_error(err, "cannot create regular file %s", quoted(dst));
 		return 1;
 	}
-	int cloned = try_clone(s, in, out.fd, st, src, dst);
+	int cloned = try_clone(s, t, in, out.fd, st, src, dst);
 	int status = cloned < 0;
 	if (!cloned) {
 		enum sp_side side = SP_SIDE_OUTPUT;
-		err = -copy_data(s, in, out.fd, st, &side);
+		err = -copy_data(s, in, out.fd, st, out.temp && st_is_fstat, &side);
 		/* After a signal (SIGPIPE, SIGXFSZ...), only the signal tells. */
 		if (err && !spmove_cancel)
 			data_error(err, side, src, dst);
@@ -297,10 +371,12 @@ static bool may_write(const struct spmove *s, const char *path, const struct sta
 }
 
 int copy_regular(struct spmove *s, const char *src, const char *dst, const struct stat *st,
-		 const struct stat *dst_st)
+		 const struct stat *dst_st, bool dst_absent)
 {
 	char path[PATH_MAX];
-	if (resolve_output(s, dst, dst_st != NULL, path, sizeof(path)))
+	if (dst_absent)
+		snprintf(path, sizeof(path), "%s", dst);
+	else if (resolve_output(s, dst, dst_st != NULL, path, sizeof(path)))
 		return 1;
 	if (dst_st && !may_write(s, path, dst_st)) {
 		if (!s->o->force) {
@@ -320,11 +396,11 @@ int copy_regular(struct spmove *s, const char *src, const char *dst, const struc
 	int err = fstat(in, &in_st) < 0 ? errno : 0;
 	if (err)
 		cli_error(err, "cannot fstat %s", quoted(src));
-	else if ((err = target_open(path, &t)))
+	else if ((err = target_open(s, path, &t)))
 		cli_error(err, "cannot create regular file %s", quoted(dst));
 	if (!err) {
-		status = copy_into(s, src, in, &in_st, &t, dst_st, dst);
-		close(t.dirfd);
+		status = copy_into(s, src, in, &in_st, true, &t, dst_st, dst);
+		target_close(&t);
 	}
 	close(in);
 	return status;
@@ -347,7 +423,7 @@ int copy_stdin(struct spmove *s, const char *dst)
 	char path[PATH_MAX];
 	if (resolve_output(s, dst, exists, path, sizeof(path)))
 		return 1;
-	int err = target_open(path, &t);
+	int err = target_open(s, path, &t);
 	if (err) {
 		cli_error(err, "cannot create regular file %s", quoted(dst));
 		return 1;
@@ -356,8 +432,9 @@ int copy_stdin(struct spmove *s, const char *dst)
 	struct stat as_file = st;
 	if (!S_ISREG(st.st_mode))
 		as_file.st_mode = S_IFREG | 0666;
-	int status = copy_into(s, "-", STDIN_FILENO, &as_file, &t, exists ? &dst_st : NULL, dst);
-	close(t.dirfd);
+	int status = copy_into(s, "-", STDIN_FILENO, &as_file, S_ISREG(st.st_mode), &t,
+			       exists ? &dst_st : NULL, dst);
+	target_close(&t);
 	return status;
 }
 
@@ -369,11 +446,11 @@ static int make_over(struct spmove *s, const char *src, const struct stat *st, c
 {
 	struct target t;
 	char name[32];
-	int err = target_open(dst, &t);
+	int err = target_open(s, dst, &t);
 	if (!err) {
 		int r = temp_create(&t, link_target, mode, st->st_rdev, name, sizeof(name));
 		err = r < 0 ? -r : temp_commit(s, &t, name);
-		close(t.dirfd);
+		target_close(&t);
 	}
 	if (!err && !link_target && !keeps_mode(s) &&
 	    fchmodat(AT_FDCWD, dst, new_file_mode(s, st->st_mode), 0) < 0)

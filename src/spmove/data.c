@@ -13,7 +13,8 @@ int clone_data(int in, int out)
 	return ioctl(out, FICLONE, in);
 }
 
-int copy_data(struct spmove *s, int in, int out, const struct stat *in_st, enum sp_side *side)
+int copy_data(struct spmove *s, int in, int out, const struct stat *in_st, bool fresh,
+	      enum sp_side *side)
 {
 	static const enum sp_holes holes[] = {
 		[SPARSE_AUTO] = SP_HOLES_KEEP,
@@ -23,7 +24,9 @@ int copy_data(struct spmove *s, int in, int out, const struct stat *in_st, enum 
 	if (s->progress)
 		progress_begin(s->progress, S_ISREG(in_st->st_mode) ? (uint64_t)in_st->st_size : 0,
 			       sp_get_stats(s->mover));
-	int64_t n = sp_move_sparse(s->mover, in, out, holes[s->o->sparse]);
+	/* A fresh temporary file: four system calls fewer per file. */
+	int64_t n = fresh ? sp_copy_to_new(s->mover, in, in_st, out, holes[s->o->sparse])
+			  : sp_move_sparse(s->mover, in, out, holes[s->o->sparse]);
 	s->methods_used |= 1u << sp_last_path(s->mover);
 	if (s->progress)
 		progress_end(s->progress);

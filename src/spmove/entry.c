@@ -20,6 +20,7 @@
 struct dest {
 	bool exists;
 	bool followed;    /* st is of what a symbolic link dst names */
+	bool absent;      /* no entry at all has the name, not even a link */
 	struct stat st;
 	char *backup;     /* where it went, once backed up (malloc'd) */
 };
@@ -174,7 +175,9 @@ static bool not_older(const struct spmove *s, const struct stat *st, const struc
 }
 
 /* Stat dst as cp/mv look at it: through a symbolic link only when a
- * regular file is copied into it.  Returns 0, or 1 after a report. */
+ * regular file is copied into it.  lstat(2) first, stat(2) only for a
+ * link: a name that does not exist (as in a new tree) costs one call and
+ * is known not to be a dangling link.  Returns 0, or 1 after a report. */
 static int stat_dest(const struct spmove *s, const struct stat *st, const char *dst,
 		     struct dest *d)
 {
@@ -182,17 +185,28 @@ static int stat_dest(const struct spmove *s, const struct stat *st, const char *
 	bool no_follow = !S_ISREG(st->st_mode) || o->remove_source || o->backup != BACKUP_NONE ||
 			 o->remove_destination;
 	*d = (struct dest){ 0 };
-	if ((no_follow ? lstat(dst, &d->st) : stat(dst, &d->st)) == 0) {
+	if (lstat(dst, &d->st) < 0) {
+		d->absent = errno == ENOENT;
+		if (d->absent)
+			return 0;
+	} else if (no_follow || !S_ISLNK(d->st.st_mode)) {
 		d->exists = true;
 		d->followed = !no_follow;
 		return 0;
-	}
-	if (errno == ENOENT)
-		return 0;
-	/* cp -f onto a symbolic link loop replaces the link. */
-	if (errno == ELOOP && !no_follow && o->force && lstat(dst, &d->st) == 0) {
-		d->exists = true;
-		return 0;
+	} else {
+		struct stat link_st = d->st;
+		if (stat(dst, &d->st) == 0) {
+			d->exists = d->followed = true;
+			return 0;
+		}
+		if (errno == ENOENT)
+			return 0; /* a dangling link */
+		/* cp -f onto a symbolic link loop replaces the link. */
+		if (errno == ELOOP && o->force) {
+			d->st = link_st;
+			d->exists = true;
+			return 0;
+		}
 	}
 	cli_error(errno, "cannot stat %s", quoted(dst));
 	return 1;
@@ -481,10 +495,10 @@ static int copy_by_type(struct spmove *s, const char *src, const struct stat *st
 	case S_IFLNK:
 		return copy_symlink(s, src, dst, st);
 	case S_IFREG:
-		return copy_regular(s, src, dst, st, d->exists ? &d->st : NULL);
+		return copy_regular(s, src, dst, st, d->exists ? &d->st : NULL, d->absent);
 	case S_IFIFO: case S_IFCHR: case S_IFBLK:
 		if (as_data)
-			return copy_regular(s, src, dst, st, d->exists ? &d->st : NULL);
+			return copy_regular(s, src, dst, st, d->exists ? &d->st : NULL, d->absent);
 		return copy_special(s, src, dst, st);
 	case S_IFSOCK:
 		return copy_special(s, src, dst, st);

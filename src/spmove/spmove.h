@@ -82,6 +82,9 @@ struct spmove {
 	struct seen *sources;      /* command-line sources seen (name, file) */
 	struct seen *created;      /* command-line destinations made (name, file) */
 	struct seen *copies;       /* source file -> the name of its copy */
+	struct dir_memo *dir;      /* copy.c: the destination directory held open
+				    * while copy_children() fills it, or NULL */
+	unsigned tree_depth;       /* copy_children() calls under way */
 };
 
 /* ---- operands.c ---- */
@@ -136,14 +139,19 @@ int remove_source(const struct spmove *s, const char *path);
 
 /* ---- copy.c ---- */
 
+/* Close the destination directory copy.c holds open between the files of
+ * one directory (struct spmove's dir); nothing when none is. */
+void dir_memo_forget(struct spmove *s);
+
 /*
  * Copy the regular file (or other readable source) src to dst through a
  * temporary file that replaces dst when complete; st is src's stat, dst_st
- * dst's when it exists (NULL when new).  Returns 0 or 1 after a report;
- * dst is left as it was on failure.
+ * dst's when it exists (NULL when new); dst_absent: not even a dangling
+ * symbolic link has the name (then it is not looked at again).  Returns 0
+ * or 1 after a report; dst is left as it was on failure.
  */
 int copy_regular(struct spmove *s, const char *src, const char *dst, const struct stat *st,
-		 const struct stat *dst_st);
+		 const struct stat *dst_st, bool dst_absent);
 
 /* Copy the symbolic link src to dst, replacing what is there in one rename.
  * Returns 0 or 1 after a report. */
@@ -254,12 +262,14 @@ void signals_reraise(void);
 /* ---- data.c ---- */
 
 /*
- * Copy the data of in (size bytes, or the whole stream when !regular) to
- * out from their starts, keeping holes as --sparse says, or cloning them
- * as --reflink says.  Returns 0 or a negative errno; *side tells which
- * side was at fault (SP_SIDE_NONE: the copy between them).
+ * Copy the data of in (in_st: its fstat, or a regular file's stand-in for
+ * a stream) to out from their starts, keeping holes as --sparse says, or
+ * cloning them as --reflink says.  fresh: out is an empty file just made
+ * and in_st is in's own fstat, so that the mover asks the kernel about
+ * neither (sp_copy_to_new()).  Returns 0 or a negative errno; *side tells
+ * which side was at fault (SP_SIDE_NONE: the copy between them).
  */
-int copy_data(struct spmove *s, int in, int out, const struct stat *in_st,
+int copy_data(struct spmove *s, int in, int out, const struct stat *in_st, bool fresh,
 	      enum sp_side *side);
 
 /* Clone in's data into out (FICLONE: the file systems share the blocks).

@@ -64,6 +64,7 @@ int copy_children(struct spmove *s, const char *src, const char *dst, const stru
 		return 1;
 	}
 	int status = 0;
+	s->tree_depth++;
 	char *from = malloc(PATH_MAX), *to = malloc(PATH_MAX);
 	for (const char *name = names; from && to && *name && !spmove_cancel && !out->into_self;
 	     name += strlen(name) + 1) {
@@ -84,6 +85,10 @@ int copy_children(struct spmove *s, const char *src, const char *dst, const stru
 	free(from);
 	free(to);
 	free(names);
+	/* The directory copy.c kept open for dst's files: the caller's next
+	 * file goes elsewhere. */
+	dir_memo_forget(s);
+	s->tree_depth--;
 	return status;
 }
 

@@ -113,6 +113,53 @@ START_TEST(file_to_pipe_direct)
 }
 END_TEST
 
+/* The counters say which pipe size the mover picked: the output pipe's,
+ * grown to the asked 128 KiB (within pipe-max-size, which is larger). */
+START_TEST(stats_name_the_pipe_size)
+{
+	struct sp_options o = { .policy = SP_POLICY_PREFER, .path = SP_PATH_SPLICE,
+				.pipe_size = 128 * 1024 };
+	struct sp_mover *m = mover_with(&o);
+	ck_assert_uint_eq(sp_get_stats(m)->pipe_size, 0);
+	ck_assert_int_eq(file_to_pipe(m, 300000), 300000);
+	ck_assert_uint_eq(sp_get_stats(m)->pipe_size, 128 * 1024);
+	sp_mover_free(m);
+}
+END_TEST
+
+/* sp_move_stat() with the caller's fstat of both fds moves the same bytes
+ * as sp_move() with two system calls fewer (the fstats it does not make). */
+START_TEST(move_stat_skips_the_fstats)
+{
+	char *data;
+	const char *src = make_file("src", 10000, 7, &data);
+	uint64_t calls[2];
+	for (int with_stat = 0; with_stat < 2; with_stat++) {
+		struct sp_mover *m = mover_with(NULL);
+		int in = open_path(src, O_RDONLY);
+		int out = open_scratch("dst", O_WRONLY | O_TRUNC);
+		struct stat in_st, out_st;
+		ck_assert_int_eq(fstat(in, &in_st), 0);
+		ck_assert_int_eq(fstat(out, &out_st), 0);
+		int64_t r = with_stat ? sp_move_stat(m, in, &in_st, out, &out_st, SP_OFFSET_CURRENT,
+						     SP_LENGTH_EOF)
+				      : sp_move(m, in, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF);
+		ck_assert_int_eq(r, 10000);
+		calls[with_stat] = sp_get_stats(m)->syscalls;
+		close(in);
+		close(out);
+		size_t got;
+		char *back = slurp(scratch_path("dst"), &got);
+		ck_assert_uint_eq(got, 10000);
+		ck_assert(memcmp(back, data, got) == 0);
+		free(back);
+		sp_mover_free(m);
+	}
+	ck_assert_uint_eq(calls[1] + 2, calls[0]);
+	free(data);
+}
+END_TEST
+
 /* n pattern bytes fed into a pipe by a thread; returns the read end. */
 static int fed_pipe(const char *data, size_t n, struct feed **f)
 {
@@ -171,17 +218,18 @@ START_TEST(pipe_to_pipe)
 }
 END_TEST
 
-START_TEST(file_to_socket)
+/* Move a fresh 2 MiB + 3 file into a connected stream socket with mover m
+ * (sv: the socketpair, sv[0] the end written to; closed here) and check
+ * what came out of the other end. */
+static void file_to_socket_with(struct sp_mover *m, int sv[2])
 {
 	size_t n = 2 * MiB + 3;
 	char *data;
 	const char *src = make_file("src", n, 11, &data);
-	struct sp_mover *m = mover_with(NULL);
-	int sv[2];
-	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
 	struct drain *d = drain_start(sv[1]);
 	int in = open_path(src, O_RDONLY);
 	ck_assert_int_eq(sp_move(m, in, sv[0], SP_OFFSET_CURRENT, SP_LENGTH_EOF), (int64_t)n);
+	shutdown(sv[0], SHUT_WR); /* the end of data even where a dup stays open */
 	close(sv[0]);
 	size_t got;
 	char *back = drain_finish(d, &got);
@@ -190,6 +238,45 @@ START_TEST(file_to_socket)
 	free(back);
 	close(in);
 	free(data);
+}
+
+START_TEST(file_to_socket)
+{
+	struct sp_mover *m = mover_with(NULL);
+	int sv[2];
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	file_to_socket_with(m, sv);
+	sp_mover_free(m);
+}
+END_TEST
+
+START_TEST(auto_policy_sends_a_file_to_a_socket_with_sendfile)
+{
+	struct sp_mover *m = mover_with(&(struct sp_options){ 0 });
+	int sv[2];
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	file_to_socket_with(m, sv);
+	ck_assert_int_eq(sp_last_path(m), SP_PATH_SENDFILE);
+	ck_assert_uint_eq(sp_get_stats(m)->splice_calls, 0);
+	sp_mover_free(m);
+}
+END_TEST
+
+START_TEST(socket_send_buffer_grows_and_is_reported)
+{
+	struct sp_mover *m = mover_with(NULL);
+	int sv[2];
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	int small = 4096, before, after;
+	socklen_t len = sizeof(int);
+	ck_assert_int_eq(setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &small, sizeof(small)), 0);
+	ck_assert_int_eq(getsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &before, &len), 0);
+	int keep = dup(sv[0]);
+	file_to_socket_with(m, sv);
+	ck_assert_int_eq(getsockopt(keep, SOL_SOCKET, SO_SNDBUF, &after, &len), 0);
+	close(keep);
+	ck_assert_int_gt(after, before);
+	ck_assert_uint_eq(sp_get_stats(m)->socket_buffer, (uint64_t)after);
 	sp_mover_free(m);
 }
 END_TEST
@@ -870,9 +957,13 @@ Suite *move_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, file_to_file_sizes, 0, N_FILE_SIZES);
 	tcase_add_test(tc, file_to_pipe_direct);
+	tcase_add_test(tc, move_stat_skips_the_fstats);
+	tcase_add_test(tc, stats_name_the_pipe_size);
 	tcase_add_test(tc, pipe_to_file);
 	tcase_add_test(tc, pipe_to_pipe);
 	tcase_add_test(tc, file_to_socket);
+	tcase_add_test(tc, auto_policy_sends_a_file_to_a_socket_with_sendfile);
+	tcase_add_test(tc, socket_send_buffer_grows_and_is_reported);
 	tcase_add_test(tc, socket_to_file);
 	tcase_add_test(tc, explicit_offset_leaves_the_position);
 	tcase_add_test(tc, length_stops_at_end_of_file);

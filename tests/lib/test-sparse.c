@@ -438,6 +438,45 @@ START_TEST(no_mover_refused)
 }
 END_TEST
 
+/* Copy the test file into a new scratch file "new" with sp_copy_to_new()
+ * (in_st: the input's fstat, or NULL), holes kept; check the bytes and
+ * return the system calls the mover made. */
+static uint64_t copy_to_new_file(bool with_stat)
+{
+	const char *src = test_file();
+	struct sp_mover *m = mover_with(NULL);
+	int in = open_path(src, O_RDONLY);
+	struct stat st;
+	ck_assert_int_eq(fstat(in, &st), 0);
+	unlink(scratch_path("new"));
+	int out = open_path(scratch_path("new"), O_RDWR | O_CREAT | O_EXCL);
+	ck_assert_int_eq(sp_copy_to_new(m, in, with_stat ? &st : NULL, out, SP_HOLES_KEEP),
+			 (int64_t)data_bytes(in));
+	ck_assert(same_bytes(src, scratch_path("new")));
+	ck_assert_int_eq(lseek(out, 0, SEEK_CUR), SIZE); /* left after the copy */
+	uint64_t calls = sp_get_stats(m)->syscalls;
+	close(in);
+	close(out);
+	sp_mover_free(m);
+	return calls;
+}
+
+/* Into a file it is told is new, the copy asks nothing about it (fstat,
+ * flags, position: three calls fewer than sp_move_sparse()), and nothing
+ * about the input when given its fstat (one more fewer). */
+START_TEST(copy_to_new_asks_less)
+{
+	struct sp_mover *m;
+	int in = open_path(test_file(), O_RDONLY);
+	ck_assert_int_eq(copy_to_file(test_file(), SP_HOLES_KEEP, &m), (int64_t)data_bytes(in));
+	close(in);
+	uint64_t sparse_calls = sp_get_stats(m)->syscalls;
+	sp_mover_free(m);
+	ck_assert_uint_eq(copy_to_new_file(false), sparse_calls - 3);
+	ck_assert_uint_eq(copy_to_new_file(true), sparse_calls - 4);
+}
+END_TEST
+
 Suite *sparse_suite(void);
 Suite *sparse_suite(void)
 {
@@ -462,6 +501,7 @@ Suite *sparse_suite(void)
 	tcase_add_test(tc, input_error_mid_way);
 	tcase_add_test(tc, unknown_hole_policy_refused);
 	tcase_add_test(tc, no_mover_refused);
+	tcase_add_test(tc, copy_to_new_asks_less);
 	suite_add_tcase(s, tc);
 	return s;
 }

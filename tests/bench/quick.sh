@@ -1,0 +1,44 @@
+#!/bin/sh
+# contrib/bench/bench --quick: one run of every default case with tiny
+# inputs; the CSV has one row per case and contender with the documented
+# columns, the JSON parses and holds the machine header and the same rows,
+# each case has exactly one of our tools, and the Markdown table and (with
+# gnuplot) the picture are written.  Times are not checked.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
+command -v python3 >/dev/null || skip "no python3"
+command -v jq >/dev/null || skip "no jq"
+
+BENCH="$top_srcdir/contrib/bench/bench"
+ok "the quick run succeeds" python3 "$BENCH" --quick --out "$T_DIR/out"
+cd "$T_DIR/out" || exit 99
+
+check_eq "CSV header" "case,title,fs,tool,ours,runs,median_s,min_s,max_s,peak_rss_kib,speedup" \
+	"$(head -n 1 bench.csv)"
+cases="cat-splice cat-read cat-small cat-file cat-socket tee-files tee-null cp-big-tmpfs cp-tree20-tmpfs cp-tree50-tmpfs"
+check_eq "CSV cases, in order" "$(echo $cases)" \
+	"$(tail -n +2 bench.csv | cut -d, -f1 | uniq | tr '\n' ' ' | sed 's/ $//')"
+check_eq "JSON and CSV have the same rows" "$(($(wc -l <bench.csv) - 1))" \
+	"$(jq '.results | length' bench.json)"
+ok "JSON header: kernel, CPUs, pipe-max-size, every tool's version" \
+	jq -e '.machine | (.kernel | length > 0) and .cpus >= 1 and (.pipe_max_size | type == "number")
+		and (.tools.spcat | length > 0) and (.tools.sptee | length > 0)
+		and (.tools.spmove | length > 0)' bench.json
+ok "JSON rows: median within the spread, a peak RSS, runs" \
+	jq -e 'all(.results[]; .min_s <= .median_s and .median_s <= .max_s
+		and .peak_rss_kib > 0 and .runs == 1)' bench.json
+ok "JSON: exactly one of ours per case, its ratio 1" \
+	jq -e '([.results[].case] | unique | length) as $cases
+		| [.results[] | select(.ours)] | length == $cases and all(.[]; .speedup == 1)' bench.json
+ok "JSON: every peer has a ratio" \
+	jq -e 'all(.results[] | select(.ours | not); .speedup > 0)' bench.json
+# GNU cat, never built with the sanitizers, is a few MiB; the benchmark
+# itself (python) is larger.
+ok "peak RSS is the tool's, not the benchmark's (under 8 MiB for GNU cat)" \
+	jq -e '[.results[] | select(.tool | startswith("GNU cat"))]
+		| length > 0 and all(.[]; .peak_rss_kib < 8192)' bench.json
+ok "the Markdown table has a row per result" \
+	test "$(($(grep -c '^| ' bench.md) - 1))" -eq "$(jq '.results | length' bench.json)"
+if command -v gnuplot >/dev/null; then
+	ok "the PNG chart is written" sh -c 'head -c 8 bench.png | od -An -c | grep -q "P   N   G"'
+fi
+done_testing
