@@ -32,12 +32,11 @@
  *                                             read end); then check DST shows
  *                                             what was read
  *   stealprobe hog LEAVE                      a balloon: allocate and touch
- *                                             memory until LEAVE bytes are
- *                                             available (MemAvailable, the
- *                                             per-CPU free lists counted),
- *                                             print "hog: ready: FIGURES",
- *                                             then take what is freed, every
- *                                             50 ms, until killed
+ *                                             memory until MemAvailable is
+ *                                             LEAVE bytes, print "hog: ready:
+ *                                             MemAvailable N KiB", then take
+ *                                             what is freed, every 50 ms,
+ *                                             until killed
  *   stealprobe pattern SIZE                   write the gift pattern to stdout
  *   stealprobe mmap FILE                      mmap/read/write/truncate checks
  *   stealprobe acct FILE|-                    BSD accounting on into FILE, or off
@@ -494,72 +493,8 @@ static int cmd_dio_pin(const char *src, const char *dst, size_t size,
 	return 0;
 }
 
-/* The kernel's memory figures the balloon (cmd_hog) goes by, in pages. */
-struct mem_pages {
-	long long free;		/* free pages, the per-CPU lists' included */
-	long long percpu;	/* of those, the pages on the per-CPU lists */
-	long long reserve;	/* what the kernel keeps back: totalreserve_pages */
-	long long low;		/* the zones' low watermarks, summed */
-	long long file;		/* the page cache on the LRU lists */
-	long long kreclaimable;	/* reclaimable slab and other kernel memory */
-};
-
-/*
- * Adds the zone whose high watermark, largest lowmem protection and managed
- * pages are @high, @protect and @managed to @m->reserve, as the kernel's
- * calculate_totalreserve_pages() counts it.
- */
-static void add_reserve(struct mem_pages *m, long long high, long long protect,
-			long long managed)
-{
-	m->reserve += high + protect < managed ? high + protect : managed;
-}
-
-/*
- * Reads /proc/zoneinfo into @m: the free pages (each zone's "pages free"
- * and each of its per-CPU lists' "count"), the reserve and the low
- * watermarks.  Exits on error.
- */
-static void read_zoneinfo(struct mem_pages *m)
-{
-	FILE *f = fopen("/proc/zoneinfo", "r");
-	char *line = NULL, key[32];
-	size_t cap = 0;
-	long long v, high = 0, protect = 0, managed = 0;
-
-	if (!f)
-		die("/proc/zoneinfo");
-	while (getline(&line, &cap, f) > 0) {
-		if (sscanf(line, " %31s %lld", key, &v) < 1)
-			continue;
-		if (!strcmp(key, "Node")) {
-			add_reserve(m, high, protect, managed);
-			high = protect = managed = 0;
-		} else if (sscanf(line, " pages free %lld", &v) == 1) {
-			m->free += v;
-		} else if (!strcmp(key, "count:")) {
-			m->free += v;
-			m->percpu += v;
-		} else if (!strcmp(key, "low")) {
-			m->low += v;
-		} else if (!strcmp(key, "high")) {
-			high = v;
-		} else if (!strcmp(key, "managed")) {
-			managed = v;
-		} else if (!strcmp(key, "protection:")) {
-			for (char *p = strchr(line, '('); p && *p && *p != ')'; ) {
-				v = strtoll(p + 1, &p, 10);
-				protect = v > protect ? v : protect;
-			}
-		}
-	}
-	add_reserve(m, high, protect, managed);
-	free(line);
-	fclose(f);
-}
-
-/* Reads the page cache and KReclaimable of /proc/meminfo into @m; exits on error. */
-static void read_meminfo(struct mem_pages *m)
+/* Returns MemAvailable of /proc/meminfo in bytes; exits on error. */
+static long long mem_available(void)
 {
 	FILE *f = fopen("/proc/meminfo", "r");
 	char key[32];
@@ -568,37 +503,13 @@ static void read_meminfo(struct mem_pages *m)
 	if (!f)
 		die("/proc/meminfo");
 	while (fscanf(f, "%31s %lld kB ", key, &kb) == 2) {
-		if (!strcmp(key, "Active(file):") || !strcmp(key, "Inactive(file):"))
-			m->file += kb / (PAGE / 1024);
-		else if (!strcmp(key, "KReclaimable:"))
-			m->kreclaimable = kb / (PAGE / 1024);
+		if (!strcmp(key, "MemAvailable:")) {
+			fclose(f);
+			return kb * 1024;
+		}
 	}
-	fclose(f);
-}
-
-/* Returns @a less the smaller of @a / 2 and @b. */
-static long long less_half_at_most(long long a, long long b)
-{
-	return a - (a / 2 < b ? a / 2 : b);
-}
-
-/*
- * Returns the pages available to allocations as MemAvailable estimates them
- * (the kernel's si_mem_available(): the free pages beyond the reserve, and
- * the part of the page cache and of the reclaimable kernel memory the kernel
- * would give up), the free pages on the per-CPU lists counted, which
- * MemAvailable leaves out, and not clamped at 0.  Those lists hold up to
- * the low watermark's worth of pages (with THP the watermarks are raised:
- * 54 MiB in a 1 GiB guest), freed pages that allocations on their CPU take
- * first and direct reclaim gives back to all.  Fills @m; exits on error.
- */
-static long long available_pages(struct mem_pages *m)
-{
-	memset(m, 0, sizeof(*m));
-	read_zoneinfo(m);
-	read_meminfo(m);
-	return m->free - m->reserve + less_half_at_most(m->file, m->low) +
-	       less_half_at_most(m->kreclaimable, m->low);
+	fail("no MemAvailable in /proc/meminfo");
+	return 0;
 }
 
 /* Maps and touches @bytes (whole pages) of private anonymous memory, for good. */
@@ -617,30 +528,27 @@ static void take(size_t bytes)
 #define HOG_PERIOD_NS 50000000L		/* between two looks */
 
 /*
- * The balloon: takes memory until only @leave bytes are available (see
- * available_pages()), prints "hog: ready: ..." with the figures once a look
- * finds less than HOG_STEP more to take, and from then on looks every
- * HOG_PERIOD_NS and takes what was freed since, until killed.  Exits 1 when
- * it cannot read the figures or map memory.
+ * The balloon: takes memory until MemAvailable is @leave bytes, prints
+ * "hog: ready: MemAvailable N KiB" once a look finds less than HOG_STEP
+ * more to take, and from then on looks every HOG_PERIOD_NS and takes what
+ * was freed since, until killed.  (MemAvailable leaves out the free pages
+ * on the per-CPU lists: those stay free.)  Exits 1 when it cannot read
+ * MemAvailable or map memory.
  */
 _Noreturn static void cmd_hog(size_t leave)
 {
 	const struct timespec period = { 0, HOG_PERIOD_NS };
-	struct mem_pages m;
 	int ready = 0;
 
 	for (;;) {
-		long long more = available_pages(&m) * PAGE - (long long)leave;
+		long long avail = mem_available(), more = avail - (long long)leave;
 
 		if (more >= HOG_STEP) {
 			take((size_t)more / PAGE * PAGE);
 			continue;
 		}
 		if (!ready) {
-			printf("hog: ready: %lld KiB available, free %lld KiB (%lld KiB on"
-			       " the per-CPU lists), reserve %lld KiB\n",
-			       (more + (long long)leave) / 1024, m.free * (PAGE / 1024),
-			       m.percpu * (PAGE / 1024), m.reserve * (PAGE / 1024));
+			printf("hog: ready: MemAvailable %lld KiB\n", avail / 1024);
 			fflush(stdout);
 			ready = 1;
 		}
