@@ -118,6 +118,12 @@ int sp_buffer(struct sp_mover *m);
 /* Report progress after a chunk; returns 0 or -ECANCELED. */
 int sp_report_progress(struct sp_mover *m);
 
+/* Store in pfn[] the physical frame numbers of the pages (present, e.g.
+ * touched) from addr on.  Returns 0, -EPERM when the kernel hides frame
+ * numbers (they need CAP_SYS_ADMIN), -EFAULT when a page is not present,
+ * or another negative errno when /proc/self/pagemap cannot be read. */
+int sp_frames(const void *addr, size_t pages, size_t page_size, uint64_t *pfn);
+
 #pragma GCC visibility pop
 
 #endif

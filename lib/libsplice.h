@@ -116,8 +116,8 @@ struct sp_stats {
 	uint64_t poll_calls;
 	uint64_t fallbacks;      /* paths abandoned for another one */
 	uint64_t elapsed_ns;     /* wall-clock time spent moving data */
-	uint64_t copy_file_range_calls; /* since release 0.3 */
-	uint64_t sendfile_calls;        /* since release 0.3 */
+	uint64_t copy_file_range_calls; /* since release 0.2 */
+	uint64_t sendfile_calls;        /* since release 0.2 */
 };
 
 /*
@@ -350,6 +350,25 @@ struct sp_probe_pages {
 	int64_t pages_moved;  /* stealfs's count of pages moved; -1 without it */
 };
 
+/* The raw observations behind one page measurement: what its
+ * fate rests on; -1 where a figure was not measured. */
+struct sp_probe_evidence {
+	/* The source's first byte was 'A'; after the transfer it was overwritten
+	 * with 'B' and the destination's first byte read back: 'B' shows the
+	 * destination references the source's page, 'A' that it holds a copy. */
+	int byte_after_write;
+	int64_t frames_checked;  /* pages whose physical frame numbers were compared */
+	int64_t frames_same;     /* of which the destination's frame was the source's */
+	int frames_error;        /* why frames were not compared (EPERM: not root), else 0 */
+	int64_t source_resident; /* source pages still in its page cache afterwards */
+};
+
+/* The evidence of each page measurement, named as in struct sp_probe. */
+struct sp_probe_evidences {
+	struct sp_probe_evidence vmsplice_anon, vmsplice_gift, vmsplice_file, splice_in,
+		pagecache_move, anon_move, gift_move, pagecache_splice, tee;
+};
+
 /* What sp_probe() tries, in this order: SP_POLICY_AUTO, then
  * SP_POLICY_PREFER with splice, vmsplice, gift, rw, copy_file_range and
  * sendfile, then splice and gift with SPLICE_F_MOVE. */
@@ -370,6 +389,10 @@ struct sp_probe {
 	struct sp_probe_pages pagecache_move; /* page-cache pages spliced on with SPLICE_F_MOVE */
 	struct sp_probe_pages anon_move;      /* write(2) pipe pages with SPLICE_F_MOVE */
 	struct sp_probe_pages gift_move;      /* gifted pages with SPLICE_F_MOVE */
+	struct sp_probe_pages pagecache_splice; /* page-cache pages spliced on without it */
+	struct sp_probe_pages tee;              /* tee(2) from a pipe referencing a file's pages */
+	int frames_readable;                    /* /proc/self/pagemap shows frame numbers */
+	struct sp_probe_evidences evidence;
 };
 
 /*

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ struct scratch {
 	const char *dir;
 	int src, dst;
 	size_t page;
+	bool on_stealfs; /* the directory is on stealfs: its counters speak for it */
 };
 
 /* Create an unnamed-in-effect scratch file in dir: created with a unique
@@ -161,10 +163,68 @@ static void probe_method(const struct scratch *sc, enum sp_path path, unsigned f
 	sp_mover_free(m);
 }
 
+/* Record the byte read back after the source's first byte became 'B' (a
+ * negative errno when it could not be read) and judge by it: 'B' means the
+ * destination references the source's page, 'A' that it holds a copy. */
+static void judge_identity(int first, struct sp_probe_pages *r, struct sp_probe_evidence *e)
+{
+	e->byte_after_write = first < 0 ? -1 : first;
+	r->fate = first == 'B' ? SP_PAGES_SHARED : first == 'A' ? SP_PAGES_COPIED : SP_PAGES_UNKNOWN;
+	r->error = first < 0 ? -first : 0;
+}
+
+/* Touch the pages of a mapping so that each has a frame. */
+static void touch_pages(const volatile char *map, size_t len, size_t page)
+{
+	for (size_t at = 0; at < len; at += page)
+		(void)map[at];
+}
+
+/* Compare the frames of fd's first len bytes (its page cache) with src[]
+ * (read before with rc src_rc) into e's frame figures. */
+static void compare_frames(const uint64_t *src, int src_rc, int fd, size_t len, size_t page,
+			   struct sp_probe_evidence *e)
+{
+	uint64_t dst[PROBE_PAGES];
+	char *map = src_rc ? MAP_FAILED : mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED) {
+		e->frames_error = src_rc ? -src_rc : errno;
+		return;
+	}
+	touch_pages(map, len, page);
+	int rc = sp_frames(map, len / page, page, dst);
+	munmap(map, len);
+	if (rc) {
+		e->frames_error = -rc;
+		return;
+	}
+	e->frames_checked = (int64_t)(len / page);
+	e->frames_same = 0;
+	for (size_t i = 0; i < len / page; i++)
+		e->frames_same += src[i] == dst[i];
+}
+
+/* The fate the compared frames show: moved when any destination page is a
+ * source page, copied when none is, unknown when they were not compared. */
+static enum sp_page_fate frames_fate(const struct sp_probe_evidence *e)
+{
+	if (e->frames_checked <= 0)
+		return SP_PAGES_UNKNOWN;
+	return e->frames_same ? SP_PAGES_MOVED : SP_PAGES_COPIED;
+}
+
+/* Read the first byte of fd, or a negative errno. */
+static int file_first_byte(int fd)
+{
+	unsigned char c;
+	ssize_t k = pread(fd, &c, 1, 0);
+	return k == 1 ? c : k < 0 ? -errno : -EIO;
+}
+
 /* vmsplice (with flags) len bytes of mem, all 'A', into a new pipe, then
- * overwrite them with 'B' and read the pipe: 'B' means the pipe referenced
- * the pages, 'A' that vmsplice copied them. */
-static void vmsplice_shares(char *mem, size_t len, unsigned flags, struct sp_probe_pages *r)
+ * overwrite them with 'B' and read the pipe. */
+static void vmsplice_shares(char *mem, size_t len, unsigned flags, struct sp_probe_pages *r,
+			    struct sp_probe_evidence *e)
 {
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) < 0) {
@@ -180,10 +240,7 @@ static void vmsplice_shares(char *mem, size_t len, unsigned flags, struct sp_pro
 		r->fate = errno == EINVAL ? SP_PAGES_REFUSED : SP_PAGES_UNKNOWN;
 	} else {
 		memset(mem, 'B', len);
-		int first = pipe_first_byte(p[0], (size_t)k);
-		r->fate = first == 'B' ? SP_PAGES_SHARED : first == 'A' ? SP_PAGES_COPIED
-								    : SP_PAGES_UNKNOWN;
-		r->error = first < 0 ? -first : 0;
+		judge_identity(pipe_first_byte(p[0], (size_t)k), r, e);
 		r->pages = (int64_t)((size_t)k / (size_t)sysconf(_SC_PAGESIZE));
 	}
 	close(p[0]);
@@ -199,8 +256,9 @@ static void probe_vmsplice(const struct scratch *sc, struct sp_probe *r)
 	if (anon == MAP_FAILED) {
 		r->vmsplice_anon.error = r->vmsplice_gift.error = errno;
 	} else {
-		vmsplice_shares(anon, len, 0, &r->vmsplice_anon);
-		vmsplice_shares(anon, len, SPLICE_F_GIFT, &r->vmsplice_gift);
+		vmsplice_shares(anon, len, 0, &r->vmsplice_anon, &r->evidence.vmsplice_anon);
+		vmsplice_shares(anon, len, SPLICE_F_GIFT, &r->vmsplice_gift,
+				&r->evidence.vmsplice_gift);
 		munmap(anon, len);
 	}
 	int rc = fill(sc->dst, len, 0);
@@ -210,37 +268,51 @@ static void probe_vmsplice(const struct scratch *sc, struct sp_probe *r)
 		r->vmsplice_file.error = rc ? -rc : errno;
 		return;
 	}
-	vmsplice_shares(map, len, 0, &r->vmsplice_file);
+	vmsplice_shares(map, len, 0, &r->vmsplice_file, &r->evidence.vmsplice_file);
 	munmap(map, len);
 }
 
-/* Splice the destination's first pages into a pipe, change the file, read
- * the pipe: does splice(2) take page-cache pages by reference? */
-static void probe_splice_in(const struct scratch *sc, struct sp_probe_pages *r)
+/* Splice the destination's first pages, starting with 'A', into a pipe
+ * (and with tee, a second pipe; then the first is emptied), overwrite the
+ * 'A' with 'B' and read the (last) pipe: does it reference the page cache? */
+static void probe_splice_in(const struct scratch *sc, bool tee_too, struct sp_probe_pages *r,
+			    struct sp_probe_evidence *e)
 {
 	size_t len = PROBE_PAGES * sc->page;
-	int p[2];
+	int p[2], q[2] = { -1, -1 };
 	int rc = fill(sc->dst, len, 0);
 	if (rc || pipe2(p, O_CLOEXEC) < 0) {
 		r->error = rc ? -rc : errno;
 		return;
 	}
+	if (tee_too && pipe2(q, O_CLOEXEC) < 0) {
+		r->error = errno;
+		close(p[0]);
+		close(p[1]);
+		return;
+	}
 	sp_pipe_grow(p[1], len);
+	if (tee_too)
+		sp_pipe_grow(q[1], len);
 	char a = 'A', b = 'B';
 	loff_t off = 0;
+	errno = 0;
 	if (pwrite(sc->dst, &a, 1, 0) == 1 &&
 	    splice(sc->dst, &off, p[1], NULL, len, 0) == (ssize_t)len &&
+	    (!tee_too || (tee(p[0], q[1], len, 0) == (ssize_t)len &&
+			  pipe_first_byte(p[0], len) == 'A')) &&
 	    pwrite(sc->dst, &b, 1, 0) == 1) {
-		int first = pipe_first_byte(p[0], len);
-		r->fate = first == 'B' ? SP_PAGES_SHARED : first == 'A' ? SP_PAGES_COPIED
-								    : SP_PAGES_UNKNOWN;
-		r->error = first < 0 ? -first : 0;
+		judge_identity(pipe_first_byte(tee_too ? q[0] : p[0], len), r, e);
 		r->pages = PROBE_PAGES;
 	} else {
 		r->error = errno ? errno : EIO;
 	}
 	close(p[0]);
 	close(p[1]);
+	if (tee_too) {
+		close(q[0]);
+		close(q[1]);
+	}
 }
 
 /* Of the len bytes of fd's mapping, how many pages are resident; -1 when
@@ -261,61 +333,87 @@ static long resident_pages(int fd, size_t len, size_t page)
 	return resident;
 }
 
-/* Splice cached source pages to the destination with SPLICE_F_MOVE.  Pages
- * that left the source's page cache were moved; a destination that changes
- * with the source shares its pages (a bug).  stealfs's counters, when
- * present, count the pages moved. */
-static void probe_page_move(const struct scratch *sc, struct sp_probe_pages *r)
+/* The frames of fd's first len bytes (cached and mapped for the moment)
+ * into pfn[].  Returns 0 or a negative errno. */
+static int file_frames(int fd, size_t len, size_t page, uint64_t *pfn)
+{
+	char *map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		return -errno;
+	touch_pages(map, len, page);
+	int rc = sp_frames(map, len / page, page, pfn);
+	munmap(map, len);
+	return rc;
+}
+
+/* Splice cached source pages (first byte 'A') to the destination with
+ * flags.  The verdict, in order of strength: a destination that changes
+ * when the source's 'A' becomes 'B' shares its pages (a bug); else frames
+ * of the destination that are the source's were moved (none: copied); else
+ * (frame numbers hidden) pages that left the source's page cache were
+ * moved.  stealfs's counters, when present, count the pages moved. */
+static void probe_page_move(const struct scratch *sc, unsigned flags, struct sp_probe_pages *r,
+			    struct sp_probe_evidence *e)
 {
 	size_t len = PROBE_PAGES * sc->page;
 	int p[2] = { -1, -1 };
+	uint64_t src_pfn[PROBE_PAGES];
+	char a = 'A', b = 'B';
 	int src = scratch_file(sc->dir);
-	char *buf = malloc(len);
-	int rc = src < 0 ? src : !buf ? -ENOMEM : fill(src, len, 7);
+	int rc = src < 0 ? src : fill(src, len, 7);
+	if (!rc && pwrite(src, &a, 1, 0) != 1)
+		rc = -EIO;
 	if (!rc && pipe2(p, O_CLOEXEC) < 0)
 		rc = -errno;
-	if (!rc && pread(src, buf, len, 0) != (ssize_t)len) /* cache it */
-		rc = -EIO;
-	if (!rc) {
-		sp_pipe_grow(p[1], len);
-		struct sp_stealfs_counts before;
-		int before_rc = sp_stealfs_read(&before);
-		loff_t off = 0, out_off = 0;
-		ssize_t in = splice(src, &off, p[1], NULL, len, 0);
-		ssize_t out = in > 0 && ftruncate(sc->dst, 0) == 0
-				      ? splice(p[0], NULL, sc->dst, &out_off, (size_t)in, SPLICE_F_MOVE)
-				      : -1;
-		int64_t copied;
-		stealfs_delta(before_rc, &before, &r->pages_moved, &copied);
-		long resident = out == (ssize_t)len ? resident_pages(src, len, sc->page) : -1;
-		r->pages = PROBE_PAGES;
-		if (out < 0)
-			r->error = errno;
-		else if (resident >= 0)
-			r->fate = resident == PROBE_PAGES ? SP_PAGES_COPIED : SP_PAGES_MOVED;
-		char z = 0;
-		if (r->fate != SP_PAGES_UNKNOWN && pwrite(src, &z, 1, 0) == 1 &&
-		    pread(sc->dst, buf, 1, 0) == 1 && buf[0] == 0)
-			r->fate = SP_PAGES_SHARED;
-	} else {
+	if (rc) {
 		r->error = -rc;
+		if (src >= 0)
+			close(src);
+		return;
 	}
-	free(buf);
-	if (p[0] >= 0) {
-		close(p[0]);
-		close(p[1]);
+	int src_rc = file_frames(src, len, sc->page, src_pfn); /* caches the pages too */
+	sp_pipe_grow(p[1], len);
+	struct sp_stealfs_counts before;
+	int before_rc = sp_stealfs_read(&before);
+	loff_t off = 0, out_off = 0;
+	ssize_t in = splice(src, &off, p[1], NULL, len, 0);
+	ssize_t out = in > 0 && ftruncate(sc->dst, 0) == 0
+			      ? splice(p[0], NULL, sc->dst, &out_off, (size_t)in, flags)
+			      : -1;
+	int64_t copied;
+	stealfs_delta(before_rc, &before, &r->pages_moved, &copied);
+	r->pages = PROBE_PAGES;
+	if (out != (ssize_t)len) {
+		r->error = out < 0 ? errno : EIO;
+	} else {
+		e->source_resident = resident_pages(src, len, sc->page);
+		compare_frames(src_pfn, src_rc, sc->dst, len, sc->page, e);
+		r->fate = frames_fate(e);
+		if (r->fate == SP_PAGES_UNKNOWN && e->source_resident >= 0)
+			r->fate = e->source_resident == PROBE_PAGES ? SP_PAGES_COPIED
+								    : SP_PAGES_MOVED;
+		int first = pwrite(src, &b, 1, 0) == 1 ? file_first_byte(sc->dst) : -EIO;
+		e->byte_after_write = first < 0 ? -1 : first;
+		if (first == 'B')
+			r->fate = SP_PAGES_SHARED;
 	}
-	if (src >= 0)
-		close(src);
+	close(p[0]);
+	close(p[1]);
+	close(src);
 }
 
 /* Anonymous pages written into a pipe with write(2), or gifted with
- * vmsplice, spliced into the directory with SPLICE_F_MOVE: only stealfs's
- * counters can tell whether they were moved. */
-static void probe_anon_move(const struct scratch *sc, bool gift, struct sp_probe_pages *r)
+ * vmsplice, spliced into the directory with SPLICE_F_MOVE.  Gifted pages:
+ * their frames, read before the gift, against the destination's.  Pipe
+ * pages written with write(2) have no address whose frame could be read
+ * and no write reaches them after the splice: only stealfs's counters can
+ * tell whether they were moved, and only into stealfs. */
+static void probe_anon_move(const struct scratch *sc, bool gift, struct sp_probe_pages *r,
+			    struct sp_probe_evidence *e)
 {
 	size_t len = PROBE_PAGES * sc->page;
 	int p[2];
+	uint64_t src_pfn[PROBE_PAGES];
 	char *buf = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (buf == MAP_FAILED || pipe2(p, O_CLOEXEC) < 0) {
 		r->error = errno;
@@ -325,6 +423,7 @@ static void probe_anon_move(const struct scratch *sc, bool gift, struct sp_probe
 	}
 	sp_pipe_grow(p[1], len);
 	memset(buf, 'x', len);
+	int src_rc = sp_frames(buf, PROBE_PAGES, sc->page, src_pfn);
 	struct sp_stealfs_counts before;
 	int before_rc = sp_stealfs_read(&before);
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
@@ -340,7 +439,10 @@ static void probe_anon_move(const struct scratch *sc, bool gift, struct sp_probe
 		int64_t copied;
 		stealfs_delta(before_rc, &before, &r->pages_moved, &copied);
 		r->pages = out / (ssize_t)sc->page;
-		if (r->pages_moved >= 0)
+		if (gift && out == (ssize_t)len)
+			compare_frames(src_pfn, src_rc, sc->dst, len, sc->page, e);
+		r->fate = frames_fate(e);
+		if (r->fate == SP_PAGES_UNKNOWN && sc->on_stealfs && r->pages_moved >= 0)
 			r->fate = r->pages_moved ? SP_PAGES_MOVED : SP_PAGES_COPIED;
 	}
 	close(p[0]);
@@ -363,15 +465,26 @@ static const struct {
 	{ SP_PATH_GIFT, SPLICE_F_MOVE },
 };
 
-/* Page measurements that need no pages of their own: mark them "not
- * measured" (-1 counts) before any runs. */
-static void pages_init(struct sp_probe_pages *p)
+/* Mark a page measurement and its evidence "not measured" before it runs. */
+static void pages_init(struct sp_probe_pages *p, struct sp_probe_evidence *e)
 {
 	*p = (struct sp_probe_pages){ .pages = -1, .pages_moved = -1 };
+	*e = (struct sp_probe_evidence){ .byte_after_write = -1, .frames_checked = -1,
+					 .frames_same = -1, .source_resident = -1 };
 }
 
-/* The size of struct sp_probe in release 0.2, the smallest a caller may pass. */
+/* The size of struct sp_probe in release 0.2, the first with sp_probe():
+ * the smallest a caller may pass.  Later releases only add fields at the end. */
 #define PROBE_SIZE_0_2 sizeof(struct sp_probe)
+
+/* Whether /proc/self/pagemap shows frame numbers to this process. */
+static bool frames_readable(size_t page)
+{
+	uint64_t pfn;
+	volatile char here = 0;
+	(void)here;
+	return sp_frames((const void *)&here, 1, page, &pfn) == 0;
+}
 
 /* Fill r (all of it) for dir.  Returns 0 or a negative errno. */
 static int probe(const char *dir, struct sp_probe *r)
@@ -379,7 +492,8 @@ static int probe(const char *dir, struct sp_probe *r)
 	struct statfs sf;
 	if (statfs(dir, &sf) < 0)
 		return -errno;
-	struct scratch sc = { .dir = dir, .page = (size_t)sysconf(_SC_PAGESIZE) };
+	struct scratch sc = { .dir = dir, .page = (size_t)sysconf(_SC_PAGESIZE),
+			      .on_stealfs = (unsigned long)sf.f_type == STEALFS_MAGIC };
 	sc.src = scratch_file(dir);
 	sc.dst = sc.src < 0 ? sc.src : scratch_file(dir);
 	int rc = sc.dst < 0 ? sc.dst : fill(sc.src, PROBE_BYTES, 1);
@@ -398,16 +512,29 @@ static int probe(const char *dir, struct sp_probe *r)
 
 	for (unsigned i = 0; i < SP_PROBE_METHODS; i++)
 		probe_method(&sc, probed[i].path, probed[i].flags, &r->methods[i]);
-	struct sp_probe_pages *pages[] = { &r->vmsplice_anon, &r->vmsplice_gift, &r->vmsplice_file,
-					   &r->splice_in, &r->pagecache_move, &r->anon_move,
-					   &r->gift_move };
-	for (unsigned i = 0; i < sizeof(pages) / sizeof(pages[0]); i++)
-		pages_init(pages[i]);
+	r->frames_readable = frames_readable(sc.page);
+	struct sp_probe_evidences *ev = &r->evidence;
+	struct {
+		struct sp_probe_pages *pages;
+		struct sp_probe_evidence *evidence;
+	} measures[] = {
+		{ &r->vmsplice_anon, &ev->vmsplice_anon },   { &r->vmsplice_gift, &ev->vmsplice_gift },
+		{ &r->vmsplice_file, &ev->vmsplice_file },   { &r->splice_in, &ev->splice_in },
+		{ &r->pagecache_move, &ev->pagecache_move }, { &r->anon_move, &ev->anon_move },
+		{ &r->gift_move, &ev->gift_move },           { &r->pagecache_splice, &ev->pagecache_splice },
+		{ &r->tee, &ev->tee },
+	};
+	for (unsigned i = 0; i < sizeof(measures) / sizeof(measures[0]); i++)
+		pages_init(measures[i].pages, measures[i].evidence);
 	probe_vmsplice(&sc, r);
-	probe_splice_in(&sc, &r->splice_in);
-	probe_page_move(&sc, &r->pagecache_move);
-	probe_anon_move(&sc, false, &r->anon_move);
-	probe_anon_move(&sc, true, &r->gift_move);
+	probe_splice_in(&sc, false, &r->splice_in, &ev->splice_in);
+	/* tee's copy can only be told from a pipe that references the file */
+	if (r->splice_in.fate == SP_PAGES_SHARED)
+		probe_splice_in(&sc, true, &r->tee, &ev->tee);
+	probe_page_move(&sc, SPLICE_F_MOVE, &r->pagecache_move, &ev->pagecache_move);
+	probe_page_move(&sc, 0, &r->pagecache_splice, &ev->pagecache_splice);
+	probe_anon_move(&sc, false, &r->anon_move, &ev->anon_move);
+	probe_anon_move(&sc, true, &r->gift_move, &ev->gift_move);
 	close(sc.src);
 	close(sc.dst);
 	return 0;

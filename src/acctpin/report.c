@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libsmartcols.h>
+
 #include "acctpin.h"
 #include "jsondoc.h"
 #include "message.h"
@@ -95,26 +97,61 @@ static const char *cell(const struct ap_report *r, const char *scenario, const c
 	return v;
 }
 
-/* Print the table: one row a scenario, one column a standard check, then
- * the scenario's other checks together. */
-static void print_table(const struct ap_report *r)
+/* Whether check i is the first of its scenario. */
+static bool first_of_scenario(const struct ap_report *r, size_t i)
 {
-	printf("# %-12s", "scenario");
-	for (size_t k = 0; columns[k]; k++)
-		printf(" %-11s", columns[k]);
-	printf(" %-6s\n", "other");
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(r->checks[j].scenario, r->checks[i].scenario))
+			return false;
+	return true;
+}
+
+/* Fill tb: one row a scenario, one column a standard check, then the
+ * scenario's other checks together.  Returns 0 or -ENOMEM. */
+static int fill_table(const struct ap_report *r, struct libscols_table *tb)
+{
+	static const char *const headers[] = { "SCENARIO", "UNMOUNT", "ACCT-OFF", "RECORDS",
+					       "MISSING", "LAST-RECORD", "OTHER" };
+	const size_t ncols = sizeof(headers) / sizeof(headers[0]);
+	for (size_t k = 0; k < ncols; k++)
+		if (!scols_table_new_column(tb, headers[k], 0, 0))
+			return -ENOMEM;
 	for (size_t i = 0; i < r->n; i++) {
-		const char *s = r->checks[i].scenario;
-		bool first = true;
-		for (size_t j = 0; j < i && first; j++)
-			first = strcmp(r->checks[j].scenario, s) != 0;
-		if (!first)
+		if (!first_of_scenario(r, i))
 			continue;
-		printf("# %-12s", s);
-		for (size_t k = 0; columns[k]; k++)
-			printf(" %-11s", cell(r, s, columns[k]));
-		printf(" %-6s\n", cell(r, s, NULL));
+		const char *s = r->checks[i].scenario;
+		struct libscols_line *ln = scols_table_new_line(tb, NULL);
+		if (!ln || scols_line_set_data(ln, 0, s))
+			return -ENOMEM;
+		for (size_t k = 1; k < ncols; k++)
+			if (scols_line_set_data(ln, k, cell(r, s, columns[k - 1])))
+				return -ENOMEM;
 	}
+	return 0;
+}
+
+/* Print the summary table (libsmartcols lays it out) as TAP comments,
+ * each line after "# ".  Returns 0, or -ENOMEM without printing it. */
+static int print_table(const struct ap_report *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	struct libscols_table *tb = scols_new_table();
+	int rc = mem && tb ? fill_table(r, tb) : -ENOMEM;
+	if (!rc && (scols_table_set_stream(tb, mem) || scols_print_table(tb)))
+		rc = -ENOMEM;
+	scols_unref_table(tb);
+	if (mem && fclose(mem))
+		rc = -ENOMEM;
+	for (char *line = text, *end; !rc && line && *line; line = end + 1) {
+		end = strchrnul(line, '\n');
+		printf("# %.*s\n", (int)(end - line), line);
+		if (!*end)
+			break;
+	}
+	free(text);
+	return rc;
 }
 
 /* The whole report as one JSON document: header's members, then the
@@ -148,9 +185,11 @@ int ap_report_finish(struct ap_report *r, struct json_object *header)
 		return print_json(r, header);
 	json_object_put(header);
 	printf("1..%zu\n", r->n);
-	print_table(r);
+	int rc = print_table(r);
+	if (rc)
+		cli_error(-rc, "the summary table");
 	printf("# %zu checks, %u failed\n", r->n, r->failed);
-	return 0;
+	return rc ? 1 : 0;
 }
 
 void ap_report_free(struct ap_report *r)

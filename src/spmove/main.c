@@ -212,8 +212,8 @@ static int take_options(struct raw_options *raw, struct config *cfg)
 	o->in_place = raw->in_place;
 	o->fsync = raw->fsync;
 	o->verify = raw->verify;
-	if (raw->json && !raw->stats)
-		return cli_usage_message("--json works with --stats only");
+	if (raw->json && !raw->stats && !raw->probe)
+		return cli_usage_message("--json works with --stats or --probe only");
 	o->stats = raw->stats;
 	o->json = raw->json;
 	cfg->probe = raw->probe;
@@ -305,10 +305,10 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		{ "no-progress", '\0', POPT_ARG_NONE, NULL, OPT_NO_PROGRESS, "never show one", NULL },
 		{ "stats", '\0', POPT_ARG_NONE, &raw.stats, 0,
 		  "print a summary line on stderr: bytes, paths taken, pages moved", NULL },
-		{ "json", '\0', POPT_ARG_NONE, &raw.json, 0, "print --stats as one JSON object",
-		  NULL },
 		{ "probe", '\0', POPT_ARG_NONE, &raw.probe, 0,
 		  "measure which methods work in DIR (default .) and whether pages move", NULL },
+		{ "json", '\0', POPT_ARG_NONE, &raw.json, 0,
+		  "print --stats or --probe as one JSON document", NULL },
 		CLI_AUTOVERSION
 		POPT_AUTOHELP
 		POPT_TABLEEND
@@ -317,7 +317,7 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 	cli_options_start(&p, argc, argv, table, "[OPTION]... [-T] SRC DST\n"
 			  "  or:  spmove [OPTION]... SRC... DIR\n"
 			  "  or:  spmove [OPTION]... -t DIR SRC...\n"
-			  "  or:  spmove --probe [DIR]\n"
+			  "  or:  spmove --probe [--json] [DIR]\n"
 			  "Copy (as cp), or with --remove-source move (as mv), files through splice(2).\n"
 			  "SRC - streams standard input into DST.", 0);
 	int rc;
@@ -448,7 +448,7 @@ int main(int argc, char **argv)
 	int status = parse_command_line(argc, argv, &cfg);
 	if (status == 0 && cfg.probe)
 		status = cfg.count > 1 ? cli_usage_message("--probe takes at most one directory")
-				       : probe(cfg.count ? cfg.operands[0] : ".");
+				       : probe(cfg.count ? cfg.operands[0] : ".", cfg.o.json);
 	else if (status == 0)
 		status = run(&cfg);
 	return status | cli_close_stdout();

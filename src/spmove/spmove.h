@@ -296,7 +296,8 @@ bool stealfs_mount(const char *path);
 
 /* ---- probe.c ---- */
 
-/* Measure and print what this kernel does in dir.  Returns an exit status. */
-int probe(const char *dir);
+/* Measure and print what this kernel does in dir, as text or (json) one
+ * JSON document.  Returns an exit status. */
+int probe(const char *dir, bool json);
 
 #endif

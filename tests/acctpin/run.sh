@@ -11,6 +11,8 @@ check_eq "no message" "" "$(cat err)"
 check_eq "no failed check" 0 "$(grep -c '^not ok' out)"
 check_eq "42 checks passed" 42 "$(grep -c '^ok' out)"
 ok "TAP plan" grep -qx '1\.\.42' out
+ok "the table's header names its columns" \
+	grep -Eqx '# SCENARIO +UNMOUNT +ACCT-OFF +RECORDS +MISSING +LAST-RECORD +OTHER' out
 for s in plain lazy bind remount-ro exiting nearly-full switch; do
 	ok "$s: every column ok" grep -Eq "^# $s +ok +ok +ok +ok +ok +(ok|-) *\$" out
 done
@@ -37,6 +39,8 @@ ok "bsd: plain unmount should have failed with EBUSY" \
 	grep -q '^not ok 1 - plain: unmount: .* returned 0 (expected EBUSY)$' bsd
 ok "bsd: accounting should have stayed on" \
 	grep -q '^not ok 2 - plain: acct-off: a marker run after it was not recorded (accounting off; expected on)$' bsd
+ok "bsd: the table shows plain's failed checks in their columns" \
+	grep -Eqx '# plain +FAIL +FAIL +ok +ok +FAIL +-' bsd
 ok "bsd: lazy (forced) unmount succeeds there too" grep -q '^ok [0-9]* - lazy: unmount:' bsd
 check_eq "bsd: temporary directory removed" "" "$(ls tmp)"
 done_testing

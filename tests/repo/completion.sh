@@ -84,6 +84,12 @@ check_eq "spmove --update= offers the parser's list" "$(valid_list spmove --upda
 	"$(candidates "spmove --update=")"
 check_eq "sptee --output-error= offers the parser's list" "$(valid_list sptee --output-error=zz)" \
 	"$(candidates "sptee --output-error=")"
+for tool in spcat sptee spmove; do
+	check_eq "$tool --progress= offers the parser's list" "$(valid_list $tool --progress=zz)" \
+		"$(candidates "$tool --progress=")"
+	check_eq "$tool --progress with a blank completes file names (the style needs =)" \
+		"$T_DIR/f" "$(candidates "$tool --progress $T_DIR/f")"
+done
 # --method has no argmatch list: each value offered is accepted, and each
 # is named in --help.
 for m in $(candidates "spmove --method="); do

@@ -22,16 +22,20 @@ ok "gift: counted as copied" grep -q "0.0% in kernel" err
 run_cmd out err "$SPMOVE" --probe .
 check_eq "--probe: exit 0" 0 "$RC"
 for m in auto splice vmsplice gift rw copy_file_range sendfile "splice -M"; do
-	ok "--probe reports $m" grep -Eq "^  $m +(works|falls back|fails)" out
+	ok "--probe reports $m" grep -Eq "^$m +(works|falls back|fails)" out
 done
-ok "--probe: vmsplice measured" grep -Eq "vmsplice of user memory: +(references|copies)" out
-ok "--probe: gift measured" grep -Eq "SPLICE_F_GIFT: +(accepted|refused)" out
-ok "--probe: page-cache move measured" grep -Eq "page-cache pages with -M: +(copied|moved)" out
+ok "--probe: vmsplice measured" grep -Eq "vmsplice of user memory +(shared|copied)" out
+ok "--probe: gift measured" grep -Eq "SPLICE_F_GIFT +(shared|copied|refused)" out
+ok "--probe: page-cache move measured" grep -Eq "page-cache pages with -M +(copied|moved)" out
 if [ -d /sys/fs/stealfs/stats ]; then
-	ok "--probe: anonymous pages counted" grep -q "pages moved (stealfs counters)" out
+	ok "--probe: anonymous pages counted" grep -Eq "write\(2\) pipe pages with -M .*stealfs: [0-9]+ of [0-9]+ moved" out
 else
-	ok "--probe: anonymous pages unknown" grep -Eq "write\(2\) pipe pages with -M: +unknown" out
+	ok "--probe: anonymous pages cannot be told" grep -Eq "write\(2\) pipe pages with -M +cannot tell \(" out
 fi
+ok "--probe: a SPLICED percent for each method, no \"zero-copy\" for a count of calls" \
+	sh -c 'grep -Eq "^auto +works.* [0-9]+%\$" out && ! grep -q zero-copy out' 
+run_cmd json err "$SPMOVE" --probe --json .
+ok "--probe --json: valid JSON" python3 -m json.tool json
 ok "--probe leaves nothing behind" test -z "$(find . -name '.spmove-probe-*')"
 run_cmd out err "$SPMOVE" --probe nowhere
 check_eq "--probe of a missing directory: exit 1" 1 "$RC"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # init.sh - /init of the stealfs test VM (busybox).  Mounts the kernel's
 # filesystems, loads the modules listed in /lib/modules/order, runs the guest
-# suite, dumps the kernel log between markers and powers off.  Everything
+# suite (or, in `make kernel-truth`'s VM, kt-run.sh), dumps the kernel log
+# between markers and powers off.  Everything
 # goes to the serial console, where contrib/stealfs/tests/check-vm.sh reads it.
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
 export LD_LIBRARY_PATH=/lib/x86_64-linux-gnu
@@ -14,7 +15,7 @@ echo "STEALFS-BOOT $(uname -r)"
 for m in $(cat /lib/modules/order); do
 	insmod "/lib/modules/$m" || echo "not ok - insmod $m"
 done
-sh /guest-suite.sh
+if [ -f /kt-run.sh ]; then sh /kt-run.sh; else sh /guest-suite.sh; fi
 # With kmemleak (the debug kernel, booted with kmemleak=on) scan for leaks;
 # check-vm.sh fails on an "unreferenced object".  A no-op elsewhere.
 if [ -d /sys/kernel/debug ]; then

@@ -1,0 +1,151 @@
+/*
+ * kt-bench - one timed data movement for `make kernel-truth`: only the
+ * splice loop is timed (clock_gettime around it), not the program's start,
+ * the creation of the files or the filling of the pipe.
+ *
+ *   kt-bench pipe SIZE DST [-M]   write(2) SIZE bytes into a pipe grown to
+ *                                 hold them, then time splicing the pipe into
+ *                                 DST (created before)
+ *   kt-bench file SRC DST [-M]    read SRC once (into the page cache), then
+ *                                 time SRC -> private pipe -> DST
+ *   -M: SPLICE_F_MOVE on the splice into DST.
+ * Prints "ns NANOSECONDS bytes BYTES".  Exit 0, 1 on an error, 2 on usage.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Bytes a splice call asks for. */
+#define CHUNK (1u << 20)
+
+/* Report what failed with errno's text and exit 1. */
+static void die(const char *what)
+{
+	fprintf(stderr, "kt-bench: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+/* The monotonic clock in nanoseconds. */
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Splice everything from the pipe in to out (with flags) until EOF or,
+ * when limit is nonzero, limit bytes.  Returns the bytes moved. */
+static uint64_t drain(int in, int out, unsigned int flags, uint64_t limit)
+{
+	uint64_t done = 0;
+	for (;;) {
+		size_t ask = limit && limit - done < CHUNK ? (size_t)(limit - done) : CHUNK;
+		if (limit && done == limit)
+			return done;
+		ssize_t k = splice(in, NULL, out, NULL, ask, flags);
+		if (k < 0)
+			die("splice");
+		if (k == 0)
+			return done;
+		done += (uint64_t)k;
+	}
+}
+
+/* Fill a pipe grown to size with size bytes and time moving them to dst.
+ * Returns the nanoseconds. */
+static uint64_t bench_pipe(size_t size, int dst, unsigned int flags)
+{
+	int p[2];
+	if (pipe(p) < 0)
+		die("pipe");
+	if (fcntl(p[1], F_SETPIPE_SZ, (int)size) < 0)
+		die("F_SETPIPE_SZ (raise /proc/sys/fs/pipe-max-size)");
+	char *buf = malloc(CHUNK);
+	if (!buf)
+		die("malloc");
+	for (size_t i = 0; i < CHUNK; i++)
+		buf[i] = (char)(i * 31 + 7);
+	for (size_t at = 0; at < size;) {
+		size_t n = size - at < CHUNK ? size - at : CHUNK;
+		ssize_t k = write(p[1], buf, n);
+		if (k <= 0)
+			die("write to the pipe");
+		at += (size_t)k;
+	}
+	free(buf);
+	close(p[1]);
+	uint64_t t0 = now_ns();
+	drain(p[0], dst, flags, 0);
+	uint64_t t = now_ns() - t0;
+	close(p[0]);
+	return t;
+}
+
+/* Cache src, then time src -> private pipe -> dst.  Returns the nanoseconds. */
+static uint64_t bench_file(int src, int dst, unsigned int flags, uint64_t *bytes)
+{
+	char buf[1 << 16];
+	while (read(src, buf, sizeof(buf)) > 0)
+		;
+	int p[2];
+	if (pipe(p) < 0)
+		die("pipe");
+	fcntl(p[1], F_SETPIPE_SZ, CHUNK);
+	uint64_t t0 = now_ns();
+	loff_t off = 0;
+	for (;;) {
+		ssize_t k = splice(src, &off, p[1], NULL, CHUNK, 0);
+		if (k < 0)
+			die("splice from the file");
+		if (k == 0)
+			break;
+		drain(p[0], dst, flags, (uint64_t)k);
+		*bytes += (uint64_t)k;
+	}
+	uint64_t t = now_ns() - t0;
+	close(p[0]);
+	close(p[1]);
+	return t;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 4 || argc > 5 || (argc == 5 && strcmp(argv[4], "-M"))) {
+		fprintf(stderr, "usage: kt-bench pipe SIZE DST [-M] | kt-bench file SRC DST [-M]\n");
+		return 2;
+	}
+	unsigned int flags = argc == 5 ? SPLICE_F_MOVE : 0;
+	int dst = open(argv[3], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (dst < 0)
+		die(argv[3]);
+	uint64_t ns, bytes = 0;
+	if (!strcmp(argv[1], "pipe")) {
+		char *end;
+		unsigned long mib = strtoul(argv[2], &end, 10);
+		if (!mib || strcmp(end, "M")) {
+			fprintf(stderr, "kt-bench: SIZE is in MiB, e.g. 32M\n");
+			return 2;
+		}
+		bytes = (uint64_t)mib << 20;
+		ns = bench_pipe((size_t)bytes, dst, flags);
+	} else if (!strcmp(argv[1], "file")) {
+		int src = open(argv[2], O_RDONLY | O_CLOEXEC);
+		if (src < 0)
+			die(argv[2]);
+		ns = bench_file(src, dst, flags, &bytes);
+		close(src);
+	} else {
+		fprintf(stderr, "kt-bench: no case %s\n", argv[1]);
+		return 2;
+	}
+	if (close(dst) < 0)
+		die(argv[3]);
+	printf("ns %llu bytes %llu\n", (unsigned long long)ns, (unsigned long long)bytes);
+	return 0;
+}

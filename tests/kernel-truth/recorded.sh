@@ -1,0 +1,68 @@
+# make kernel-truth's reports from recorded measurements (a real run's
+# records, tests/kernel-truth/recorded/): the JSON follows the schema, every
+# verdict agrees with the raw measurement beside it, the Markdown has a
+# column per kernel and the picture is a PNG; and the checks fail when a
+# verdict is changed without its measurement.
+. "$top_srcdir/tests/lib.sh"
+
+python3 -c 'import jsonschema' 2>/dev/null || skip "python3-jsonschema is not installed"
+REPORT="$top_srcdir/contrib/kernel-truth/kt-report.py"
+SCHEMA="$top_srcdir/contrib/kernel-truth/kernel-truth.schema.json"
+
+ok "assemble the recorded run" python3 "$REPORT" assemble kt.json "$top_srcdir"/tests/kernel-truth/recorded/*.rec
+ok "the JSON follows the schema" python3 "$REPORT" validate kt.json "$SCHEMA"
+ok "every verdict agrees with its raw measurement" python3 "$REPORT" check kt.json
+check_eq "one object per kernel: host, 6.1, 6.12" "host 6.1 6.12" \
+	"$(python3 -c 'import json,sys; print(" ".join(k["name"] for k in json.load(open(sys.argv[1]))["kernels"]))' kt.json)"
+check_eq "the bench pairs at least 7 runs over 2 boots in each VM" "" \
+	"$(python3 -c 'import json,sys
+for k in json.load(open(sys.argv[1]))["kernels"]:
+    for b in k["bench"]:
+        if k["where"] == "qemu" and (b["runs"] < 14 or b["boots"] != 2): print(k["name"], b["case"], b["target"])' kt.json)"
+
+python3 "$REPORT" markdown kt.json > kt.md
+ok "the table has a column per kernel" grep -q '^| question | host (.*) | 6.1 (.*) | 6.12 (.*) |$' kt.md
+ok "the table answers tee(2)" grep -q '^| tee(2): second pipe shares the frames | ' kt.md
+ok "the table states the spread of each ratio" grep -Eq '^\| bench pipe → stealfs: .*×[0-9.]+ \([0-9.]+–[0-9.]+\)' kt.md
+ok "the picture is a PNG" sh -c 'python3 "$1" plot kt.json kt.png && head -c 8 kt.png | od -An -c | grep -q "P   N   G"' sh "$REPORT"
+
+# caught DESCRIPTION CHANGE [SCHEMA]: kt.json with CHANGE (Python, on d and
+# k = d["kernels"]) fails kt-report.py check, or validate against SCHEMA.
+caught() {
+	python3 -c 'import json,sys
+d = json.load(open("kt.json")); k = d["kernels"]; exec(sys.argv[1])
+json.dump(d, open("bad.json", "w"))' "$2" || { ok "$1: the change applies" false; return; }
+	if [ $# = 3 ]; then
+		ok "$1" sh -c '! python3 "$1" validate bad.json "$2" > /dev/null' sh "$REPORT" "$3"
+	else
+		ok "$1" sh -c '! python3 "$1" check bad.json > /dev/null' sh "$REPORT"
+	fi
+}
+caught "a move that the frames contradict is caught" \
+	'q = k[1]["questions"]["pipe_to_file"]["tmpfs"]["page_cache_with_move"]; assert q["raw"]["frames_same"] == 0; q["verdict"] = "moved"'
+caught "a copy that the write-after-splice contradicts is caught" \
+	'q = k[1]["questions"]["tee"]; assert q["raw"]["byte_after_write"] == "B"; q["verdict"] = "copied"'
+caught "'no difference' with a spread that does not cross 1.0 is caught" \
+	'b = [b for b in k[1]["bench"] if b["verdict"] != "no difference"][0]; b["verdict"] = "no difference"'
+caught "a ratio that does not follow from the runs is caught" \
+	'b = k[1]["bench"][0]; b["raw"][0]["b_ns"] *= 10'
+caught "an accounting verdict the checks contradict is caught" \
+	'a = k[1]["accounting"][0]; a["raw"]["checks"][0]["ok"] = False'
+caught "stealfs figures the counters contradict are caught" \
+	's = k[1]["questions"]["stealfs"]; s["stolen_anon"] += 1'
+caught "a verdict without its measurement breaks the schema" \
+	'q = k[1]["questions"]["vmsplice"]; q["raw"] = None' "$SCHEMA"
+caught "'cannot tell' without a reason breaks the schema" \
+	'q = k[0]["questions"]["pipe_to_file"]["tmpfs"]["write_pages_with_move"]; q["verdict"] = "cannot tell"; q["reason"] = None' "$SCHEMA"
+
+# The published report (the README's table) is a real one: it follows the
+# schema, its verdicts agree with its measurements, and its Markdown is the
+# README's table.
+for f in "$top_srcdir"/contrib/kernel-truth/results/*.json; do
+	n=${f##*/}
+	ok "$n follows the schema" python3 "$REPORT" validate "$f" "$SCHEMA"
+	ok "$n: every verdict agrees with its raw measurement" python3 "$REPORT" check "$f"
+	python3 "$REPORT" markdown "$f" | sed 1d > published.md
+	ok "$n: its table is in README" sh -c 'sed 1d "$1" | grep -vx "" | while IFS= read -r line; do grep -qxF -- "$line" "$2" || exit 1; done' sh published.md "$top_srcdir/README"
+done
+done_testing
