@@ -31,8 +31,11 @@
  *                                             the file RELEASE (to let the
  *                                             read end); then check DST shows
  *                                             what was read
- *   stealprobe hog SIZE                       allocate and touch SIZE bytes,
- *                                             print "hog: ready", then sleep
+ *   stealprobe hog LEAVE                      a balloon: allocate and touch
+ *                                             memory until MemAvailable is
+ *                                             LEAVE bytes, print "hog: ready:
+ *                                             MemAvailable N KiB", then take
+ *                                             what is freed, every 50 ms,
  *                                             until killed
  *   stealprobe pattern SIZE                   write the gift pattern to stdout
  *   stealprobe mmap FILE                      mmap/read/write/truncate checks
@@ -490,21 +493,67 @@ static int cmd_dio_pin(const char *src, const char *dst, size_t size,
 	return 0;
 }
 
-/* Allocates and touches @size bytes, says so, then sleeps until killed. */
-static int cmd_hog(size_t size)
+/* Returns MemAvailable of /proc/meminfo in bytes; exits on error. */
+static long long mem_available(void)
 {
-	volatile unsigned char *mem = mmap(NULL, size, PROT_READ | PROT_WRITE,
+	FILE *f = fopen("/proc/meminfo", "r");
+	char key[32];
+	long long kb;
+
+	if (!f)
+		die("/proc/meminfo");
+	while (fscanf(f, "%31s %lld kB ", key, &kb) == 2) {
+		if (!strcmp(key, "MemAvailable:")) {
+			fclose(f);
+			return kb * 1024;
+		}
+	}
+	fail("no MemAvailable in /proc/meminfo");
+	return 0;
+}
+
+/* Maps and touches @bytes (whole pages) of private anonymous memory, for good. */
+static void take(size_t bytes)
+{
+	volatile unsigned char *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 					   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (mem == MAP_FAILED)
 		die("mmap");
-	for (size_t i = 0; i < size; i += PAGE)
+	for (size_t i = 0; i < bytes; i += PAGE)
 		mem[i] = 1;
-	printf("hog: ready\n");
-	fflush(stdout);
-	while (pause() < 0)
-		;
-	return 0;
+}
+
+#define HOG_STEP (1 << 20)		/* less to take waits for the next look */
+#define HOG_PERIOD_NS 50000000L		/* between two looks */
+
+/*
+ * The balloon: takes memory until MemAvailable is @leave bytes, prints
+ * "hog: ready: MemAvailable N KiB" once a look finds less than HOG_STEP
+ * more to take, and from then on looks every HOG_PERIOD_NS and takes what
+ * was freed since, until killed.  (MemAvailable leaves out the free pages
+ * on the per-CPU lists: those stay free.)  Exits 1 when it cannot read
+ * MemAvailable or map memory.
+ */
+_Noreturn static void cmd_hog(size_t leave)
+{
+	const struct timespec period = { 0, HOG_PERIOD_NS };
+	int ready = 0;
+
+	for (;;) {
+		long long avail = mem_available(), more = avail - (long long)leave;
+
+		if (more >= HOG_STEP) {
+			take((size_t)more / PAGE * PAGE);
+			continue;
+		}
+		if (!ready) {
+			printf("hog: ready: MemAvailable %lld KiB\n", avail / 1024);
+			fflush(stdout);
+			ready = 1;
+		}
+		nanosleep(&period, NULL);
+	}
 }
 
 static sigjmp_buf bus_jump;
@@ -858,7 +907,7 @@ static int usage(void)
 	      "       stealprobe filemove [-M] [-m] SRC DST\n"
 	      "       stealprobe gift [-f FILE [-t]] SIZE DST\n"
 	      "       stealprobe pieces COUNT SIZE DST\n"
-	      "       stealprobe dio-pin SRC DST SIZE RELEASE TEXT | hog SIZE\n"
+	      "       stealprobe dio-pin SRC DST SIZE RELEASE TEXT | hog LEAVE\n"
 	      "       stealprobe pattern SIZE | mmap FILE\n"
 	      "       stealprobe acct FILE|-\n"
 	      "       stealprobe time COMMAND [ARG]...\n"
@@ -996,7 +1045,7 @@ int main(int argc, char **argv)
 		return cmd_dio_pin(argv[0], argv[1], parse_size(argv[2]), argv[3],
 				   argv[4]);
 	if (!strcmp(cmd, "hog") && argc == 1)
-		return cmd_hog(parse_size(argv[0]));
+		cmd_hog(parse_size(argv[0]));
 	if (!strcmp(cmd, "pattern") && argc == 1)
 		return cmd_pattern(parse_size(argv[0]));
 	if (!strcmp(cmd, "mmap") && argc == 1)
