@@ -49,6 +49,15 @@ at_exit() { T_CLEANUPS="$1; $T_CLEANUPS"; }
 # skip REASON: the whole test cannot run here (exit 77).
 skip() { echo "SKIP: $T_NAME: $*"; exit 77; }
 
+# nobody_runs TOOL: whether the user nobody can run TOOL, for the checks as
+# an unprivileged user: setpriv must exist, and the build tree must be
+# reachable (a clone below a directory only root may enter, as mktemp -d
+# makes, is not).  Those checks say they are left out when it is false.
+nobody_runs() {
+	command -v setpriv >/dev/null &&
+		setpriv --reuid=nobody --regid=nogroup --clear-groups "$1" --version >/dev/null 2>&1
+}
+
 # require_root: privileged tests skip when not root.
 require_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
 

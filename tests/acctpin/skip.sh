@@ -27,9 +27,13 @@ for cmd in run race; do
 	check_eq "$cmd without capabilities: no output" "" "$(cat out)"
 done
 if [ "$(id -u)" = 0 ]; then
-	run_cmd out err setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
-		"$ACCTPIN" run --fs ext4
-	check_eq "run as nobody: exit status" 77 "$RC"
+	if nobody_runs "$ACCTPIN"; then
+		run_cmd out err setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
+			"$ACCTPIN" run --fs ext4
+		check_eq "run as nobody: exit status" 77 "$RC"
+	else
+		echo "# no setpriv, or nobody cannot reach the build tree: acctpin run as nobody left out"
+	fi
 	run_cmd out err setpriv --inh-caps=-all --bounding-set=-sys_pacct "$ACCTPIN" run
 	check_eq "run without CAP_SYS_PACCT alone: exit status" 77 "$RC"
 fi

@@ -127,7 +127,7 @@ ok "--preserve=context: spmove(1) says it is not supported" \
 expect "--no-preserve=context: accepted" 0 "" "" --no-preserve=context s c
 
 # As a user: ownership cannot be kept.
-if command -v setpriv >/dev/null; then
+if nobody_runs "$SPMOVE"; then
 	chmod 755 "$T_DIR"
 	as_user() { setpriv --reuid=nobody --regid=nogroup --groups=users "$@"; }
 	for case in \
@@ -160,7 +160,7 @@ if command -v setpriv >/dev/null; then
 	as_user "$SPMOVE" --remove-source s m
 	check_eq "user, move: all kept" "6755 nobody:users $OLD" "$(attrs m)"
 else
-	echo "# no setpriv: the checks as a user skipped"
+	echo "# no setpriv, or nobody cannot reach the build tree: the checks as a user left out"
 fi
 
 done_testing
