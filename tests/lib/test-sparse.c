@@ -48,7 +48,7 @@ static struct sp_mover *mover_with(const struct sp_options *o)
 
 static int open_path(const char *path, int flags)
 {
-	int fd = open(path, flags | O_CLOEXEC);
+	int fd = open(path, flags | O_CLOEXEC, 0600); /* the mode counts with O_CREAT */
 	ck_assert_int_ge(fd, 0);
 	return fd;
 }
