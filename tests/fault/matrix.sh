@@ -245,6 +245,21 @@ fm_done() {
 	done_testing
 }
 
+# fm_random FILE BYTES Q: BYTES random bytes, all in quarter Q (0 to 3) of
+# the byte values.  Inputs made from different quarters share no byte, so
+# that fm_pieces, which takes as much of each input as matches, can never
+# mistake the start of the next input for more of one cut short.
+fm_random() {
+	local q
+	case $3 in
+	0) q='\000-\077' ;;
+	1) q='\100-\177' ;;
+	2) q='\200-\277' ;;
+	3) q='\300-\377' ;;
+	esac
+	head -c "$2" /dev/urandom | LC_ALL=C tr '\000-\377' "$q$q$q$q" >"$1"
+}
+
 # fm_pieces OUT FILE...: OUT is the FILEs in order, each whole or cut short
 # (what a cat-like tool may leave after an error): no byte out of order,
 # duplicated or made up.  Prints why not.

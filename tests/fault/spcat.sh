@@ -4,10 +4,13 @@
 . "$top_srcdir/tests/fault/matrix.sh"
 BIN=$(real_bin spcat)
 
-# Inputs big enough for several calls through a 64 KiB pipe.
-make_random "$T_DIR/a" 200000
-make_random "$T_DIR/b" 70000
-make_random "$T_DIR/c" 5000
+# Inputs big enough for several calls through a 64 KiB pipe, each from its
+# own quarter of the byte values (fm_random): with plain random data, one
+# run in 256 had the next input begin with the byte that would have come
+# next in the one cut short, and fm_pieces reported bytes made up.
+fm_random "$T_DIR/a" 200000 0
+fm_random "$T_DIR/b" 70000 1
+fm_random "$T_DIR/c" 5000 2
 inputs() { cp "$T_DIR/a" "$T_DIR/b" "$T_DIR/c" .; }
 
 # Files and standard input to a file: spcat a - b <c >out.
