@@ -11,7 +11,7 @@
 /* The system's limit for unprivileged F_SETPIPE_SZ, or 0 when unknown. */
 static long pipe_max_size(void)
 {
-	static long cached = -1;
+	static _Atomic long cached = -1; /* movers may run in several threads */
 	if (cached < 0) {
 		FILE *f = fopen("/proc/sys/fs/pipe-max-size", "re");
 		long v = 0;

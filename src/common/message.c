@@ -25,11 +25,14 @@ void cli_verror(int errnum, const char *fmt, va_list ap)
 {
 	int saved = errno;
 	fflush(stdout);
+	/* One line, whole, when threads report at once. */
+	flockfile(stderr);
 	fprintf(stderr, "%s: ", cli_program);
 	vfprintf(stderr, fmt, ap);
 	if (errnum)
 		fprintf(stderr, ": %s", strerror(errnum));
 	fputc('\n', stderr);
+	funlockfile(stderr);
 	errno = saved;
 }
 

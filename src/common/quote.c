@@ -163,14 +163,24 @@ static void put_single_quoted(struct out *o, const char *name)
 	puts_(o, "'");
 }
 
-/* name quoted (always, or only when the shell needs it) into one of a few
- * rotating buffers.  Returns name itself when it stays bare, or a constant
- * when memory runs out. */
+/* A few rotating buffers per thread, for quote_name(). */
+enum { SLOTS = 8 };
+static _Thread_local struct out slots[SLOTS];
+static _Thread_local unsigned next;
+
+void cli_quote_release(void)
+{
+	for (unsigned i = 0; i < SLOTS; i++) {
+		free(slots[i].buf);
+		slots[i] = (struct out){ 0 };
+	}
+}
+
+/* name quoted (always, or only when the shell needs it) into one of the
+ * calling thread's rotating buffers.  Returns name itself when it stays
+ * bare, or a constant when memory runs out. */
 static const char *quote_name(const char *name, bool always)
 {
-	enum { SLOTS = 8 };
-	static struct out slots[SLOTS];
-	static unsigned next;
 	if (!always && bare(name))
 		return name;
 	struct out *o = &slots[next++ % SLOTS];

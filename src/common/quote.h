@@ -26,4 +26,8 @@ const char *cli_quote(const char *name);
  */
 const char *cli_quote_always(const char *name);
 
+/* Free the calling thread's quoting buffers (a thread about to end calls
+ * it; names it quoted before are no longer valid). */
+void cli_quote_release(void);
+
 #endif

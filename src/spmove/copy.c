@@ -27,6 +27,7 @@ struct dir_memo {
 	int fd;
 	bool no_clone;     /* FICLONE from no_clone_src into it was refused */
 	dev_t no_clone_src;
+	bool no_tmpfile;   /* its file system refused O_TMPFILE */
 	char path[PATH_MAX];
 };
 
@@ -44,6 +45,7 @@ struct target {
 	int dirfd;
 	struct dir_memo *memo; /* dirfd is the memo's (not to be closed), or NULL */
 	const char *base;
+	bool absent;          /* nothing has the name (as last looked) */
 	char path[PATH_MAX];  /* the name the file gets, as opened */
 	char buf[PATH_MAX];   /* path taken apart */
 };
@@ -57,6 +59,7 @@ static int target_open(struct spmove *s, const char *path, struct target *t)
 	if (strlen(path) >= sizeof(t->path))
 		return ENAMETOOLONG;
 	strcpy(t->path, path);
+	t->absent = false;
 	int err = path_split(path, t->buf, sizeof(t->buf), &dir, &t->base);
 	if (err)
 		return err;
@@ -88,6 +91,20 @@ static void target_close(const struct target *t)
 		close(t->dirfd);
 }
 
+/* A temporary name (".spmove-" and 8 hex digits) into name.  One
+ * getrandom(2) per thread, then a sequence from it: the names need not be
+ * unpredictable (O_EXCL and O_NOFOLLOW make them safe), only unlikely to
+ * be taken, and a system call per file showed. */
+static void temp_name(char *name, size_t size)
+{
+	static _Thread_local uint32_t seed, seq;
+	static _Thread_local bool seeded;
+	if (!seeded && getrandom(&seed, sizeof(seed), 0) != sizeof(seed))
+		seed = (uint32_t)getpid() * 2654435761u;
+	seeded = true;
+	snprintf(name, size, ".spmove-%08x", seed + seq++ * 2654435761u);
+}
+
 /*
  * Make a temporary name in t's directory: a symbolic link to link_target,
  * or with mode an empty regular file (S_IFREG and its permissions, which
@@ -98,17 +115,8 @@ static void target_close(const struct target *t)
 static int temp_create(const struct target *t, const char *link_target, mode_t mode, dev_t dev,
 		       char *name, size_t size)
 {
-	/* One getrandom(2) per run, then a sequence from it: the names need
-	 * not be unpredictable (O_EXCL and O_NOFOLLOW make them safe), only
-	 * unlikely to be taken, and a system call per file showed. */
-	static uint32_t seed, seq;
-	static bool seeded;
-	if (!seeded && getrandom(&seed, sizeof(seed), 0) != sizeof(seed))
-		seed = (uint32_t)getpid() * 2654435761u;
-	seeded = true;
 	for (int tries = 0; tries < 100; tries++) {
-		uint32_t r = seed + seq++ * 2654435761u;
-		snprintf(name, size, ".spmove-%08x", r);
+		temp_name(name, size);
 		int fd = link_target ? symlinkat(link_target, t->dirfd, name)
 			 : !S_ISREG(mode) ? mknodat(t->dirfd, name, mode, dev)
 					  : openat(t->dirfd, name, O_RDWR | O_CREAT | O_EXCL |
@@ -121,6 +129,14 @@ static int temp_create(const struct target *t, const char *link_target, mode_t m
 	return -EEXIST;
 }
 
+/* Make the directory entries of a new file durable when asked. */
+static int dir_sync(const struct spmove *s, const struct target *t)
+{
+	if ((s->o->fsync || s->o->remove_source) && fsync(t->dirfd) < 0)
+		return errno;
+	return 0;
+}
+
 /* Put the temporary name over t's name (and make that durable when asked).
  * Returns 0 or an errno value; the temporary is gone either way. */
 static int temp_commit(const struct spmove *s, const struct target *t, const char *name)
@@ -130,9 +146,47 @@ static int temp_commit(const struct spmove *s, const struct target *t, const cha
 		unlinkat(t->dirfd, name, 0);
 		return err;
 	}
-	if ((s->o->fsync || s->o->remove_source) && fsync(t->dirfd) < 0)
-		return errno;
-	return 0;
+	return dir_sync(s, t);
+}
+
+/* Give fd, a file made by O_TMPFILE, the name name in t's directory.
+ * linkat(2) by the descriptor itself needs CAP_DAC_READ_SEARCH before
+ * Linux 6.10, through /proc none; the one that failed is not tried again.
+ * Returns 0 or an errno value (EEXIST: the name is taken). */
+static int link_unnamed(const struct target *t, int fd, const char *name)
+{
+	static _Atomic bool by_fd_refused;
+	if (!by_fd_refused) {
+		if (linkat(fd, "", t->dirfd, name, AT_EMPTY_PATH) == 0)
+			return 0;
+		if (errno != ENOENT)
+			return errno;
+		by_fd_refused = true;
+	}
+	char proc[64];
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	return linkat(AT_FDCWD, proc, t->dirfd, name, AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
+}
+
+/* Name fd, a complete file made by O_TMPFILE, as t says: linked to the
+ * free name, or if another has taken it meanwhile, linked to a temporary
+ * name and renamed over it (a copy replaces what it finds, in one step).
+ * Returns 0 or an errno value. */
+static int unnamed_commit(const struct spmove *s, const struct target *t, int fd)
+{
+	int err = link_unnamed(t, fd, t->base);
+	if (!err)
+		return dir_sync(s, t);
+	if (err != EEXIST)
+		return err;
+	char name[32];
+	for (int tries = 0; tries < 100; tries++) {
+		temp_name(name, sizeof(name));
+		err = link_unnamed(t, fd, name);
+		if (err != EEXIST)
+			return err ? err : temp_commit(s, t, name);
+	}
+	return EEXIST;
 }
 
 /* Whether the run was interrupted by a signal; sets *err to ECANCELED then. */
@@ -194,6 +248,7 @@ struct output {
 	bool special;   /* written, never read back */
 	bool replaces;  /* keeps an existing DST's mode and owner */
 	bool moded;     /* made with its final mode: no chmod after */
+	bool unnamed;   /* temp: made by O_TMPFILE, linked in when complete */
 	char name[32];
 };
 
@@ -215,6 +270,20 @@ static int output_open(const struct spmove *s, const struct target *t,
 		out->moded = !out->replaces && !s->o->keep && !s->o->no_keep_mode &&
 			     !keeps_mode(s);
 		mode_t mode = out->moded ? new_file_mode(s, src_mode) : 0600;
+		/* For a free name, a file without a name until it is complete:
+		 * one directory change (the link) instead of two (create and
+		 * rename), and nothing to remove if the copy fails. */
+		if (t->absent && !(t->memo && t->memo->no_tmpfile)) {
+			out->fd = openat(t->dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
+			if (out->fd >= 0) {
+				out->unnamed = true;
+				return 0;
+			}
+			if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+				return errno;
+			if (t->memo)
+				t->memo->no_tmpfile = true;
+		}
 		out->fd = temp_create(t, NULL, S_IFREG | mode, 0, out->name, sizeof(out->name));
 		return out->fd < 0 ? -out->fd : 0;
 	}
@@ -269,11 +338,19 @@ static int output_finish(struct spmove *s, const struct target *t, struct output
 		what = r > 0 ? "verification failed: the copy differs from its source:"
 		       : "cannot verify";
 	}
+	if (!cancelled(&err) && out->unnamed) {
+		err = unnamed_commit(s, t, out->fd);
+		out->temp = false;
+		what = "cannot create regular file";
+	}
 	int fd = out->fd;
 	out->fd = -1;
 	if (close(fd) < 0 && !err) {
 		err = errno;
 		what = "failed to close";
+		/* A file linked in already: the failed copy leaves nothing. */
+		if (out->unnamed)
+			unlinkat(t->dirfd, t->base, 0);
 	}
 	if (!cancelled(&err) && out->temp) {
 		err = temp_commit(s, t, out->name);
@@ -291,7 +368,7 @@ static void output_discard(const struct target *t, struct output *out)
 	if (out->fd >= 0)
 		close(out->fd);
 	out->fd = -1;
-	if (out->temp)
+	if (out->temp && !out->unnamed)
 		unlinkat(t->dirfd, out->name, 0);
 }
 
@@ -370,7 +447,25 @@ static bool may_write(const struct spmove *s, const char *path, const struct sta
 	       errno != EACCES;
 }
 
-int copy_regular(struct spmove *s, const char *src, const char *dst, const struct stat *st,
+/* Copy src, open as in (in_st its fstat), to path (dst in messages; dst_st
+ * and dst_absent as for copy_regular()).  Returns 0 or 1 after a report. */
+static int copy_opened(struct spmove *s, const char *src, int in, const struct stat *in_st,
+		       const char *path, const struct stat *dst_st, bool dst_absent,
+		       const char *dst)
+{
+	struct target t;
+	int err = target_open(s, path, &t);
+	if (err) {
+		cli_error(err, "cannot create regular file %s", quoted(dst));
+		return 1;
+	}
+	t.absent = dst_absent;
+	int status = copy_into(s, src, in, in_st, true, &t, dst_st, dst);
+	target_close(&t);
+	return status;
+}
+
+int copy_regular(struct spmove *s, const char *src, const char *dst,
 		 const struct stat *dst_st, bool dst_absent)
 {
 	char path[PATH_MAX];
@@ -391,17 +486,31 @@ int copy_regular(struct spmove *s, const char *src, const char *dst, const struc
 		return 1;
 	}
 	struct stat in_st;
-	struct target t;
 	int status = 1;
-	int err = fstat(in, &in_st) < 0 ? errno : 0;
-	if (err)
-		cli_error(err, "cannot fstat %s", quoted(src));
-	else if ((err = target_open(s, path, &t)))
-		cli_error(err, "cannot create regular file %s", quoted(dst));
-	if (!err) {
-		status = copy_into(s, src, in, &in_st, true, &t, dst_st, dst);
-		target_close(&t);
+	if (fstat(in, &in_st) < 0)
+		cli_error(errno, "cannot fstat %s", quoted(src));
+	else
+		status = copy_opened(s, src, in, &in_st, path, dst_st, dst_absent, dst);
+	close(in);
+	return status;
+}
+
+int copy_new_regular(struct spmove *s, const char *src, const char *dst)
+{
+	/* Opened without following a symbolic link or waiting for a FIFO's
+	 * writer, in case it is no longer the regular file the directory
+	 * listed; anything unexpected goes back to the walker's usual way,
+	 * which also words any error as before. */
+	int in = open(src, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+	if (in < 0)
+		return COPY_LOOK_AGAIN;
+	struct stat in_st;
+	if (fstat(in, &in_st) < 0 || !S_ISREG(in_st.st_mode) ||
+	    ((s->o->keep & KEEP_LINKS) && in_st.st_nlink > 1)) {
+		close(in);
+		return COPY_LOOK_AGAIN;
 	}
+	int status = copy_opened(s, src, in, &in_st, dst, NULL, true, dst);
 	close(in);
 	return status;
 }

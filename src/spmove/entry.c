@@ -457,7 +457,10 @@ static int copy_directory(struct spmove *s, const char *src, const struct stat *
 			verbose_pair("", src, dst, NULL);
 	}
 	struct ancestor here = { up, st->st_dev, st->st_ino };
+	bool outer = s->in_new_dir;
+	s->in_new_dir = made;
 	int status = copy_children(s, src, dst, top, &here, out);
+	s->in_new_dir = outer;
 	int fd = open(dst, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int src_fd = open(src, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
@@ -495,10 +498,12 @@ static int copy_by_type(struct spmove *s, const char *src, const struct stat *st
 	case S_IFLNK:
 		return copy_symlink(s, src, dst, st);
 	case S_IFREG:
-		return copy_regular(s, src, dst, st, d->exists ? &d->st : NULL, d->absent);
+		if (d->absent && pool_takes(s, st))
+			return pool_copy(s, src, dst, false);
+		return copy_regular(s, src, dst, d->exists ? &d->st : NULL, d->absent);
 	case S_IFIFO: case S_IFCHR: case S_IFBLK:
 		if (as_data)
-			return copy_regular(s, src, dst, st, d->exists ? &d->st : NULL, d->absent);
+			return copy_regular(s, src, dst, d->exists ? &d->st : NULL, d->absent);
 		return copy_special(s, src, dst, st);
 	case S_IFSOCK:
 		return copy_special(s, src, dst, st);
@@ -538,8 +543,11 @@ int copy_entry(struct spmove *s, const char *src, const char *dst, const struct 
 			return 0;
 		}
 	}
-	struct dest d;
-	if (stat_dest(s, &st, dst, &d))
+	/* In a directory this run made, as in cp, a name is known to be free
+	 * without a look (should another process take it meanwhile, the copy
+	 * replaces what it made, in one step). */
+	struct dest d = { .absent = true };
+	if (!(s->in_new_dir && !command_line) && stat_dest(s, &st, dst, &d))
 		return 1;
 	int rc = d.exists ? check_existing(s, src, &st, dst, &d, command_line, out) : 0;
 	if (rc == SKIP_OLDER) {

@@ -330,10 +330,11 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 	return take_options(&raw, cfg);
 }
 
-/* Print --stats: the mover's figures plus the method asked for, the paths
- * taken and, on stealfs, the pages really moved. */
-static void print_stats(const struct spmove *s, const struct stealfs_counts *before,
-			bool on_stealfs)
+/* Print --stats: the movers' figures (stats) plus the method asked for,
+ * the paths taken, the copy workers and, on stealfs, the pages really
+ * moved. */
+static void print_stats(const struct spmove *s, const struct sp_stats *stats,
+			const struct stealfs_counts *before, bool on_stealfs)
 {
 	char extra[512];
 	struct json_object *more = json_object_new_object(), *paths = json_object_new_array();
@@ -352,6 +353,11 @@ static void print_stats(const struct spmove *s, const struct stealfs_counts *bef
 	rc |= cli_json_add(more, "paths", paths);
 	if (s->methods_used)
 		len += (size_t)snprintf(extra + len, sizeof(extra) - len, ")");
+	/* What was picked for this machine: workers beside the walker. */
+	len += (size_t)snprintf(extra + len, sizeof(extra) - len, ", %u copy workers (%u possible)",
+				s->workers_used, pool_worker_count());
+	rc |= cli_json_add_u64(more, "workers", s->workers_used);
+	rc |= cli_json_add_u64(more, "workers_possible", pool_worker_count());
 	struct stealfs_counts after;
 	stealfs_read(&after);
 	struct json_object *stealfs = NULL;
@@ -372,7 +378,7 @@ static void print_stats(const struct spmove *s, const struct stealfs_counts *bef
 		json_object_put(more);
 		more = NULL;
 	}
-	cli_print_stats(sp_get_stats(s->mover), s->o->json, extra, more);
+	cli_print_stats(stats, s->o->json, extra, more);
 }
 
 /* Whether the destination (dst, or its directory) is on stealfs. */
@@ -409,7 +415,8 @@ static void start_progress(struct spmove *s, struct config *cfg)
 static int run(struct config *cfg)
 {
 	struct spmove s = { .o = &cfg->o, .root = geteuid() == 0, .sources = seen_new(),
-			    .created = seen_new(), .copies = seen_new() };
+			    .created = seen_new(), .copies = seen_new(),
+			    .mover_options = &cfg->mover };
 	s.umask = umask(0);
 	umask(s.umask);
 	start_progress(&s, cfg);
@@ -430,9 +437,12 @@ static int run(struct config *cfg)
 
 	signals_catch();
 	int status = run_operands(&s, cfg->operands, cfg->count, cfg->target_dir);
+	status |= pool_wait(&s);
+	struct sp_stats stats = *sp_get_stats(s.mover);
+	pool_stop(&s, &stats);
 	cli_progress_finish(s.progress);
 	if (cfg->o.stats)
-		print_stats(&s, &before, on_stealfs);
+		print_stats(&s, &stats, &before, on_stealfs);
 	sp_mover_free(s.mover);
 	seen_free(s.sources);
 	seen_free(s.created);

@@ -85,6 +85,12 @@ struct spmove {
 	struct dir_memo *dir;      /* copy.c: the destination directory held open
 				    * while copy_children() fills it, or NULL */
 	unsigned tree_depth;       /* copy_children() calls under way */
+	bool in_new_dir;           /* copy_children() fills a directory it made:
+				    * its names are free, not looked up */
+	const struct sp_options *mover_options; /* for the workers' movers */
+	struct pool *pool;         /* pool.c: the copy workers, once started */
+	bool pool_failed;          /* none could start: the walker copies all */
+	unsigned workers_used;     /* workers started (for --stats) */
 };
 
 /* ---- operands.c ---- */
@@ -145,13 +151,22 @@ void dir_memo_forget(struct spmove *s);
 
 /*
  * Copy the regular file (or other readable source) src to dst through a
- * temporary file that replaces dst when complete; st is src's stat, dst_st
- * dst's when it exists (NULL when new); dst_absent: not even a dangling
- * symbolic link has the name (then it is not looked at again).  Returns 0
- * or 1 after a report; dst is left as it was on failure.
+ * temporary file that replaces dst when complete (for a free name, a file
+ * without a name, linked in when complete); dst_st is dst's stat when it
+ * exists (NULL when new); dst_absent: not even a dangling symbolic link
+ * has the name (then it is not looked at again).  Returns 0 or 1 after a
+ * report; dst is left as it was on failure.
  */
-int copy_regular(struct spmove *s, const char *src, const char *dst, const struct stat *st,
+int copy_regular(struct spmove *s, const char *src, const char *dst,
 		 const struct stat *dst_st, bool dst_absent);
+
+/* copy_regular() of src, which its directory lists as a regular file and
+ * was not looked at since, to the free name dst.  Returns 0, 1 after a
+ * report, or COPY_LOOK_AGAIN (nothing done or said) when src is not such
+ * a file after all, cannot be opened, or has hard links to keep: then
+ * copy_entry() must copy it. */
+enum { COPY_LOOK_AGAIN = 2 };
+int copy_new_regular(struct spmove *s, const char *src, const char *dst);
 
 /* Copy the symbolic link src to dst, replacing what is there in one rename.
  * Returns 0 or 1 after a report. */
@@ -162,6 +177,43 @@ int copy_special(struct spmove *s, const char *src, const char *dst, const struc
 
 /* Copy standard input's data into dst ("spmove - DST").  Returns 0 or 1. */
 int copy_stdin(struct spmove *s, const char *dst);
+
+/* ---- pool.c ---- */
+
+/* The copy workers spmove -r starts on this machine: one per CPU it may
+ * run on beyond the first (at most 7), so 0 on one CPU. */
+unsigned pool_worker_count(void);
+
+/* Whether the copy of st's file, inside a tree, to a free destination
+ * name may go to a worker: a regular file, with no hard link to keep, no
+ * -v, --progress, --in-place or move, and workers to be had. */
+bool pool_takes(const struct spmove *s, const struct stat *st);
+
+/* Whether, in the directory being filled, the files the source directory
+ * lists as regular may go to a worker without a look: as pool_takes(), in
+ * a directory the run made (s->in_new_dir), without -L. */
+bool pool_takes_listed(const struct spmove *s);
+
+/* Copy src to the free name dst as copy_regular() does (listed: as
+ * copy_new_regular(), src not looked at), in a worker (starting them on
+ * first use), or here when all are busy.  Returns 0 when handed over
+ * (pool_wait() and pool_again() tell how it went), else the copy's result,
+ * which may be COPY_LOOK_AGAIN for a listed one. */
+int pool_copy(struct spmove *s, const char *src, const char *dst, bool listed);
+
+/* Wait until every copy handed over has finished, copying from the queue
+ * meanwhile.  Returns 1 when one of them failed (reported) since the last
+ * call, else 0. */
+int pool_wait(struct spmove *s);
+
+/* A listed file a worker gave back (COPY_LOOK_AGAIN), for copy_entry():
+ * its names into *src and *dst (malloc'd, the caller's to free).  Returns
+ * false when there is none (left). */
+bool pool_again(struct spmove *s, char **src, char **dst);
+
+/* Stop the workers (after pool_wait()); add their statistics to *total
+ * (when not NULL) and their paths to s->methods_used. */
+void pool_stop(struct spmove *s, struct sp_stats *total);
 
 /* ---- attrs.c ---- */
 

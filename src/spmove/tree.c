@@ -17,8 +17,9 @@
 #include "spmove.h"
 
 /* The names in directory path (not . and ..), as one block of
- * NUL-terminated strings ending in an empty one; the directory is closed
- * again.  Returns NULL with errno set on failure. */
+ * NUL-terminated strings ending in an empty one, each after one byte: the
+ * type the directory lists (d_type) plus 1; the directory is closed again.
+ * Returns NULL with errno set on failure. */
 static char *read_names(const char *path)
 {
 	DIR *d = opendir(path);
@@ -32,7 +33,7 @@ static char *read_names(const char *path)
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		size_t len = strlen(e->d_name) + 1;
-		if (used + len + 1 > size) {
+		if (used + len + 2 > size) {
 			char *bigger = realloc(names, size *= 2);
 			if (!bigger) {
 				err = ENOMEM;
@@ -40,6 +41,7 @@ static char *read_names(const char *path)
 			}
 			names = bigger;
 		}
+		names[used++] = (char)(e->d_type + 1);
 		memcpy(names + used, e->d_name, len);
 		used += len;
 	}
@@ -65,9 +67,13 @@ int copy_children(struct spmove *s, const char *src, const char *dst, const stru
 	}
 	int status = 0;
 	s->tree_depth++;
+	/* Files listed as regular in a directory the run made go straight to
+	 * the copy workers: no lstat(2) here, no look at the free name. */
+	bool listed = pool_takes_listed(s);
 	char *from = malloc(PATH_MAX), *to = malloc(PATH_MAX);
 	for (const char *name = names; from && to && *name && !spmove_cancel && !out->into_self;
 	     name += strlen(name) + 1) {
+		unsigned char type = (unsigned char)*name++ - 1;
 		int err = path_join(from, PATH_MAX, src, name);
 		if (!err)
 			err = path_join(to, PATH_MAX, dst, name);
@@ -76,7 +82,8 @@ int copy_children(struct spmove *s, const char *src, const char *dst, const stru
 			status = 1;
 			continue;
 		}
-		status |= copy_entry(s, from, to, top, up, out);
+		int rc = listed && type == DT_REG ? pool_copy(s, from, to, true) : COPY_LOOK_AGAIN;
+		status |= rc == COPY_LOOK_AGAIN ? copy_entry(s, from, to, top, up, out) : rc;
 	}
 	if (!from || !to) {
 		cli_error(ENOMEM, "cannot copy %s", quoted(src));
@@ -85,6 +92,20 @@ int copy_children(struct spmove *s, const char *src, const char *dst, const stru
 	free(from);
 	free(to);
 	free(names);
+	/* The workers' copies end before the directory gets its attributes;
+	 * what they gave back is copied the usual way. */
+	status |= pool_wait(s);
+	char *again_src, *again_dst;
+	bool again = false;
+	while (pool_again(s, &again_src, &again_dst)) {
+		if (!spmove_cancel && !out->into_self)
+			status |= copy_entry(s, again_src, again_dst, top, up, out);
+		free(again_src);
+		free(again_dst);
+		again = true;
+	}
+	if (again)
+		status |= pool_wait(s);
 	/* The directory copy.c kept open for dst's files: the caller's next
 	 * file goes elsewhere. */
 	dir_memo_forget(s);

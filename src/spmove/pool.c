@@ -1,0 +1,312 @@
+/* spmove -r: the new regular files of a tree copied by worker threads,
+ * next to the thread that walks the tree.
+ *
+ * On a small file nearly all the time goes to system calls (open, create,
+ * copy, rename, close), each paying the kernel's entry cost, and a CPU does
+ * one at a time: with more CPUs, more files are copied at once.  A worker
+ * copies a file exactly as the walking thread would (copy_regular(): a
+ * file without a name, linked in when complete), with its own mover and
+ * its own held-open destination directory.  Only the simple case is
+ * handed over: a regular file whose destination name is free, with no
+ * hard link to keep, no -v line or --progress display to keep in order,
+ * and no source to remove after (a move).  In a directory the run made,
+ * a file the source directory lists as regular is handed over without a
+ * look (lstat) by the walker: the worker opens it, checks it and gives
+ * back what is not such a file.  Everything else, and every directory's
+ * attributes, stays with the walker, which copies from the queue too
+ * while it waits for the workers before it finishes a directory. */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "message.h"
+#include "quote.h"
+#include "stats.h"
+#include "thread.h"
+#include "spmove.h"
+
+/* Files queued for the workers (about 100 bytes each, with the names);
+ * the walker copies one itself when it finds the queue full. */
+#define POOL_QUEUE 1024
+/* Never more workers than this, whatever the CPU count. */
+#define POOL_MAX_WORKERS 7
+
+struct job {
+	char *src, *dst;
+	bool listed;          /* not looked at: copy_new_regular() */
+	struct job *next;     /* on the list of those given back */
+};
+
+struct worker {
+	pthread_t thread;
+	struct pool *pool;
+	struct spmove s;   /* the walker's, with its own mover and directory */
+};
+
+struct pool {
+	pthread_mutex_t lock;
+	pthread_cond_t queued;  /* a job was queued, or the pool stops */
+	pthread_cond_t done;    /* the last job under way finished */
+	struct job queue[POOL_QUEUE];
+	unsigned head, count;   /* the queue's first job and its length */
+	unsigned busy;          /* jobs taken and not yet finished */
+	unsigned idle;          /* workers waiting for a job */
+	int status;             /* 1 once a handed-over copy failed */
+	struct job *again;      /* given back for copy_entry() (malloc'd) */
+	bool stopping;
+	unsigned workers;
+	struct worker worker[POOL_MAX_WORKERS];
+};
+
+/* The CPUs this process may run on. */
+static unsigned cpus(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		return (unsigned)CPU_COUNT(&set);
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+unsigned pool_worker_count(void)
+{
+	static int count = -1; /* asked once, by the walker */
+	if (count < 0) {
+		unsigned n = cpus();
+		count = n <= 1 ? 0 : n - 1 > POOL_MAX_WORKERS ? POOL_MAX_WORKERS : (int)n - 1;
+	}
+	return (unsigned)count;
+}
+
+static void job_free(struct job *j)
+{
+	free(j->src);
+	free(j->dst);
+}
+
+/* Copy as s says; COPY_LOOK_AGAIN only for a listed job. */
+static int job_run(struct spmove *s, const struct job *j)
+{
+	if (spmove_cancel)
+		return 1;
+	return j->listed ? copy_new_regular(s, j->src, j->dst)
+			 : copy_regular(s, j->src, j->dst, NULL, true);
+}
+
+/* Take the first queued job and copy it as s (a worker's, or the
+ * walker's).  Called with the lock held, which it lets go meanwhile. */
+static void run_next(struct pool *p, struct spmove *s)
+{
+	struct job j = p->queue[p->head];
+	p->head = (p->head + 1) % POOL_QUEUE;
+	p->count--;
+	p->busy++;
+	pthread_mutex_unlock(&p->lock);
+	int rc = job_run(s, &j);
+	struct job *back = NULL;
+	if (rc == COPY_LOOK_AGAIN && !(back = malloc(sizeof(*back)))) {
+		cli_error(ENOMEM, "cannot copy %s", quoted(j.src));
+		rc = 1;
+	}
+	if (back)
+		*back = j;
+	else
+		job_free(&j);
+	pthread_mutex_lock(&p->lock);
+	if (back) {
+		back->next = p->again;
+		p->again = back;
+	} else {
+		p->status |= rc;
+	}
+	if (!--p->busy && !p->count)
+		pthread_cond_broadcast(&p->done);
+}
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	struct pool *p = w->pool;
+	/* A file size limit (SIGXFSZ) or a closed pipe (SIGPIPE) is the
+	 * writing thread's own signal: it cancels the run from here too. */
+	sigset_t own;
+	sigemptyset(&own);
+	sigaddset(&own, SIGXFSZ);
+	sigaddset(&own, SIGPIPE);
+	pthread_sigmask(SIG_UNBLOCK, &own, NULL);
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		while (!p->count && !p->stopping) {
+			p->idle++;
+			pthread_cond_wait(&p->queued, &p->lock);
+			p->idle--;
+		}
+		if (!p->count)
+			break;
+		run_next(p, &w->s);
+	}
+	pthread_mutex_unlock(&p->lock);
+	dir_memo_forget(&w->s);
+	cli_quote_release();
+	return NULL;
+}
+
+/* Start the workers: s->pool, or s->pool_failed when none can start (the
+ * walker then copies everything itself). */
+static void pool_start(struct spmove *s)
+{
+	unsigned want = pool_worker_count();
+	struct pool *p = calloc(1, sizeof(*p));
+	if (!p) {
+		s->pool_failed = true;
+		return;
+	}
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->queued, NULL);
+	pthread_cond_init(&p->done, NULL);
+	for (unsigned i = 0; i < want; i++) {
+		struct worker *w = &p->worker[p->workers];
+		w->pool = p;
+		w->s = *s;
+		w->s.dir = NULL;
+		w->s.pool = NULL;
+		w->s.progress = NULL;
+		w->s.sources = w->s.created = w->s.copies = NULL;
+		w->s.methods_used = 0;
+		w->s.tree_depth = 1;
+		if (sp_mover_new(&w->s.mover, s->mover_options) < 0)
+			break;
+		if (cli_thread_start(&w->thread, work, w)) {
+			sp_mover_free(w->s.mover);
+			break;
+		}
+		p->workers++;
+	}
+	if (!p->workers) {
+		pthread_mutex_destroy(&p->lock);
+		pthread_cond_destroy(&p->queued);
+		pthread_cond_destroy(&p->done);
+		free(p);
+		s->pool_failed = true;
+		return;
+	}
+	s->pool = p;
+	s->workers_used = p->workers;
+}
+
+/* Whether the options let workers copy, and there are some to be had. */
+static bool pool_allowed(const struct spmove *s)
+{
+	const struct spmove_options *o = s->o;
+	return s->tree_depth && !s->pool_failed && !o->verbose && !s->progress &&
+	       !o->remove_source && !o->in_place && (s->pool || pool_worker_count());
+}
+
+bool pool_takes(const struct spmove *s, const struct stat *st)
+{
+	const struct spmove_options *o = s->o;
+	return S_ISREG(st->st_mode) && pool_allowed(s) &&
+	       !((o->keep & KEEP_LINKS) && (st->st_nlink > 1 || o->deref == DEREF_ALWAYS));
+}
+
+bool pool_takes_listed(const struct spmove *s)
+{
+	/* With -L a link to another link of the same file is one to keep. */
+	return s->in_new_dir && s->o->deref != DEREF_ALWAYS && pool_allowed(s);
+}
+
+int pool_copy(struct spmove *s, const char *src, const char *dst, bool listed)
+{
+	if (!s->pool)
+		pool_start(s);
+	struct pool *p = s->pool;
+	struct job j = { strdup(src), strdup(dst), listed, NULL };
+	bool queued = false;
+	if (p && j.src && j.dst) {
+		pthread_mutex_lock(&p->lock);
+		queued = p->count < POOL_QUEUE;
+		if (queued) {
+			p->queue[(p->head + p->count) % POOL_QUEUE] = j;
+			p->count++;
+			if (p->idle)
+				pthread_cond_signal(&p->queued);
+		}
+		pthread_mutex_unlock(&p->lock);
+	}
+	if (queued)
+		return 0;
+	/* Every worker has work (or none could start): the walker's copy. */
+	job_free(&j);
+	struct job here = { (char *)src, (char *)dst, listed, NULL };
+	return job_run(s, &here);
+}
+
+int pool_wait(struct spmove *s)
+{
+	struct pool *p = s->pool;
+	if (!p)
+		return 0;
+	pthread_mutex_lock(&p->lock);
+	/* The walker copies alongside the workers until the queue is empty. */
+	while (p->count)
+		run_next(p, s);
+	while (p->busy)
+		pthread_cond_wait(&p->done, &p->lock);
+	int status = p->status;
+	p->status = 0;
+	pthread_mutex_unlock(&p->lock);
+	return status;
+}
+
+bool pool_again(struct spmove *s, char **src, char **dst)
+{
+	struct pool *p = s->pool;
+	if (!p)
+		return false;
+	pthread_mutex_lock(&p->lock);
+	struct job *j = p->again;
+	if (j)
+		p->again = j->next;
+	pthread_mutex_unlock(&p->lock);
+	if (!j)
+		return false;
+	*src = j->src;
+	*dst = j->dst;
+	free(j);
+	return true;
+}
+
+void pool_stop(struct spmove *s, struct sp_stats *total)
+{
+	struct pool *p = s->pool;
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->stopping = true;
+	pthread_cond_broadcast(&p->queued);
+	pthread_mutex_unlock(&p->lock);
+	for (unsigned i = 0; i < p->workers; i++) {
+		struct worker *w = &p->worker[i];
+		pthread_join(w->thread, NULL);
+		if (total)
+			cli_stats_add(total, sp_get_stats(w->s.mover));
+		s->methods_used |= w->s.methods_used;
+		sp_mover_free(w->s.mover);
+	}
+	for (struct job *j = p->again, *next; j; j = next) {
+		next = j->next;
+		job_free(j);
+		free(j);
+	}
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->queued);
+	pthread_cond_destroy(&p->done);
+	free(p);
+	s->pool = NULL;
+}
