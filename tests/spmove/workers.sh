@@ -1,0 +1,168 @@
+# spmove -r's copy workers and its unnamed new files (O_TMPFILE, linked in
+# when complete): the copy is cp's, whatever fails, with nothing left
+# behind; --stats says how many workers ran.
+. "$top_srcdir/tests/lib.sh"
+require_strace
+# Traced calls are counted from the program's own: not libtool's wrapper.
+SPMOVE=$(real_bin spmove)
+use_built_library
+
+# The workers this machine gives: one per CPU beyond the first, at most 7.
+cpus=$(nproc)
+want=$((cpus - 1))
+[ "$want" -gt 7 ] && want=7
+
+# A tree: files of several sizes and modes, odd names, a subdirectory, a
+# symbolic link, a FIFO, and a hard link.
+mkdir src src/sub
+i=0
+while [ $i -lt 300 ]; do
+	head -c $((i * 97 % 70000)) /dev/urandom >"src/f$i"
+	i=$((i + 1))
+done
+chmod 0600 src/f1
+chmod 0755 src/f2
+printf 'x' >'src/a b'
+printf 'y' >"src/new
+line"
+make_random src/sub/deep 100000
+ln -s f3 src/link
+mkfifo src/fifo
+ln src/f4 src/hard
+
+# complete_in A B: every regular file under B is the one of that name under A.
+complete_in() {
+	[ -z "$(cd "$2" && find . -type f ! -exec cmp -s "$1/{}" {} \; -print)" ]
+}
+# same_trees A B: the same names, types, modes, file contents and links.
+same_trees() {
+	[ "$(cd "$1" && find . -printf '%P %y %m %l\n' | sort)" = \
+	  "$(cd "$2" && find . -printf '%P %y %m %l\n' | sort)" ] &&
+		complete_in "$T_DIR/$1" "$2"
+}
+no_temp_left() { [ -z "$(find "$1" -name '.spmove-*' | head -1)" ]; }
+json_field() { jq -r ".$1" "$2"; }
+
+/usr/bin/cp -r src ref
+run_cmd out err "$SPMOVE" -r --stats --json src dst
+check_eq "tree: exit 0" 0 "$RC"
+ok "tree: the copy is cp -r's (contents, types, modes)" same_trees ref dst
+ok "tree: no temporary file" no_temp_left dst
+check_eq "tree: --stats: workers possible" "$want" "$(json_field workers_possible err)"
+check_eq "tree: --stats: workers that ran" "$want" "$(json_field workers err)"
+check_eq "tree: every byte counted" \
+	"$(find src -type f -exec cat {} + | wc -c)" "$(json_field bytes err)"
+
+# One CPU: no worker, the same copy.
+if taskset -c 0 true 2>/dev/null; then
+	run_cmd out err taskset -c 0 "$SPMOVE" -r --stats --json src dst1
+	check_eq "one CPU: exit 0" 0 "$RC"
+	ok "one CPU: the copy is cp -r's" same_trees ref dst1
+	check_eq "one CPU: no worker possible" 0 "$(json_field workers_possible err)"
+	check_eq "one CPU: no worker ran" 0 "$(json_field workers err)"
+fi
+
+# -a keeps the hard link: that file goes back to the walker.
+/usr/bin/cp -a src ref-a
+run_cmd out err "$SPMOVE" -a src dst-a
+check_eq "-a: exit 0" 0 "$RC"
+ok "-a: the copy is cp -a's" same_trees ref-a dst-a
+check_eq "-a: the hard link is kept" "$(stat -c %i dst-a/f4)" "$(stat -c %i dst-a/hard)"
+
+# -v lines stay in order: no workers then.
+run_cmd out err "$SPMOVE" -rv --stats --json src dst-v
+check_eq "-v: exit 0" 0 "$RC"
+check_eq "-v: no worker ran" 0 "$(json_field workers err)"
+# (in its own order: GNU's follows inode numbers where that reads faster)
+check_eq "-v: the lines are cp -v's" "$(/usr/bin/cp -rv src ref-v | sort)" \
+	"$(sed 's/dst-v/ref-v/' out | sort)"
+
+# A copy that fails in a worker: reported in GNU's words, the rest copied,
+# no name for the failed file, nothing temporary left.  (strace counts the
+# calls of each thread: each may fail its Nth.)
+for fault in "linkat:error=EIO:when=7" "copy_file_range:error=EIO:when=9"; do
+	rm -rf dst
+	run_cmd out err inject "$fault" "$SPMOVE" -r src dst
+	check_eq "$fault: exit 1" 1 "$RC"
+	failed=$(wc -l <err)
+	ok "$fault: one message per failed copy (at most one per thread: $failed)" \
+		test "$failed" -ge 1 -a "$failed" -le "$((want + 1))"
+	ok "$fault: each names a file and the error" \
+		sh -c "! grep -Ev '^spmove: (cannot create regular file|error (reading|writing|copying)) .*: Input/output error\$' err"
+	check_eq "$fault: the failed files are missing" $(($(find ref | wc -l) - failed)) \
+		"$(find dst | wc -l)"
+	ok "$fault: every file there is complete" complete_in "$T_DIR/src" dst
+	ok "$fault: no temporary file" no_temp_left dst
+done
+
+# Out of space (root: a small tmpfs): each failed file reported, the
+# others complete, nothing temporary left.
+if [ "$(id -u)" = 0 ] && mkdir small && mount -t tmpfs -o size=1m tmpfs small; then
+	at_exit "umount '$T_DIR/small'"
+	mkdir big
+	i=0
+	while [ $i -lt 40 ]; do make_random "big/b$i" 65536; i=$((i + 1)); done
+	run_cmd out err "$SPMOVE" -r big small/dst
+	check_eq "ENOSPC: exit 1" 1 "$RC"
+	ok "ENOSPC: files were refused" test -s err
+	ok "ENOSPC: each message is GNU's" \
+		sh -c "! grep -Ev \"^spmove: error writing 'small/dst/b[0-9]+': No space left on device\$\" err"
+	check_eq "ENOSPC: one message per file left out" \
+		"$((40 - $(find small/dst -type f | wc -l)))" "$(wc -l <err)"
+	ok "ENOSPC: every file there is complete" complete_in "$T_DIR/big" small/dst
+	ok "ENOSPC: no temporary file" no_temp_left small
+else
+	echo "# not root, or no tmpfs: the ENOSPC checks left out"
+fi
+
+# A file the directory lists but the worker cannot open goes back to the
+# walker, which reports it as cp does (as nobody: root reads everything).
+if [ "$(id -u)" = 0 ] && nobody_runs "$SPMOVE"; then
+	as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }
+	chmod a+x "$T_DIR"
+	mkdir nb nb/src
+	i=0
+	while [ $i -lt 20 ]; do make_random "nb/src/g$i" 5000; i=$((i + 1)); done
+	chmod 000 nb/src/g7
+	chown -R nobody nb
+	as_nobody /usr/bin/cp -r nb/src nb/ref 2>nb/cp.err
+	run_cmd out err as_nobody "$SPMOVE" -r nb/src nb/dst
+	check_eq "unreadable file: exit 1" 1 "$RC"
+	check_eq "unreadable file: cp's message" "$(sed 's/^[^:]*cp:/spmove:/' nb/cp.err)" "$(cat err)"
+	check_eq "unreadable file: the others copied" 19 "$(find nb/dst -type f | wc -l)"
+	ok "unreadable file: every file there is complete" complete_in "$T_DIR/nb/src" nb/dst
+else
+	echo "# not root, no setpriv, or nobody cannot reach the build tree: the checks as a user left out"
+fi
+
+# The unnamed file's fallbacks, on a single file.  linkat(2) by descriptor
+# refused (ENOENT, as without CAP_DAC_READ_SEARCH before Linux 6.10): the
+# link goes through /proc/self/fd.
+make_random one 50000
+mkdir to
+run_cmd out err "$STRACE" -qq -o trace -e trace=linkat -e inject=linkat:error=ENOENT:when=1 \
+	"$SPMOVE" one to/one
+check_eq "linkat by fd refused: exit 0" 0 "$RC"
+same_files "linkat by fd refused: copied" one to/one
+ok "linkat by fd refused: linked through /proc" grep -q '"/proc/self/fd/[0-9]*"' trace
+# The name taken meanwhile (EEXIST): linked to a temporary name and
+# renamed over it, as a copy onto an existing file is.
+run_cmd out err "$STRACE" -qq -f -o trace -e trace=linkat,renameat,renameat2 \
+	-e inject=linkat:error=EEXIST:when=1 "$SPMOVE" one to/two
+check_eq "name taken meanwhile: exit 0" 0 "$RC"
+same_files "name taken meanwhile: copied" one to/two
+ok "name taken meanwhile: renamed over it" grep -q 'rename.*"two"' trace
+ok "name taken meanwhile: no temporary file" no_temp_left to
+# A file system without O_TMPFILE (EOPNOTSUPP, as NFS or vfat): a named
+# temporary file, renamed into place.
+"$STRACE" -qq -o trace -e trace=openat "$SPMOVE" one to/three
+n=$(grep -n O_TMPFILE trace | head -1 | cut -d: -f1)
+ok "the unnamed file is made by O_TMPFILE" test -n "$n"
+run_cmd out err "$STRACE" -qq -o trace -e trace=openat,renameat,renameat2 \
+	-e inject=openat:error=EOPNOTSUPP:when="${n:-1}" "$SPMOVE" one to/four
+check_eq "no O_TMPFILE: exit 0" 0 "$RC"
+same_files "no O_TMPFILE: copied" one to/four
+ok "no O_TMPFILE: a named temporary file renamed into place" grep -q 'rename.*"four"' trace
+ok "no O_TMPFILE: no temporary file" no_temp_left to
+
+done_testing
