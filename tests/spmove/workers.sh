@@ -135,19 +135,23 @@ else
 	echo "# not root, no setpriv, or nobody cannot reach the build tree: the checks as a user left out"
 fi
 
+# traced ARGS...: strace ARGS..., without LeakSanitizer (it cannot work
+# under ptrace).
+traced() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$STRACE" -qq "$@"; }
+
 # The unnamed file's fallbacks, on a single file.  linkat(2) by descriptor
 # refused (ENOENT, as without CAP_DAC_READ_SEARCH before Linux 6.10): the
 # link goes through /proc/self/fd.
 make_random one 50000
 mkdir to
-run_cmd out err "$STRACE" -qq -o trace -e trace=linkat -e inject=linkat:error=ENOENT:when=1 \
+run_cmd out err traced -o trace -e trace=linkat -e inject=linkat:error=ENOENT:when=1 \
 	"$SPMOVE" one to/one
 check_eq "linkat by fd refused: exit 0" 0 "$RC"
 same_files "linkat by fd refused: copied" one to/one
 ok "linkat by fd refused: linked through /proc" grep -q '"/proc/self/fd/[0-9]*"' trace
 # The name taken meanwhile (EEXIST): linked to a temporary name and
 # renamed over it, as a copy onto an existing file is.
-run_cmd out err "$STRACE" -qq -f -o trace -e trace=linkat,renameat,renameat2 \
+run_cmd out err traced -f -o trace -e trace=linkat,renameat,renameat2 \
 	-e inject=linkat:error=EEXIST:when=1 "$SPMOVE" one to/two
 check_eq "name taken meanwhile: exit 0" 0 "$RC"
 same_files "name taken meanwhile: copied" one to/two
@@ -155,10 +159,10 @@ ok "name taken meanwhile: renamed over it" grep -q 'rename.*"two"' trace
 ok "name taken meanwhile: no temporary file" no_temp_left to
 # A file system without O_TMPFILE (EOPNOTSUPP, as NFS or vfat): a named
 # temporary file, renamed into place.
-"$STRACE" -qq -o trace -e trace=openat "$SPMOVE" one to/three
+traced -o trace -e trace=openat "$SPMOVE" one to/three
 n=$(grep -n O_TMPFILE trace | head -1 | cut -d: -f1)
 ok "the unnamed file is made by O_TMPFILE" test -n "$n"
-run_cmd out err "$STRACE" -qq -o trace -e trace=openat,renameat,renameat2 \
+run_cmd out err traced -o trace -e trace=openat,renameat,renameat2 \
 	-e inject=openat:error=EOPNOTSUPP:when="${n:-1}" "$SPMOVE" one to/four
 check_eq "no O_TMPFILE: exit 0" 0 "$RC"
 same_files "no O_TMPFILE: copied" one to/four
