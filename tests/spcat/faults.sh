@@ -49,9 +49,14 @@ head -c 65536 a >prefix
 same_files "EIO writing: what was written is right" f.out prefix
 fault "EINVAL after data moved is an error" splice:error=EINVAL:when=3 1 --pipe-size 64K a
 check_eq "EINVAL after data: message" "spcat: a: Invalid argument" "$(cat f.err)"
-inject splice:error=EIO:when=2 "$BIN" --pipe-size 64K a b 2>f.err | cat >/dev/null
+# Into a pipe a file of more than two pipe-fulls goes through spcat's own
+# pipe: splice 1 reads a into it, 2 writes it out, 3 reads a again.
+inject splice:error=EIO:when=3 "$BIN" --pipe-size 64K a b 2>f.err | cat >/dev/null
 check_eq "EIO reading into a pipe: message names the file" "spcat: a: Input/output error
 spcat: b: No such file or directory" "$(cat f.err)"
+inject splice:error=EIO:when=2 "$BIN" --pipe-size 64K a b 2>f.err | cat >/dev/null
+check_eq "EIO writing into a pipe: a write error" "spcat: write error: Input/output error" \
+	"$(cat f.err)"
 # The dynamic loader reads too: find which read(2) is spcat's first of a.
 ASAN_OPTIONS=detect_leaks=0 "$STRACE" -qq -o reads.log -e trace=read "$BIN" --no-splice a >/dev/null
 first=$(grep -n 'read([0-9]*, .*, 131072)' reads.log | head -n1 | cut -d: -f1)
