@@ -281,9 +281,10 @@ static int run(struct config *cfg)
 		return 1;
 	}
 	struct sp_options opts = cfg->mover;
-	/* Into a socket the library's own pick is sendfile(2): one call per
-	 * chunk where splice takes two (file -> pipe -> socket). */
-	if (S_ISSOCK(st.st_mode) && opts.policy == SP_POLICY_PREFER)
+	/* Into a socket or a regular file the library's own pick for a file
+	 * is one call per chunk, sendfile(2) or copy_file_range(2) (cat 9.11
+	 * uses the latter), where splice takes two (file -> pipe -> out). */
+	if ((S_ISSOCK(st.st_mode) || S_ISREG(st.st_mode)) && opts.policy == SP_POLICY_PREFER)
 		opts = (struct sp_options){ .pipe_size = opts.pipe_size };
 	struct sp_mover *mover;
 	struct cli_progress *progress = NULL;

@@ -11,12 +11,25 @@ make_random a 3145733
 "$BIN" --pipe-size 64K a >/dev/null || skip "spcat does not run"
 
 # fault DESCRIPTION SPEC EXPECTED-STATUS ARGS...: run spcat with SPEC injected,
-# stdout to f.out and stderr to f.err, check the status.
+# stdout to f.out and stderr to f.err, check the status.  Into a file
+# spcat asks for copy_file_range(2) first, as cat 9.11 does; these faults
+# are the splice path's, which it takes where the file system refuses that
+# call (EXDEV): every copy_file_range(2) is refused so.
 fault() {
 	local what=$1 spec=$2 want=$3; shift 3
-	inject "$spec" "$BIN" "$@" >f.out 2>f.err
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		"$STRACE" -qq -f -o /dev/null -e trace="${spec%%:*},copy_file_range" \
+		-e inject="$spec" -e inject=copy_file_range:error=EXDEV "$BIN" "$@" >f.out 2>f.err
 	check_eq "$what: status" "$want" $?
 }
+
+fault "copy_file_range refused (file to file)" copy_file_range:error=EXDEV 0 --stats a
+same_files "copy_file_range refused: output intact" f.out a
+ok "copy_file_range refused: asked once, then spliced" \
+	grep -q ' 1 copy_file_range, .*, splice, pipe' f.err
+inject copy_file_range:error=EIO:when=2 "$BIN" a >f.out 2>f.err
+check_eq "copy_file_range EIO mid-way: status" 1 $?
+check_eq "copy_file_range EIO mid-way: the file named" "spcat: a: Input/output error" "$(cat f.err)"
 
 fault "EINVAL at the first splice (file to file)" splice:error=EINVAL:when=1 0 --stats a
 same_files "EINVAL at the first splice: output intact" f.out a
