@@ -157,6 +157,15 @@ static void *work(void *arg)
 	return NULL;
 }
 
+/* Free p, whose workers have ended (or never started). */
+static void pool_free(struct pool *p)
+{
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->queued);
+	pthread_cond_destroy(&p->done);
+	free(p);
+}
+
 /* Start the workers: s->pool, or s->pool_failed when none can start (the
  * walker then copies everything itself). */
 static void pool_start(struct spmove *s)
@@ -189,10 +198,7 @@ static void pool_start(struct spmove *s)
 		p->workers++;
 	}
 	if (!p->workers) {
-		pthread_mutex_destroy(&p->lock);
-		pthread_cond_destroy(&p->queued);
-		pthread_cond_destroy(&p->done);
-		free(p);
+		pool_free(p);
 		s->pool_failed = true;
 		return;
 	}
@@ -304,9 +310,6 @@ void pool_stop(struct spmove *s, struct sp_stats *total)
 		job_free(j);
 		free(j);
 	}
-	pthread_mutex_destroy(&p->lock);
-	pthread_cond_destroy(&p->queued);
-	pthread_cond_destroy(&p->done);
-	free(p);
+	pool_free(p);
 	s->pool = NULL;
 }
