@@ -1,16 +1,18 @@
-/* rawtree [-r] SRC DST [THREADS]: the raw ceiling for the spmove -r benchmark
- * of a flat directory -- the least work that copies every file of SRC into
- * a new directory DST with spmove's guarantee that no file shows under its
- * name half-written: per file open, fstat, an unnamed file (O_TMPFILE),
- * copy_file_range to the end, linkat, two closes, spread over THREADS
- * threads (default: one per online CPU, at most 8, as spmove's workers).
- * No checks beyond stopping at the first error: it is a yardstick, not a
- * tool. */
+/* rawtree [-r] [-n] SRC DST [THREADS]: the raw ceiling for the spmove -r
+ * benchmark of a flat directory -- the least work that copies every file of
+ * SRC into a new directory DST with spmove's guarantee that no file shows
+ * under its name half-written: per file open, fstat, an unnamed file
+ * (O_TMPFILE), copy_file_range to the end, linkat, two closes, spread over
+ * THREADS threads (default: one per online CPU, at most 8, as spmove's
+ * workers).  With -n, without the guarantee: the file is created under its
+ * name (O_CREAT | O_EXCL), as cp does, and there is no linkat.  No checks
+ * beyond stopping at the first error: it is a yardstick, not a tool. */
 #include "config.h"
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,7 @@
 #include <unistd.h>
 
 static int src_fd, dst_fd;
+static bool named;
 static char **names;
 static size_t count, next_name;
 
@@ -52,16 +55,19 @@ static void *copier(void *unused)
 		int in = openat(src_fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (in < 0 || fstat(in, &st) != 0)
 			die("open", name);
-		int out = openat(dst_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC,
-				 st.st_mode & 07777);
+		int out = named ? openat(dst_fd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC,
+					 st.st_mode & 07777)
+				: openat(dst_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC,
+					 st.st_mode & 07777);
 		if (out < 0)
-			die("O_TMPFILE in", "DST");
+			die("create", name);
 		ssize_t n;
 		while ((n = copy_file_range(in, NULL, out, NULL, 1 << 30, 0)) > 0)
 			;
 		if (n < 0)
 			die("copy_file_range", name);
-		link_in(out, name);
+		if (!named)
+			link_in(out, name);
 		close(out);
 		close(in);
 	}
@@ -69,12 +75,14 @@ static void *copier(void *unused)
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && strcmp(argv[1], "-r") == 0) { /* as cp -r is called */
-		argv++;
-		argc--;
+	for (; argc > 1 && argv[1][0] == '-' && argv[1][1] && !argv[1][2]; argv++, argc--) {
+		if (argv[1][1] == 'n')
+			named = true;
+		else if (argv[1][1] != 'r') /* -r: as cp -r is called */
+			break;
 	}
 	if (argc < 3 || argc > 4) {
-		fprintf(stderr, "usage: rawtree [-r] SRC DST [THREADS]\n");
+		fprintf(stderr, "usage: rawtree [-r] [-n] SRC DST [THREADS]\n");
 		return 2;
 	}
 	long threads = argc == 4 ? atol(argv[3]) : sysconf(_SC_NPROCESSORS_ONLN);
