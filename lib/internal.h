@@ -43,6 +43,13 @@ struct sp_mover {
 	bool pipe_unavailable;   /* pipe2() failed: stay on read/write */
 	char *buf;               /* read/write buffer, allocated on first use */
 	struct sp_output_memo out_memo;
+	/* copy_file_range(2) refused with EXDEV from file system in_dev to
+	 * out_dev: the kernel's answer for the pair (their superblocks), not
+	 * asked again for every file of a tree copied across. */
+	struct {
+		bool valid;
+		dev_t in_dev, out_dev;
+	} no_copy_range;
 	enum sp_side err_side;
 	uint64_t last_bytes;
 	enum sp_path last_path;

@@ -62,11 +62,22 @@ static ssize_t kernel_copy(struct xfer *x, enum sp_path how, size_t n)
  * or a negative errno. */
 static int move_in_kernel(struct xfer *x, enum sp_path how)
 {
+	struct sp_mover *m = x->m;
+	/* Under SP_POLICY_ONLY the refusal itself is the answer, every time. */
+	bool ranged = how == SP_PATH_COPY_FILE_RANGE && sp_may_switch_path(&m->opts);
+	if (ranged && m->no_copy_range.valid && m->no_copy_range.in_dev == x->in_dev &&
+	    m->no_copy_range.out_dev == m->out_memo.dev)
+		return SP_FALL_BACK;
 	x->used = how;
 	while (x->left) {
 		ssize_t n = kernel_copy(x, how, xfer_min(x->left, KERNEL_COPY_CHUNK));
 		if (n < 0) {
 			int err = errno;
+			if (ranged && err == EXDEV && !x->done) {
+				m->no_copy_range.valid = true;
+				m->no_copy_range.in_dev = x->in_dev;
+				m->no_copy_range.out_dev = m->out_memo.dev;
+			}
 			int rc = xfer_next_step(x, err, -1, x->out,
 						x->done ? SP_REFUSALS_NONE : SP_REFUSALS_COPY,
 						xfer_error_side(x, err));

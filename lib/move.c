@@ -333,6 +333,7 @@ static int examine_input(struct xfer *x, int64_t offset, const struct stat *know
 	x->in_pipe = S_ISFIFO(st.st_mode);
 	x->in_reg = S_ISREG(st.st_mode);
 	x->in_size = st.st_size;
+	x->in_dev = st.st_dev;
 	if (offset == SP_OFFSET_CURRENT)
 		return 0;
 	if (offset < 0)

@@ -16,6 +16,7 @@ struct xfer {
 	bool in_reg, out_reg; /* regular files */
 	bool out_sock;        /* a stream socket */
 	off_t in_size;      /* size of a regular input when the transfer began */
+	dev_t in_dev;       /* the input's file system */
 	loff_t pos;         /* next input offset, for positional input */
 	loff_t *posp;       /* &pos for positional input, NULL for the file position */
 	uint64_t left;      /* bytes still wanted */

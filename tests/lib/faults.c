@@ -112,3 +112,16 @@ ssize_t __wrap_write(int fd, const void *buf, size_t len)
 	}
 	return __real_write(fd, buf, len);
 }
+
+ssize_t __real_copy_file_range(int, loff_t *, int, loff_t *, size_t, unsigned int);
+ssize_t __wrap_copy_file_range(int, loff_t *, int, loff_t *, size_t, unsigned int);
+ssize_t __wrap_copy_file_range(int in, loff_t *in_off, int out, loff_t *out_off, size_t len,
+			       unsigned int flags)
+{
+	int err = fault_check(FAULT_COPY_FILE_RANGE, &len);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return __real_copy_file_range(in, in_off, out, out_off, len, flags);
+}

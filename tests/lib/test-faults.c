@@ -4,6 +4,8 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -115,6 +117,68 @@ static void write2_enospc(void) { fault_inject(FAULT_WRITE, 2, 1, ENOSPC); }
 static void splice_short(void) { fault_cap(FAULT_SPLICE, 1000); }
 static void write_short(void) { fault_cap(FAULT_WRITE, 777); }
 static void read_short(void) { fault_cap(FAULT_READ, 333); }
+
+/* Copy three files of n bytes, one after the other, file -> file with one
+ * mover taking way, copy_file_range failing with err every time; each copy
+ * must succeed byte for byte (or, with ok false, fail with -err).  Returns
+ * the copy_file_range calls made. */
+static unsigned three_copies_refused(struct way way, int err, bool ok)
+{
+	struct sp_options o = { .policy = way.policy, .path = way.path, .pipe_size = CHUNK,
+				.buffer_size = CHUNK };
+	struct sp_mover *m;
+	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
+	fault_reset();
+	fault_inject(FAULT_COPY_FILE_RANGE, 1, 1000, err);
+	for (int i = 0; i < 3; i++) {
+		char *data, name[16];
+		size_t n = 3 * CHUNK + (size_t)i, got;
+		snprintf(name, sizeof(name), "src%d", i);
+		const char *src = make_file(name, n, 7 + i, &data);
+		snprintf(name, sizeof(name), "dst%d", i);
+		int in = open(src, O_RDONLY | O_CLOEXEC), out = open_scratch(name, O_WRONLY | O_TRUNC);
+		ck_assert_int_ge(in, 0);
+		int64_t ret = sp_move(m, in, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF);
+		close(in);
+		close(out);
+		if (ok) {
+			ck_assert_int_eq(ret, (int64_t)n);
+			char *back = slurp(scratch_path(name), &got);
+			ck_assert_uint_eq(got, n);
+			ck_assert(memcmp(back, data, n) == 0);
+			free(back);
+		} else {
+			ck_assert_int_eq(ret, -err);
+		}
+		free(data);
+	}
+	unsigned calls = fault_count(FAULT_COPY_FILE_RANGE);
+	fault_reset();
+	sp_mover_free(m);
+	return calls;
+}
+
+/* EXDEV is the kernel's answer for a pair of file systems: asked once,
+ * then the mover splices the pair's later files without asking. */
+START_TEST(copy_range_exdev_is_asked_once_per_pair)
+{
+	ck_assert_uint_eq(three_copies_refused(WAY_AUTO, EXDEV, true), 1);
+	ck_assert_uint_eq(three_copies_refused(WAY_PREFER(SP_PATH_COPY_FILE_RANGE), EXDEV, true), 1);
+}
+END_TEST
+
+/* Other refusals may depend on the file (EINVAL, EOPNOTSUPP): asked for
+ * each; and where copy_file_range is the only path, each copy gets its
+ * own answer. */
+START_TEST(copy_range_other_refusals_are_asked_each_time)
+{
+	ck_assert_uint_eq(three_copies_refused(WAY_AUTO, EOPNOTSUPP, true), 3);
+	ck_assert_uint_eq(three_copies_refused(WAY_AUTO, EINVAL, true), 3);
+	ck_assert_uint_eq(three_copies_refused((struct way){ SP_POLICY_ONLY,
+							     SP_PATH_COPY_FILE_RANGE },
+					       EXDEV, false), 3);
+}
+END_TEST
 
 START_TEST(einval_at_first_splice_falls_back)
 {
@@ -368,6 +432,8 @@ Suite *faults_suite(void)
 	tcase_add_checked_fixture(tc, harness_setup, harness_teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, einval_at_first_splice_falls_back);
+	tcase_add_test(tc, copy_range_exdev_is_asked_once_per_pair);
+	tcase_add_test(tc, copy_range_other_refusals_are_asked_each_time);
 	tcase_add_test(tc, enosys_at_first_splice_falls_back);
 	tcase_add_test(tc, einval_into_a_pipe_falls_back);
 	tcase_add_test(tc, einval_from_a_pipe_falls_back);

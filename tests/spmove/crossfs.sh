@@ -29,6 +29,28 @@ for dir in "tmp ext" "ext tmp"; do
 	ok "$1 -> $2 tree: source removed" test ! -e "$1/tree"
 	rm -rf "$2/f" "$2/g" "$2/tree" "$2/tree2"
 done
+# copy_file_range(2) between tmpfs and ext4 is refused (EXDEV): a mover
+# asks once for the pair and splices the rest; within one file system it
+# copies every file.  On one CPU (no copy worker) one mover does it all.
+if command -v jq >/dev/null && taskset -c 0 true 2>/dev/null; then
+	mkdir tmp/many
+	i=0
+	while [ $i -lt 20 ]; do head -c $((i * 1000 + 1)) /dev/urandom > "tmp/many/f$i"; i=$((i + 1)); done
+	taskset -c 0 "$SPMOVE" -r --stats --json tmp/many ext/many 2> stats; check_eq "tree tmpfs -> ext4: exit 0" 0 $?
+	ok "tree tmpfs -> ext4: like cp" diff -r tmp/many ext/many
+	check_eq "tree tmpfs -> ext4: copy_file_range asked once (EXDEV), not per file" \
+		1 "$(jq .calls.copy_file_range stats)"
+	taskset -c 0 "$SPMOVE" -r --stats --json ext/many ext/again 2> stats; check_eq "tree within ext4: exit 0" 0 $?
+	ok "tree within ext4: like cp" diff -r tmp/many ext/again
+	check_eq "tree within ext4: copy_file_range for every file (and its end)" \
+		40 "$(jq .calls.copy_file_range stats)"
+	"$SPMOVE" -r --stats --json ext/many tmp/back 2> stats; check_eq "tree ext4 -> tmpfs, with the workers: exit 0" 0 $?
+	ok "tree ext4 -> tmpfs, with the workers: like cp" diff -r tmp/many tmp/back
+	ok "tree ext4 -> tmpfs, with the workers: copy_file_range asked once a mover at most" \
+		test "$(jq '.calls.copy_file_range <= .workers + 1' stats)" = true
+	rm -rf tmp/many tmp/back ext/many ext/again
+fi
+
 # -M across filesystems and from a pipe onto ext4.
 cat data | "$SPMOVE" -M - ext/p; same_files "pipe to ext4 with -M" data ext/p
 "$SPMOVE" -M --method=gift data tmp/q; same_files "gift to tmpfs with -M" data tmp/q
