@@ -85,34 +85,37 @@ static int backup_name(const struct spmove_options *o, int dirfd, const char *ba
 	return len < 0 || (size_t)len >= size || (size_t)len > NAME_MAX ? ENAMETOOLONG : 0;
 }
 
-char *backup_path(const struct spmove_options *o, const char *path)
+char *backup_path(const struct spmove_options *o, const struct loc *dst, const char **name)
 {
-	char buf[PATH_MAX], name[NAME_MAX + 2];
-	const char *dir, *base;
-	int err = path_split(path, buf, sizeof(buf), &dir, &base);
-	int dirfd = err ? -1 : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (!err && dirfd < 0)
-		err = errno;
-	if (!err)
-		err = backup_name(o, dirfd, base, name, sizeof(name));
-	if (dirfd >= 0)
-		close(dirfd);
-	/* The backup's name as path spells its directory ("d/f" -> "d/f~"). */
-	size_t prefix = strlen(path) - strlen(base);
+	char base[NAME_MAX + 1], backup_base[NAME_MAX + 2];
+	size_t len = strcspn(dst->name, "/");
+	if (len > NAME_MAX) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	memcpy(base, dst->name, len);
+	base[len] = '\0';
+	int err = backup_name(o, dst->dir, base, backup_base, sizeof(backup_base));
+	/* The backup's name as dst spells its directory ("d/f" -> "d/f~"). */
+	size_t prefix = strlen(dst->path) - strlen(dst->name);
 	char *backup = NULL;
-	if (!err && asprintf(&backup, "%.*s%s", (int)prefix, path, name) < 0) {
+	if (!err && asprintf(&backup, "%.*s%s", (int)prefix, dst->path, backup_base) < 0) {
 		backup = NULL;
 		err = ENOMEM;
 	}
-	if (err)
+	if (err) {
 		errno = err;
+		return NULL;
+	}
+	*name = backup + prefix;
 	return backup;
 }
 
-char *backup_rename(const struct spmove_options *o, const char *path)
+char *backup_rename(const struct spmove_options *o, const struct loc *dst)
 {
-	char *backup = backup_path(o, path);
-	if (backup && rename(path, backup) < 0) {
+	const char *name;
+	char *backup = backup_path(o, dst, &name);
+	if (backup && renameat(dst->dir, dst->name, dst->dir, name) < 0) {
 		int err = errno;
 		free(backup);
 		errno = err;
@@ -121,13 +124,15 @@ char *backup_rename(const struct spmove_options *o, const char *path)
 	return backup;
 }
 
-bool backup_is_source(const struct spmove_options *o, const char *src,
-		      const struct stat *src_st, const char *dst)
+bool backup_is_source(const struct spmove_options *o, const struct stat *src_st,
+		      const struct loc *dst)
 {
-	char name[PATH_MAX];
+	char name[NAME_MAX + 2];
+	size_t len = strcspn(dst->name, "/");
 	if (o->backup == BACKUP_NUMBERED ||
-	    (size_t)snprintf(name, sizeof(name), "%s%s", dst, o->suffix) >= sizeof(name))
+	    (size_t)snprintf(name, sizeof(name), "%.*s%s", (int)len, dst->name, o->suffix) >=
+		    sizeof(name))
 		return false;
 	struct stat st;
-	return stat(name, &st) == 0 && st.st_dev == src_st->st_dev && st.st_ino == src_st->st_ino;
+	return fstatat(dst->dir, name, &st, 0) == 0 && same_inode(&st, src_st);
 }

@@ -20,75 +20,53 @@
 #include "path.h"
 #include "spmove.h"
 
-/* A destination directory held open between the files copy_children()
- * puts into it: opening and closing it for each file were two of the
- * system calls that made spmove -r slower than cp -r on small files. */
-struct dir_memo {
-	int fd;
-	bool no_clone;     /* FICLONE from no_clone_src into it was refused */
-	dev_t no_clone_src;
-	bool no_tmpfile;   /* its file system refused O_TMPFILE */
-	char path[PATH_MAX];
-};
-
-void dir_memo_forget(struct spmove *s)
-{
-	if (!s->dir)
-		return;
-	close(s->dir->fd);
-	free(s->dir);
-	s->dir = NULL;
-}
-
-/* Where a new file goes: a directory and a name in it. */
+/* Where a new file goes: a name in a directory held open. */
 struct target {
 	int dirfd;
-	struct dir_memo *memo; /* dirfd is the memo's (not to be closed), or NULL */
 	const char *base;
+	const char *path;     /* the destination's name in messages */
 	bool absent;          /* nothing has the name (as last looked) */
-	char path[PATH_MAX];  /* the name the file gets, as opened */
-	char buf[PATH_MAX];   /* path taken apart */
+	dev_t dev;            /* dirfd's device when known, else 0 */
+	int own_dir;          /* a directory opened here (to close), or -1 */
+	int old_fd;           /* O_PATH: the file a copy into a link replaces, or -1 */
+	struct stat old;      /* its fstat */
+	char name[NAME_MAX + 1];
 };
 
-/* Open the directory of path, or take it from the memo of the directory
- * being filled (and remember it there while copy_children() runs).
- * Returns 0 or an errno value. */
-static int target_open(struct spmove *s, const char *path, struct target *t)
+/* The target dst itself. */
+static void target_init(struct target *t, const struct loc *dst)
 {
-	const char *dir;
-	if (strlen(path) >= sizeof(t->path))
-		return ENAMETOOLONG;
-	strcpy(t->path, path);
-	t->absent = false;
-	int err = path_split(path, t->buf, sizeof(t->buf), &dir, &t->base);
-	if (err)
-		return err;
-	t->memo = NULL;
-	if (s->dir && !strcmp(s->dir->path, dir)) {
-		t->memo = s->dir;
-		t->dirfd = s->dir->fd;
-		return 0;
-	}
-	t->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (t->dirfd < 0)
-		return errno;
-	if (!s->tree_depth || strlen(dir) >= sizeof(s->dir->path))
-		return 0;
-	dir_memo_forget(s);
-	s->dir = calloc(1, sizeof(*s->dir));
-	if (s->dir) {
-		s->dir->fd = t->dirfd;
-		strcpy(s->dir->path, dir);
-		t->memo = s->dir;
-	}
-	return 0;
+	*t = (struct target){ .dirfd = dst->dir, .base = dst->name, .path = dst->path,
+			      .dev = dst->dir_dev, .own_dir = -1, .old_fd = -1 };
 }
 
-/* Let go of t's directory (the memo keeps its own). */
-static void target_close(const struct target *t)
+/* Let go of what target_init() and resolve_output() opened. */
+static void target_close(struct target *t)
 {
-	if (!t->memo)
-		close(t->dirfd);
+	if (t->own_dir >= 0)
+		close(t->own_dir);
+	if (t->old_fd >= 0)
+		close(t->old_fd);
+	t->own_dir = t->old_fd = -1;
+}
+
+/* Make t the entry name of the directory dir (path, relative to at), which
+ * is opened once -- following links, as the user's own link says when
+ * no_links is false, else refusing any.  Returns 0 or an errno value. */
+static int target_at(struct target *t, int at, const char *dir, const char *name,
+		     bool no_links)
+{
+	if (strlen(name) >= sizeof(t->name))
+		return ENAMETOOLONG;
+	int fd = no_links ? open_dir_no_symlinks(at, dir)
+		 : openat(at, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return no_links ? -fd : errno;
+	strcpy(t->name, name);
+	t->dirfd = t->own_dir = fd;
+	t->base = t->name;
+	t->dev = 0;
+	return 0;
 }
 
 /* A temporary name (".spmove-" and 8 hex digits) into name.  One
@@ -132,9 +110,7 @@ static int temp_create(const struct target *t, const char *link_target, mode_t m
 /* Make the directory entries of a new file durable when asked. */
 static int dir_sync(const struct spmove *s, const struct target *t)
 {
-	if ((s->o->fsync || s->o->remove_source) && fsync(t->dirfd) < 0)
-		return errno;
-	return 0;
+	return s->o->fsync || s->o->remove_source ? loc_sync_dir(t->dirfd) : 0;
 }
 
 /* Put the temporary name over t's name (and make that durable when asked).
@@ -197,47 +173,86 @@ static bool cancelled(int *err)
 	return *err != 0;
 }
 
-/* The file a copy writes: dst itself, or for a copy (not a move) into a
- * symbolic link, the file the link names -- also when it does not exist
- * yet, if POSIXLY_CORRECT is set (else that is refused, as cp does).
- * Returns 0, or 1 after a report. */
-static int resolve_output(const struct spmove *s, const char *dst, bool exists,
-			  char *out, size_t size)
+/* A copy into the dangling symbolic link dst: refused as cp refuses it,
+ * unless POSIXLY_CORRECT is set; then the file it names is made (the link
+ * read once, its directory opened once).  Returns 0, or 1 after a report. */
+static int resolve_dangling(const struct loc *dst, struct target *t)
 {
-	struct stat st;
-	/* A link to a pipe or device (/dev/stdout) is opened, not resolved. */
-	if (s->o->remove_source || s->o->remove_destination || lstat(dst, &st) < 0 ||
-	    !S_ISLNK(st.st_mode) || (exists && stat(dst, &st) == 0 && !S_ISREG(st.st_mode))) {
-		snprintf(out, size, "%s", dst);
-		return 0;
-	}
-	char *real = realpath(dst, NULL);
-	/* cp -f onto a symbolic link loop replaces the link. */
-	if (!real && errno == ELOOP && s->o->force) {
-		snprintf(out, size, "%s", dst);
-		return 0;
-	}
-	if (real && exists) {
-		snprintf(out, size, "%s", real);
-		free(real);
-		return 0;
-	}
-	free(real);
 	if (!getenv("POSIXLY_CORRECT")) {
-		cli_error(0, "not writing through dangling symlink %s", quoted(dst));
+		cli_error(0, "not writing through dangling symlink %s", quoted(dst->path));
 		return 1;
 	}
 	char link[PATH_MAX], buf[PATH_MAX];
 	const char *dir, *base;
-	ssize_t n = readlink(dst, link, sizeof(link) - 1);
-	if (n < 0 || path_split(dst, buf, sizeof(buf), &dir, &base)) {
-		cli_error(errno, "cannot create regular file %s", quoted(dst));
+	ssize_t n = readlinkat(dst->dir, dst->name, link, sizeof(link) - 1);
+	int err = n < 0 ? errno : 0;
+	if (!err) {
+		link[n] = '\0';
+		err = path_split(link, buf, sizeof(buf), &dir, &base);
+	}
+	if (!err)
+		err = target_at(t, dst->dir, dir, base, false);
+	if (err) {
+		cli_error(err, "cannot create regular file %s", quoted(dst->path));
 		return 1;
 	}
-	link[n] = '\0';
-	if (link[0] == '/' || path_join(out, size, dir, link))
-		snprintf(out, size, "%s", link);
 	return 0;
+}
+
+/*
+ * The file a copy writes (t): dst itself, or for a copy (not a move) into
+ * a symbolic link, the file the link names (dst_st: as seen before) -- the
+ * link followed once, by an open; the file's directory opened by the name
+ * the kernel gives that file, with no link in it, and checked to hold that
+ * very file.  Returns 0, or 1 after a report.
+ */
+static int resolve_output(const struct spmove *s, const struct loc *dst,
+			  const struct stat *dst_st, struct target *t)
+{
+	struct stat st;
+	target_init(t, dst);
+	/* A link to a pipe or device (/dev/stdout) is opened, not resolved. */
+	if (s->o->remove_source || s->o->remove_destination || loc_stat(dst, &st, false) ||
+	    !S_ISLNK(st.st_mode) || (dst_st && !S_ISREG(dst_st->st_mode)))
+		return 0;
+	if (!dst_st)
+		return resolve_dangling(dst, t);
+	int fd = openat(dst->dir, dst->name, O_PATH | O_CLOEXEC);
+	/* cp -f onto a symbolic link loop replaces the link. */
+	if (fd < 0 && errno == ELOOP && s->o->force)
+		return 0;
+	if (fd < 0 && errno == ENOENT)
+		return resolve_dangling(dst, t);
+	char proc[64], real[PATH_MAX], buf[PATH_MAX];
+	const char *dir, *base;
+	ssize_t n = -1;
+	int err = fd < 0 || fstat(fd, &t->old) < 0 ? errno : 0;
+	t->old_fd = fd;
+	if (!err && !same_inode(&t->old, dst_st))
+		err = ESTALE;
+	if (!err) {
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+		n = readlink(proc, real, sizeof(real) - 1);
+		err = n < 0 ? errno : n == sizeof(real) - 1 ? ENAMETOOLONG : 0;
+	}
+	if (!err) {
+		real[n] = '\0';
+		err = real[0] != '/' ? ESTALE : path_split(real, buf, sizeof(buf), &dir, &base);
+	}
+	if (!err)
+		err = target_at(t, AT_FDCWD, dir, base, true);
+	if (!err && (fstatat(t->dirfd, t->base, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		     !same_inode(&st, &t->old)))
+		err = ESTALE; /* renamed, removed or swapped meanwhile */
+	if (!err)
+		return 0;
+	if (err == ESTALE || err == ELOOP || err == ENOTDIR)
+		cli_error(0, "skipping file %s, as it was replaced while being copied",
+			  quoted(dst->path));
+	else
+		cli_error(err, "cannot stat %s", quoted(dst->path));
+	target_close(t);
+	return 1;
 }
 
 /* Where the bytes go: a temporary file, or (--in-place, or a DST that is
@@ -252,81 +267,128 @@ struct output {
 	char name[32];
 };
 
+/* Open DST itself for writing (--in-place, or a device or FIFO), checked
+ * to be the file seen as dst_st when it exists; a regular file is
+ * truncated only after that check.  Returns 0 or an errno value (ESTALE:
+ * another file has the name now). */
+static int output_open_dst(const struct spmove *s, const struct target *t,
+			   const struct stat *dst_st, mode_t src_mode, struct output *out)
+{
+	/* A device or FIFO named through a link (/dev/stdout) is followed,
+	 * as cp does; a regular file never. */
+	int flags = O_CLOEXEC | O_NOCTTY |
+		    (out->special ? O_WRONLY : O_RDWR | O_CREAT | O_NOFOLLOW);
+	out->fd = openat(t->dirfd, t->base, flags, new_file_mode(s, src_mode));
+	if (out->fd < 0 && dst_st && !out->special && s->o->force &&
+	    unlinkat(t->dirfd, t->base, 0) == 0) {
+		out->replaces = false;
+		dst_st = NULL;
+		out->fd = openat(t->dirfd, t->base, flags | O_EXCL, new_file_mode(s, src_mode));
+	}
+	if (out->fd < 0)
+		return errno;
+	struct stat now;
+	int err = fstat(out->fd, &now) < 0 ? errno : 0;
+	if (!err && dst_st && !same_inode(&now, t->old_fd >= 0 ? &t->old : dst_st))
+		err = ESTALE;
+	if (!err && S_ISREG(now.st_mode) && now.st_size && ftruncate(out->fd, 0) < 0)
+		err = errno;
+	if (err) {
+		close(out->fd);
+		out->fd = -1;
+	}
+	return err;
+}
+
 /* Open the output for a source with mode src_mode; dst_st is the existing
  * file's.  Returns 0 or an errno value. */
-static int output_open(const struct spmove *s, const struct target *t,
-		       const struct stat *dst_st, mode_t src_mode, struct output *out)
+static int output_open(struct spmove *s, const struct target *t, const struct stat *dst_st,
+		       mode_t src_mode, struct output *out)
 {
 	/* A device or FIFO is written into (cp); a move replaces it. */
 	out->special = dst_st && !s->o->remove_source &&
 		       (S_ISCHR(dst_st->st_mode) || S_ISBLK(dst_st->st_mode) ||
 			S_ISFIFO(dst_st->st_mode) || S_ISSOCK(dst_st->st_mode));
 	out->temp = !out->special && !s->o->in_place;
-	if (out->temp) {
-		/* A plain copy into a new name is made with the mode it keeps
-		 * (cp's: the source's, cut by the umask or a default ACL): a
-		 * fchmod(2) per file fewer.  Anything else stays private (0600)
-		 * until its owner, attributes and mode are right. */
-		out->moded = !out->replaces && !s->o->keep && !s->o->no_keep_mode &&
-			     !keeps_mode(s);
-		mode_t mode = out->moded ? new_file_mode(s, src_mode) : 0600;
-		/* For a free name, a file without a name until it is complete:
-		 * one directory change (the link) instead of two (create and
-		 * rename), and nothing to remove if the copy fails. */
-		if (t->absent && !(t->memo && t->memo->no_tmpfile)) {
-			out->fd = openat(t->dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
-			if (out->fd >= 0) {
-				out->unnamed = true;
-				return 0;
-			}
-			if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
-				return errno;
-			if (t->memo)
-				t->memo->no_tmpfile = true;
+	if (!out->temp)
+		return output_open_dst(s, t, dst_st, src_mode, out);
+	/* A plain copy into a new name is made with the mode it keeps (cp's:
+	 * the source's, cut by the umask or a default ACL): a fchmod(2) per
+	 * file fewer.  Anything else stays private (0600) until its owner,
+	 * attributes and mode are right. */
+	out->moded = !out->replaces && !s->o->keep && !s->o->no_keep_mode && !keeps_mode(s);
+	mode_t mode = out->moded ? new_file_mode(s, src_mode) : 0600;
+	/* For a free name, a file without a name until it is complete: one
+	 * directory change (the link) instead of two (create and rename), and
+	 * nothing to remove if the copy fails. */
+	struct refusals *r = &s->refused;
+	if (t->absent && !(t->dev && r->no_tmpfile && r->tmpfile_dev == t->dev)) {
+		out->fd = openat(t->dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
+		if (out->fd >= 0) {
+			out->unnamed = true;
+			return 0;
 		}
-		out->fd = temp_create(t, NULL, S_IFREG | mode, 0, out->name, sizeof(out->name));
-		return out->fd < 0 ? -out->fd : 0;
+		if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+			return errno;
+		r->no_tmpfile = t->dev != 0;
+		r->tmpfile_dev = t->dev;
 	}
-	int flags = O_TRUNC | O_CLOEXEC | O_NOCTTY | (out->special ? O_WRONLY : O_RDWR | O_CREAT);
-	out->fd = openat(t->dirfd, t->base, flags, new_file_mode(s, src_mode));
-	if (out->fd < 0 && dst_st && !out->special && s->o->force &&
-	    unlinkat(t->dirfd, t->base, 0) == 0) {
-		out->replaces = false;
-		out->fd = openat(t->dirfd, t->base, flags, new_file_mode(s, src_mode));
-	}
-	return out->fd < 0 ? errno : 0;
+	out->fd = temp_create(t, NULL, S_IFREG | mode, 0, out->name, sizeof(out->name));
+	return out->fd < 0 ? -out->fd : 0;
 }
 
-/* Give a copy that replaces an existing file that file's mode, ACL and
- * (as root) owner, as cp does when it writes into it.  Returns 0 or errno. */
+/* Give a copy that replaces an existing file (seen as old) that file's
+ * mode, ACL and (as root) owner, as cp does when it writes into it: all
+ * taken from the file itself, opened without following a link, and
+ * checked to be the one seen.  Returns 0 or errno (ESTALE: replaced). */
 static int keep_replaced(const struct spmove *s, const struct target *t,
 			 const struct output *out, const struct stat *old)
 {
-	if (s->root && fchown(out->fd, old->st_uid, old->st_gid) < 0)
-		return errno;
-	char temp[PATH_MAX];
-	if (snprintf(temp, sizeof(temp), "/proc/self/fd/%d", out->fd) < (int)sizeof(temp) &&
-	    perm_copy_file(t->path, temp, NULL) == 0)
-		return 0;
-	return fchmod(out->fd, old->st_mode & 07777) < 0 ? errno : 0;
+	int fd = t->old_fd;
+	struct stat st = t->old;
+	if (fd < 0) {
+		fd = openat(t->dirfd, t->base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			return errno;
+		if (fstat(fd, &st) < 0 || !same_inode(&st, old) ||
+		    (st.st_mode & S_IFMT) != (old->st_mode & S_IFMT)) {
+			close(fd);
+			return ESTALE;
+		}
+	}
+	int err = s->root && fchown(out->fd, st.st_uid, st.st_gid) < 0 ? errno : 0;
+	char from[64], to[64];
+	if (!err && perm_copy_file(loc_proc_path(fd, NULL, from, sizeof(from)),
+				   loc_proc_path(out->fd, NULL, to, sizeof(to)), NULL) != 0 &&
+	    fchmod(out->fd, st.st_mode & 07777) < 0)
+		err = errno;
+	if (fd != t->old_fd)
+		close(fd);
+	return err;
 }
 
 /* Make the output complete: attributes, durability, the check of
  * --verify, and the rename into place.  Returns 0, or 1 after a report. */
 static int output_finish(struct spmove *s, const struct target *t, struct output *out,
-			 const char *src, int in, const struct stat *st,
-			 const struct stat *dst_st, const char *dst)
+			 const struct loc *src, int in, const struct stat *st,
+			 const struct stat *dst_st)
 {
 	int err = 0;
 	const char *what = "setting permissions for";
+	struct loc at = { t->dirfd, t->base, t->path, t->dev };
 	/* As cp: attributes that cannot be kept fail the copy, not undo it.
 	 * Extended attributes go first, while the file is still writable. */
-	bool kept = out->special || !attrs_copy(s, src, in, st, out->fd, dst, !out->replaces);
+	bool kept = out->special || !attrs_copy(s, src, in, st, out->fd, &at, !out->replaces);
 	if (out->temp && out->replaces && !keeps_mode(s))
 		err = keep_replaced(s, t, out, dst_st);
 	else if (out->temp && !out->moded && !keeps_mode(s) &&
 		 fchmod(out->fd, new_file_mode(s, st->st_mode)) < 0)
 		err = errno;
+	if (err == ESTALE) {
+		cli_error(0, "skipping file %s, as it was replaced while being copied",
+			  quoted(t->path));
+		return 1;
+	}
 	bool durable = s->o->fsync || s->o->remove_source;
 	if (!err && durable && fsync(out->fd) < 0) {
 		err = errno;
@@ -358,7 +420,7 @@ static int output_finish(struct spmove *s, const struct target *t, struct output
 		what = "cannot create regular file";
 	}
 	if (err && !(err == ECANCELED && spmove_cancel))
-		cli_error(err == EIO && s->o->verify ? 0 : err, "%s %s", what, quoted(dst));
+		cli_error(err == EIO && s->o->verify ? 0 : err, "%s %s", what, quoted(t->path));
 	return err != 0 || !kept;
 }
 
@@ -384,124 +446,135 @@ static void data_error(int err, enum sp_side side, const char *src, const char *
 }
 
 /* Clone in's data into out, a new file in t's directory (--reflink).
- * With --reflink=auto, a directory whose file system refused clones from
- * in's (EOPNOTSUPP, EXDEV) is not asked again.  Returns 1 when cloned, 0
- * when the data must be copied, -1 after --reflink=always's report. */
-static int try_clone(const struct spmove *s, const struct target *t, int in, int out,
-		     const struct stat *st, const char *src, const char *dst)
+ * With --reflink=auto, a pair of file systems that refused clones
+ * (EOPNOTSUPP, EXDEV) is not asked again.  Returns 1 when cloned, 0 when
+ * the data must be copied, -1 after --reflink=always's report. */
+static int try_clone(struct spmove *s, const struct target *t, int in, int out,
+		     const struct stat *st, const char *src)
 {
 	if (s->o->reflink == REFLINK_NEVER || !S_ISREG(st->st_mode))
 		return 0;
-	struct dir_memo *memo = t->memo;
-	if (s->o->reflink != REFLINK_ALWAYS && memo && memo->no_clone &&
-	    memo->no_clone_src == st->st_dev)
+	struct refusals *r = &s->refused;
+	if (s->o->reflink != REFLINK_ALWAYS && t->dev && r->no_clone &&
+	    r->clone_src == st->st_dev && r->clone_dst == t->dev)
 		return 0;
 	if (clone_data(in, out) == 0)
 		return 1;
-	if (memo && (errno == EOPNOTSUPP || errno == EXDEV)) {
-		memo->no_clone = true;
-		memo->no_clone_src = st->st_dev;
+	if (t->dev && (errno == EOPNOTSUPP || errno == EXDEV)) {
+		r->no_clone = true;
+		r->clone_src = st->st_dev;
+		r->clone_dst = t->dev;
 	}
 	if (s->o->reflink != REFLINK_ALWAYS)
 		return 0;
-	cli_error(errno, "failed to clone %s from %s", quoted(dst), quoted(src));
+	cli_error(errno, "failed to clone %s from %s", quoted(t->path), quoted(src));
 	return -1;
 }
 
 /* Copy the data of in (st; st_is_fstat: in's own fstat, not a stand-in)
- * into the file t names (dst_st when it exists), as dst in messages.
- * Returns 0 or 1 after a report. */
-static int copy_into(struct spmove *s, const char *src, int in, const struct stat *st,
-		     bool st_is_fstat, const struct target *t, const struct stat *dst_st,
-		     const char *dst)
+ * into the file t names (dst_st when it exists).  Returns 0 or 1 after a
+ * report. */
+static int copy_into(struct spmove *s, const struct loc *src, int in, const struct stat *st,
+		     bool st_is_fstat, const struct target *t, const struct stat *dst_st)
 {
 	struct output out = { .fd = -1, .replaces = dst_st != NULL };
 	int err = output_open(s, t, dst_st, st->st_mode, &out);
-	if (err) {
-		cli_error(err, "cannot create regular file %s", quoted(dst));
+	if (err == ESTALE) {
+		cli_error(0, "skipping file %s, as it was replaced while being copied",
+			  quoted(t->path));
 		return 1;
 	}
-	int cloned = try_clone(s, t, in, out.fd, st, src, dst);
+	if (err) {
+		cli_error(err, "cannot create regular file %s", quoted(t->path));
+		return 1;
+	}
+	int cloned = try_clone(s, t, in, out.fd, st, src->path);
 	int status = cloned < 0;
 	if (!cloned) {
 		enum sp_side side = SP_SIDE_OUTPUT;
 		err = -copy_data(s, in, out.fd, st, out.temp && st_is_fstat, &side);
 		/* After a signal (SIGPIPE, SIGXFSZ...), only the signal tells. */
 		if (err && !spmove_cancel)
-			data_error(err, side, src, dst);
+			data_error(err, side, src->path, t->path);
 		status = err != 0;
 	}
 	if (!status && !spmove_cancel)
-		status = output_finish(s, t, &out, src, in, st, dst_st, dst);
+		status = output_finish(s, t, &out, src, in, st, dst_st);
 	if (status || spmove_cancel)
 		output_discard(t, &out);
 	return status || spmove_cancel;
 }
 
-/* Whether a user may write the existing regular file path, as open(2) for
- * writing would check.  cp refuses one it cannot write, unless -f. */
-static bool may_write(const struct spmove *s, const char *path, const struct stat *st)
+/* Whether a user may write the existing regular file t names, as open(2)
+ * for writing would check.  cp refuses one it cannot write, unless -f. */
+static bool may_write(const struct spmove *s, const struct target *t, const struct stat *st)
 {
 	return s->root || !S_ISREG(st->st_mode) || s->o->remove_source ||
-	       s->o->remove_destination || faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) == 0 ||
-	       errno != EACCES;
+	       s->o->remove_destination ||
+	       faccessat(t->dirfd, t->base, W_OK, AT_EACCESS) == 0 || errno != EACCES;
 }
 
-/* Copy src, open as in (in_st its fstat), to path (dst in messages; dst_st
- * and dst_absent as for copy_regular()).  Returns 0 or 1 after a report. */
-static int copy_opened(struct spmove *s, const char *src, int in, const struct stat *in_st,
-		       const char *path, const struct stat *dst_st, bool dst_absent,
-		       const char *dst)
+/* Open the source src, seen as st (through a link when follow), checked
+ * to be that file: never following a link that was not there, never
+ * waiting for a FIFO's writer that it was not.  Returns the descriptor
+ * (its fstat in *now), or -1 after a report. */
+static int open_source(const struct loc *src, const struct stat *st, bool follow,
+		       struct stat *now)
+{
+	bool fifo = S_ISFIFO(st->st_mode);
+	int fd = loc_open_checked(src, O_RDONLY | (follow ? 0 : O_NOFOLLOW) |
+					       (fifo ? 0 : O_NONBLOCK), st, now);
+	if (fd == -ESTALE) {
+		loc_replaced(src);
+		return -1;
+	}
+	if (fd < 0) {
+		cli_error(-fd, "cannot open %s for reading", quoted(src->path));
+		return -1;
+	}
+	/* A device copied as data is read as usual (a regular file does not
+	 * care). */
+	if (!fifo && !S_ISREG(now->st_mode))
+		(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+int copy_regular(struct spmove *s, const struct loc *src, const struct stat *src_st, bool follow,
+		 const struct loc *dst, const struct stat *dst_st, bool dst_absent)
 {
 	struct target t;
-	int err = target_open(s, path, &t);
-	if (err) {
-		cli_error(err, "cannot create regular file %s", quoted(dst));
-		return 1;
-	}
-	t.absent = dst_absent;
-	int status = copy_into(s, src, in, in_st, true, &t, dst_st, dst);
-	target_close(&t);
-	return status;
-}
-
-int copy_regular(struct spmove *s, const char *src, const char *dst,
-		 const struct stat *dst_st, bool dst_absent)
-{
-	char path[PATH_MAX];
 	if (dst_absent)
-		snprintf(path, sizeof(path), "%s", dst);
-	else if (resolve_output(s, dst, dst_st != NULL, path, sizeof(path)))
+		target_init(&t, dst);
+	else if (resolve_output(s, dst, dst_st, &t))
 		return 1;
-	if (dst_st && !may_write(s, path, dst_st)) {
+	t.absent = dst_absent;
+	int status = 1;
+	if (dst_st && !may_write(s, &t, dst_st)) {
 		if (!s->o->force) {
-			cli_error(EACCES, "cannot create regular file %s", quoted(dst));
+			cli_error(EACCES, "cannot create regular file %s", quoted(dst->path));
+			target_close(&t);
 			return 1;
 		}
 		dst_st = NULL; /* -f: a new file replaces it */
 	}
-	int in = open(src, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (in < 0) {
-		cli_error(errno, "cannot open %s for reading", quoted(src));
-		return 1;
-	}
 	struct stat in_st;
-	int status = 1;
-	if (fstat(in, &in_st) < 0)
-		cli_error(errno, "cannot fstat %s", quoted(src));
-	else
-		status = copy_opened(s, src, in, &in_st, path, dst_st, dst_absent, dst);
-	close(in);
+	int in = open_source(src, src_st, follow, &in_st);
+	if (in >= 0) {
+		status = copy_into(s, src, in, &in_st, true, &t, dst_st);
+		close(in);
+	}
+	target_close(&t);
 	return status;
 }
 
-int copy_new_regular(struct spmove *s, const char *src, const char *dst)
+int copy_new_regular(struct spmove *s, const struct loc *src, const struct loc *dst)
 {
 	/* Opened without following a symbolic link or waiting for a FIFO's
 	 * writer, in case it is no longer the regular file the directory
 	 * listed; anything unexpected goes back to the walker's usual way,
 	 * which also words any error as before. */
-	int in = open(src, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+	int in = openat(src->dir, src->name,
+			O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
 	if (in < 0)
 		return COPY_LOOK_AGAIN;
 	struct stat in_st;
@@ -510,12 +583,15 @@ int copy_new_regular(struct spmove *s, const char *src, const char *dst)
 		close(in);
 		return COPY_LOOK_AGAIN;
 	}
-	int status = copy_opened(s, src, in, &in_st, dst, NULL, true, dst);
+	struct target t;
+	target_init(&t, dst);
+	t.absent = true;
+	int status = copy_into(s, src, in, &in_st, true, &t, NULL);
 	close(in);
 	return status;
 }
 
-int copy_stdin(struct spmove *s, const char *dst)
+int copy_stdin(struct spmove *s, const struct loc *dst)
 {
 	struct stat st, dst_st;
 	struct target t;
@@ -523,26 +599,20 @@ int copy_stdin(struct spmove *s, const char *dst)
 		cli_error(errno, "cannot fstat %s", quoted("-"));
 		return 1;
 	}
-	bool exists = stat(dst, &dst_st) == 0;
-	if (exists && S_ISREG(st.st_mode) && st.st_dev == dst_st.st_dev &&
-	    st.st_ino == dst_st.st_ino) {
-		cli_error(0, "%s and %s are the same file", quoted("-"), quoted(dst));
+	bool exists = loc_stat(dst, &dst_st, true) == 0;
+	if (exists && S_ISREG(st.st_mode) && same_inode(&st, &dst_st)) {
+		cli_error(0, "%s and %s are the same file", quoted("-"), quoted(dst->path));
 		return 1;
 	}
-	char path[PATH_MAX];
-	if (resolve_output(s, dst, exists, path, sizeof(path)))
+	if (resolve_output(s, dst, exists ? &dst_st : NULL, &t))
 		return 1;
-	int err = target_open(s, path, &t);
-	if (err) {
-		cli_error(err, "cannot create regular file %s", quoted(dst));
-		return 1;
-	}
 	/* A stream makes a file as the shell's > would. */
 	struct stat as_file = st;
 	if (!S_ISREG(st.st_mode))
 		as_file.st_mode = S_IFREG | 0666;
-	int status = copy_into(s, "-", STDIN_FILENO, &as_file, S_ISREG(st.st_mode), &t,
-			       exists ? &dst_st : NULL, dst);
+	struct loc in = { AT_FDCWD, "-", "-", 0 };
+	int status = copy_into(s, &in, STDIN_FILENO, &as_file, S_ISREG(st.st_mode), &t,
+			       exists ? &dst_st : NULL);
 	target_close(&t);
 	return status;
 }
@@ -550,40 +620,42 @@ int copy_stdin(struct spmove *s, const char *dst)
 /* Make a file by temp_create() (link_target, mode, dev) and put it over
  * dst, then give it src's attributes.  Returns 0 or 1 after a report
  * worded by what ("cannot create symbolic link"). */
-static int make_over(struct spmove *s, const char *src, const struct stat *st, const char *dst,
-		     const char *link_target, mode_t mode, const char *what)
+static int make_over(struct spmove *s, const struct loc *src, const struct stat *st,
+		     const struct loc *dst, const char *link_target, mode_t mode,
+		     const char *what)
 {
 	struct target t;
 	char name[32];
-	int err = target_open(s, dst, &t);
-	if (!err) {
-		int r = temp_create(&t, link_target, mode, st->st_rdev, name, sizeof(name));
-		err = r < 0 ? -r : temp_commit(s, &t, name);
-		target_close(&t);
-	}
+	target_init(&t, dst);
+	int r = temp_create(&t, link_target, mode, st->st_rdev, name, sizeof(name));
+	int err = r < 0 ? -r : temp_commit(s, &t, name);
+	/* By name, never following it: another user may have put a link
+	 * there meanwhile. */
 	if (!err && !link_target && !keeps_mode(s) &&
-	    fchmodat(AT_FDCWD, dst, new_file_mode(s, st->st_mode), 0) < 0)
+	    fchmodat(dst->dir, dst->name, new_file_mode(s, st->st_mode), AT_SYMLINK_NOFOLLOW) < 0)
 		err = errno;
 	if (err) {
-		cli_error(err, "%s %s", what, quoted(dst));
+		cli_error(err, "%s %s", what, quoted(dst->path));
 		return 1;
 	}
 	return attrs_copy(s, src, -1, st, -1, dst, true);
 }
 
-int copy_symlink(struct spmove *s, const char *src, const char *dst, const struct stat *st)
+int copy_symlink(struct spmove *s, const struct loc *src, const struct loc *dst,
+		 const struct stat *st)
 {
 	char link[PATH_MAX];
-	ssize_t n = readlink(src, link, sizeof(link) - 1);
+	ssize_t n = readlinkat(src->dir, src->name, link, sizeof(link) - 1);
 	if (n < 0) {
-		cli_error(errno, "cannot read symbolic link %s", quoted(src));
+		cli_error(errno, "cannot read symbolic link %s", quoted(src->path));
 		return 1;
 	}
 	link[n] = '\0';
 	return make_over(s, src, st, dst, link, 0, "cannot create symbolic link");
 }
 
-int copy_special(struct spmove *s, const char *src, const char *dst, const struct stat *st)
+int copy_special(struct spmove *s, const struct loc *src, const struct loc *dst,
+		 const struct stat *st)
 {
 	/* Private until its owner and mode are right. */
 	mode_t mode = (st->st_mode & S_IFMT) | 0600;

@@ -31,7 +31,8 @@ static bool follows(const struct spmove *s, bool command_line)
 	return s->o->deref == DEREF_ALWAYS || (command_line && s->o->deref == DEREF_ARGS);
 }
 
-/* Whether names a and b are the same directory entry. */
+/* Whether the paths a and b name the same directory entry (a decision
+ * about names remembered as paths: nothing is done through them). */
 static bool same_entry(const char *a, const char *b)
 {
 	char buf_a[PATH_MAX], buf_b[PATH_MAX];
@@ -44,10 +45,20 @@ static bool same_entry(const char *a, const char *b)
 	       st_a.st_dev == st_b.st_dev && st_a.st_ino == st_b.st_ino;
 }
 
-static bool same_file(const struct stat *a, const struct stat *b)
+/* Whether a and b are the same directory entry: one name in one directory. */
+static bool same_loc(const struct loc *a, const struct loc *b)
 {
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+	size_t la = strcspn(a->name, "/"), lb = strcspn(b->name, "/");
+	struct stat da, db;
+	if (la != lb || strncmp(a->name, b->name, la))
+		return false;
+	if (a->dir == b->dir)
+		return true;
+	return fstatat(a->dir, ".", &da, 0) == 0 && fstatat(b->dir, ".", &db, 0) == 0 &&
+	       same_inode(&da, &db);
 }
+
+#define same_file same_inode
 
 /*
  * Whether copying src (st) onto the existing dst (dst_st) may go on
@@ -55,8 +66,8 @@ static bool same_file(const struct stat *a, const struct stat *b)
  * whatever would destroy the data ("'s' and 'f' are the same file") and
  * allow what only replaces a name.
  */
-static bool same_file_ok(const struct spmove *s, const char *src, const struct stat *st,
-			 const char *dst, const struct stat *dst_st)
+static bool same_file_ok(const struct spmove *s, const struct loc *src, const struct stat *st,
+			 const struct loc *dst, const struct stat *dst_st)
 {
 	const struct spmove_options *o = s->o;
 	bool move = o->remove_source, backup = o->backup != BACKUP_NONE;
@@ -66,7 +77,7 @@ static bool same_file_ok(const struct spmove *s, const char *src, const struct s
 		src_l = *st;
 		dst_l = *dst_st;
 		if (S_ISLNK(st->st_mode) && S_ISLNK(dst_st->st_mode)) {
-			bool one_name = same_entry(src, dst);
+			bool one_name = same_loc(src, dst);
 			if (!one_name && (backup || !same))
 				return true;
 			return !one_name && !move;
@@ -74,7 +85,7 @@ static bool same_file_ok(const struct spmove *s, const char *src, const struct s
 	} else {
 		if (!same)
 			return true;
-		if (lstat(src, &src_l) < 0 || lstat(dst, &dst_l) < 0)
+		if (loc_stat(src, &src_l, false) || loc_stat(dst, &dst_l, false))
 			return true;
 		if (S_ISLNK(src_l.st_mode) && S_ISLNK(dst_l.st_mode) && o->remove_destination)
 			return true;
@@ -84,13 +95,13 @@ static bool same_file_ok(const struct spmove *s, const char *src, const struct s
 		if (!same_link)
 			return move || o->deref == DEREF_NEVER || !S_ISLNK(src_l.st_mode) ||
 			       S_ISLNK(dst_l.st_mode);
-		return !same_entry(src, dst);
+		return !same_loc(src, dst);
 	}
 	if (move || o->remove_destination) {
 		/* The destination name is replaced, not written through. */
 		if (S_ISLNK(dst_l.st_mode))
 			return true;
-		if (same_link && dst_l.st_nlink > 1 && !same_entry(src, dst))
+		if (same_link && dst_l.st_nlink > 1 && !same_loc(src, dst))
 			return !move;
 	}
 	if (!S_ISLNK(src_l.st_mode) && !S_ISLNK(dst_l.st_mode) && !same_file(&src_l, &dst_l))
@@ -98,15 +109,15 @@ static bool same_file_ok(const struct spmove *s, const char *src, const struct s
 	/* A symlink moved onto one of several hard links of its target:
 	 * the data stays reachable through the link it names. */
 	if (move && S_ISLNK(st->st_mode) && dst_l.st_nlink > 1) {
-		char *real = realpath(src, NULL);
-		bool ok = real && !same_entry(real, dst);
+		char *real = realpath(src->path, NULL);
+		bool ok = real && !same_entry(real, dst->path);
 		free(real);
 		if (real)
 			return ok;
 	}
 	if (o->deref == DEREF_NEVER || move) {
 		struct stat a, b;
-		if (stat(src, &a) < 0 || stat(dst, &b) < 0)
+		if (loc_stat(src, &a, true) || loc_stat(dst, &b, true))
 			return true;
 		return !same_file(&a, &b);
 	}
@@ -115,9 +126,9 @@ static bool same_file_ok(const struct spmove *s, const char *src, const struct s
 
 /* Whether dst (mode) may be written without asking: a symlink, root, or
  * write permission. */
-static bool writable(const struct spmove *s, const char *dst, mode_t mode)
+static bool writable(const struct spmove *s, const struct loc *dst, mode_t mode)
 {
-	return S_ISLNK(mode) || s->root || faccessat(AT_FDCWD, dst, W_OK, AT_EACCESS) == 0;
+	return S_ISLNK(mode) || s->root || faccessat(dst->dir, dst->name, W_OK, AT_EACCESS) == 0;
 }
 
 /* ls -l's letters for mode, without the type. */
@@ -136,21 +147,21 @@ static void mode_letters(mode_t mode, char out[10])
 }
 
 /* Ask whether dst (st) may be replaced, as cp -i and mv -i word it. */
-static bool overwrite_ok(const struct spmove *s, const char *dst, const struct stat *st)
+static bool overwrite_ok(const struct spmove *s, const struct loc *dst, const struct stat *st)
 {
 	if (writable(s, dst, st->st_mode))
-		return ask("overwrite %s?", quoted(dst));
+		return ask("overwrite %s?", quoted(dst->path));
 	char letters[10];
 	mode_letters(st->st_mode, letters);
 	bool replaces = s->o->remove_source || s->o->remove_destination || s->o->force;
 	return ask(replaces ? "replace %s, overriding mode %04o (%s)?"
 			    : "unwritable %s (mode %04o, %s); try anyway?",
-		   quoted(dst), (unsigned)(st->st_mode & 07777), letters);
+		   quoted(dst->path), (unsigned)(st->st_mode & 07777), letters);
 }
 
 /* Whether an existing dst is left alone: -n, --update=none[-fail], a "no"
  * to -i (mv also asks for a file it cannot write when on a terminal). */
-static bool skip_existing(const struct spmove *s, const char *dst, const struct stat *src_st,
+static bool skip_existing(const struct spmove *s, const struct loc *dst, const struct stat *src_st,
 			  const struct stat *dst_st)
 {
 	const struct spmove_options *o = s->o;
@@ -178,15 +189,16 @@ static bool not_older(const struct spmove *s, const struct stat *st, const struc
  * regular file is copied into it.  lstat(2) first, stat(2) only for a
  * link: a name that does not exist (as in a new tree) costs one call and
  * is known not to be a dangling link.  Returns 0, or 1 after a report. */
-static int stat_dest(const struct spmove *s, const struct stat *st, const char *dst,
+static int stat_dest(const struct spmove *s, const struct stat *st, const struct loc *dst,
 		     struct dest *d)
 {
 	const struct spmove_options *o = s->o;
 	bool no_follow = !S_ISREG(st->st_mode) || o->remove_source || o->backup != BACKUP_NONE ||
 			 o->remove_destination;
 	*d = (struct dest){ 0 };
-	if (lstat(dst, &d->st) < 0) {
-		d->absent = errno == ENOENT;
+	int err = loc_stat(dst, &d->st, false);
+	if (err) {
+		d->absent = err == ENOENT;
 		if (d->absent)
 			return 0;
 	} else if (no_follow || !S_ISLNK(d->st.st_mode)) {
@@ -195,29 +207,30 @@ static int stat_dest(const struct spmove *s, const struct stat *st, const char *
 		return 0;
 	} else {
 		struct stat link_st = d->st;
-		if (stat(dst, &d->st) == 0) {
+		err = loc_stat(dst, &d->st, true);
+		if (!err) {
 			d->exists = d->followed = true;
 			return 0;
 		}
-		if (errno == ENOENT)
+		if (err == ENOENT)
 			return 0; /* a dangling link */
 		/* cp -f onto a symbolic link loop replaces the link. */
-		if (errno == ELOOP && o->force) {
+		if (err == ELOOP && o->force) {
 			d->st = link_st;
 			d->exists = true;
 			return 0;
 		}
 	}
-	cli_error(errno, "cannot stat %s", quoted(dst));
+	cli_error(err, "cannot stat %s", quoted(dst->path));
 	return 1;
 }
 
 /* Status for a destination left alone: 0, or 1 after --update=none-fail's
  * message (or a "no" to -i, which GNU 9.11 counts as a failure). */
-static int skipped(const struct spmove *s, const char *dst)
+static int skipped(const struct spmove *s, const struct loc *dst)
 {
 	if (s->o->update == UPDATE_NONE_FAIL)
-		cli_error(0, "not replacing %s", quoted(dst));
+		cli_error(0, "not replacing %s", quoted(dst->path));
 	return s->o->update != UPDATE_NONE;
 }
 
@@ -228,15 +241,15 @@ static int skipped(const struct spmove *s, const char *dst)
  * or 1 after a reported error.
  */
 enum { SKIP_OLDER = -2 };
-static int check_existing(struct spmove *s, const char *src, const struct stat *st,
-			  const char *dst, struct dest *d, bool command_line,
+static int check_existing(struct spmove *s, const struct loc *src, const struct stat *st,
+			  const struct loc *dst, struct dest *d, bool command_line,
 			  struct outcome *out)
 {
 	const struct spmove_options *o = s->o;
 	bool move = o->remove_source;
 	if (o->update != UPDATE_NONE && o->update != UPDATE_NONE_FAIL &&
 	    !same_file_ok(s, src, st, dst, &d->st)) {
-		cli_error(0, "%s and %s are the same file", quoted(src), quoted(dst));
+		cli_error(0, "%s and %s are the same file", quoted(src->path), quoted(dst->path));
 		return 1;
 	}
 	if (not_older(s, st, &d->st)) {
@@ -251,30 +264,31 @@ static int check_existing(struct spmove *s, const char *src, const struct stat *
 	if (src_dir != dst_dir && o->backup == BACKUP_NONE) {
 		if (src_dir)
 			cli_error(0, "cannot overwrite non-directory %s with directory %s",
-				  quoted(dst), quoted(src));
+				  quoted(dst->path), quoted(src->path));
 		else
 			cli_error(0, "cannot overwrite directory %s with non-directory %s",
-				  quoted(dst), quoted(src));
+				  quoted(dst->path), quoted(src->path));
 		return 1;
 	}
 	const char *made = dst_dir || !command_line ? NULL : seen_find(s->created, &d->st);
-	if (made && o->backup != BACKUP_NUMBERED && !strcmp(made, dst)) {
-		cli_error(0, "will not overwrite just-created %s with %s", quoted(dst), quoted(src));
+	if (made && o->backup != BACKUP_NUMBERED && !strcmp(made, dst->path)) {
+		cli_error(0, "will not overwrite just-created %s with %s", quoted(dst->path),
+			  quoted(src->path));
 		return 1;
 	}
 	char buf[PATH_MAX];
 	const char *base;
-	bool dots = path_split(src, buf, sizeof(buf), NULL, &base) == 0 &&
+	bool dots = path_split(src->path, buf, sizeof(buf), NULL, &base) == 0 &&
 		    (!strcmp(base, ".") || !strcmp(base, ".."));
 	if (o->backup != BACKUP_NONE && !dots && (move || !dst_dir)) {
-		if (backup_is_source(o, src, st, dst)) {
-			cli_error(0, "backing up %s might destroy source;  %s not %s", quoted(dst),
-				  quoted(src), move ? "moved" : "copied");
+		if (backup_is_source(o, st, dst)) {
+			cli_error(0, "backing up %s might destroy source;  %s not %s",
+				  quoted(dst->path), quoted(src->path), move ? "moved" : "copied");
 			return 1;
 		}
 		d->backup = backup_rename(o, dst);
 		if (!d->backup && errno != ENOENT) {
-			cli_error(errno, "cannot backup %s", quoted(dst));
+			cli_error(errno, "cannot backup %s", quoted(dst->path));
 			return 1;
 		}
 		d->exists = false;
@@ -282,12 +296,12 @@ static int check_existing(struct spmove *s, const char *src, const struct stat *
 		   (o->remove_destination ||
 		    ((o->keep & KEEP_LINKS) && d->st.st_nlink > 1 && !d->followed) ||
 		    (o->deref == DEREF_NEVER && !S_ISREG(st->st_mode)))) {
-		if (unlink(dst) < 0 && errno != ENOENT) {
-			cli_error(errno, "cannot remove %s", quoted(dst));
+		if (unlinkat(dst->dir, dst->name, 0) < 0 && errno != ENOENT) {
+			cli_error(errno, "cannot remove %s", quoted(dst->path));
 			return 1;
 		}
 		if (o->verbose)
-			printf("removed %s\n", quoted(dst));
+			printf("removed %s\n", quoted(dst->path));
 		d->exists = false;
 	}
 	return 0;
@@ -295,13 +309,14 @@ static int check_existing(struct spmove *s, const char *src, const struct stat *
 
 /* Make dst a hard link to earlier (the copy of another link of the same
  * source file), replacing what is there.  Returns 0 or 1. */
-static int link_again(const struct spmove *s, const char *earlier, const char *dst)
+static int link_again(const struct spmove *s, const char *earlier, const struct loc *dst)
 {
-	if (linkat(AT_FDCWD, earlier, AT_FDCWD, dst, 0) == 0)
+	if (linkat(AT_FDCWD, earlier, dst->dir, dst->name, 0) == 0)
 		return 0;
-	if (errno == EEXIST && unlink(dst) == 0 && linkat(AT_FDCWD, earlier, AT_FDCWD, dst, 0) == 0)
+	if (errno == EEXIST && unlinkat(dst->dir, dst->name, 0) == 0 &&
+	    linkat(AT_FDCWD, earlier, dst->dir, dst->name, 0) == 0)
 		return 0;
-	cli_error(errno, "cannot create hard link %s to %s", quoted(dst), quoted(earlier));
+	cli_error(errno, "cannot create hard link %s to %s", quoted(dst->path), quoted(earlier));
 	return 1;
 }
 
@@ -326,17 +341,17 @@ static const char *earlier_copy(struct spmove *s, const struct stat *st, const c
 /* A directory met again: refuse to copy it into itself, or to hard-link
  * it.  Returns -1 to go on (a directory reached twice through -L/-H), 0
  * to skip it (named twice), 1 after an error. */
-static int directory_again(struct spmove *s, const char *src, const char *dst,
+static int directory_again(struct spmove *s, const struct loc *src, const struct loc *dst,
 			   const char *earlier, const struct top *top, bool command_line,
 			   struct outcome *out)
 {
-	if (same_entry(src, earlier)) {
+	if (same_entry(src->path, earlier)) {
 		cli_error(0, "cannot copy a directory, %s, into itself, %s", quoted(top->src),
 			  quoted(top->dst));
 		out->into_self = true;
 		return 1;
 	}
-	if (same_entry(dst, earlier)) {
+	if (same_entry(dst->path, earlier)) {
 		cli_error(0, "warning: source directory %s specified more than once",
 			  quoted(top->src));
 		out->renamed = s->o->remove_source;
@@ -344,40 +359,29 @@ static int directory_again(struct spmove *s, const char *src, const char *dst,
 	}
 	if (follows(s, command_line))
 		return -1;
-	cli_error(0, "will not create hard link %s to directory %s", quoted(dst),
+	cli_error(0, "will not create hard link %s to directory %s", quoted(dst->path),
 		  quoted(earlier));
 	return 1;
 }
 
 /* Whether the directory dst is in may be written (errno says why not). */
-static bool writable_dir(const char *dst)
+static bool writable_dir(const struct loc *dst)
 {
-	char buf[PATH_MAX];
-	const char *dir, *base;
-	return path_split(dst, buf, sizeof(buf), &dir, &base) ||
-	       faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) == 0;
+	return faccessat(dst->dir, ".", W_OK | X_OK, AT_EACCESS) == 0;
 }
 
 /* mv: rename src to dst.  Returns 0 when done, -1 when a copy is needed
  * (another file system), or 1 after a report. */
-static int move_by_rename(struct spmove *s, const char *src, const struct stat *st,
-			  const char *dst, struct dest *d, const struct top *top,
+static int move_by_rename(struct spmove *s, const struct loc *src, const struct stat *st,
+			  const struct loc *dst, struct dest *d, const struct top *top,
 			  struct outcome *out)
 {
-	if (rename(src, dst) == 0) {
+	if (renameat(src->dir, src->name, dst->dir, dst->name) == 0) {
 		if (s->o->verbose)
-			verbose_pair("renamed ", src, dst, d->backup);
-		if (s->o->fsync) {
-			char buf[PATH_MAX];
-			const char *dir, *base;
-			int fd = path_split(dst, buf, sizeof(buf), &dir, &base) ? -1
-				 : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			if (fd >= 0) {
-				fsync(fd);
-				close(fd);
-			}
-		}
-		seen_add(s->created, st, dst);
+			verbose_pair("renamed ", src->path, dst->path, d->backup);
+		if (s->o->fsync)
+			(void)loc_sync_dir(dst->dir);
+		seen_add(s->created, st, dst->path);
 		out->renamed = true;
 		return 0;
 	}
@@ -391,15 +395,16 @@ static int move_by_rename(struct spmove *s, const char *src, const struct stat *
 	if (err == EXDEV && d->exists && !S_ISDIR(d->st.st_mode) && !writable_dir(dst)) {
 		/* mv removes the target first: its directory must be writable. */
 		cli_error(errno, "inter-device move failed: %s to %s; unable to remove target",
-			  quoted(src), quoted(dst));
+			  quoted(src->path), quoted(dst->path));
 		return 1;
 	}
 	if (err == EXDEV) {
 		/* As rename(2) would: an empty directory is replaced, a full one
 		 * refuses.  A file is replaced by the copy's own rename. */
-		if (d->exists && S_ISDIR(d->st.st_mode) && rmdir(dst) < 0 && errno != ENOENT) {
+		if (d->exists && S_ISDIR(d->st.st_mode) &&
+		    unlinkat(dst->dir, dst->name, AT_REMOVEDIR) < 0 && errno != ENOENT) {
 			cli_error(errno, "inter-device move failed: %s to %s; unable to remove target",
-				  quoted(src), quoted(dst));
+				  quoted(src->path), quoted(dst->path));
 			return 1;
 		}
 		if (d->exists && S_ISDIR(d->st.st_mode))
@@ -409,10 +414,10 @@ static int move_by_rename(struct spmove *s, const char *src, const struct stat *
 	switch (err) {
 	case EDQUOT: case EEXIST: case EISDIR: case EMLINK: case ENOSPC: case ETXTBSY:
 	case ENOTEMPTY:
-		cli_error(err, "cannot overwrite %s", quoted(dst));
+		cli_error(err, "cannot overwrite %s", quoted(dst->path));
 		break;
 	default:
-		cli_error(err, "cannot move %s to %s", quoted(src), quoted(dst));
+		cli_error(err, "cannot move %s to %s", quoted(src->path), quoted(dst->path));
 	}
 	return 1;
 }
@@ -426,119 +431,178 @@ static bool cyclic(const struct stat *st, const struct ancestor *up)
 	return false;
 }
 
-/* Copy the directory src (st) to dst: make it (private until filled),
- * copy its entries, then give it its attributes.  Returns 0 or 1. */
-static int copy_directory(struct spmove *s, const char *src, const struct stat *st,
-			  const char *dst, const struct dest *d, const struct top *top,
-			  const struct ancestor *up, struct outcome *out)
+/* Open the directory dst, new (made by this run) or existing (seen as
+ * seen), without following a symbolic link, into *fd and its fstat into
+ * *st.  Returns 0, or 1 after a report: another file has the name now. */
+static int open_dest_dir(const struct spmove *s, const struct loc *dst, bool made,
+			 const struct stat *seen, int *fd, struct stat *st)
+{
+	*fd = openat(dst->dir, dst->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (*fd < 0 && errno == EACCES && !made)
+		*fd = openat(dst->dir, dst->name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (*fd < 0) {
+		cli_error(errno, "cannot open %s", quoted(dst->path));
+		return 1;
+	}
+	/* What mkdir(2) made is this process's; an existing one is the one
+	 * looked at.  Anything else was put there by someone else. */
+	bool same = fstat(*fd, st) == 0 &&
+		    (made ? st->st_uid == geteuid() : same_inode(seen, st));
+	if (same)
+		return 0;
+	close(*fd);
+	*fd = -1;
+	loc_replaced(dst);
+	return 1;
+}
+
+/* Whether the descriptor fd was opened with O_PATH (no attributes by it). */
+static bool path_only(int fd)
+{
+	int flags = fcntl(fd, F_GETFL);
+	return flags >= 0 && (flags & O_PATH);
+}
+
+/* Copy the directory src (st; follow: looked at through a symbolic link)
+ * to dst: make it (private until filled), copy its entries, then give it
+ * its attributes.  Returns 0 or 1. */
+static int copy_directory(struct spmove *s, const struct loc *src, const struct stat *st,
+			  bool follow, const struct loc *dst, const struct dest *d,
+			  const struct top *top, struct ancestor *up, struct outcome *out)
 {
 	const struct spmove_options *o = s->o;
 	if (cyclic(st, up)) {
-		cli_error(0, "cannot copy cyclic symbolic link %s", quoted(src));
+		cli_error(0, "cannot copy cyclic symbolic link %s", quoted(src->path));
+		return 1;
+	}
+	/* Opened before anything is made: a directory that another user put
+	 * in its place (a link to one, or another directory) is not copied.
+	 * One that cannot be read is still made, as cp does. */
+	struct stat src_now;
+	int no_follow = follow ? 0 : O_NOFOLLOW;
+	int src_fd = loc_open_checked(src, O_RDONLY | O_DIRECTORY | no_follow, st, &src_now);
+	if (src_fd == -EACCES)
+		src_fd = loc_open_checked(src, O_PATH | O_DIRECTORY | no_follow, st, &src_now);
+	if (src_fd == -ESTALE) {
+		loc_replaced(src);
+		return 1;
+	}
+	if (src_fd < 0) {
+		cli_error(-src_fd, "cannot access %s", quoted(src->path));
 		return 1;
 	}
 	bool made = !d->exists;
 	if (made) {
 		bool owner = (o->keep & KEEP_OWNER) || o->remove_source;
 		mode_t mode = new_file_mode(s, st->st_mode) & ~(mode_t)(owner ? 077 : 022);
-		if (mkdir(dst, mode | S_IRWXU) < 0) {
-			cli_error(errno, "cannot create directory %s", quoted(dst));
+		if (mkdirat(dst->dir, dst->name, mode | S_IRWXU) < 0) {
+			cli_error(errno, "cannot create directory %s", quoted(dst->path));
+			close(src_fd);
 			return 1;
 		}
-		/* Known, so that a copy into itself finds itself there. */
-		struct stat made_st;
-		if (!out->made_dir && stat(dst, &made_st) == 0) {
-			seen_add(s->copies, &made_st, dst);
-			out->made_dir = true;
-		}
 		if (o->verbose && o->remove_source)
-			printf("created directory %s\n", quoted(dst));
+			printf("created directory %s\n", quoted(dst->path));
 		else if (o->verbose)
-			verbose_pair("", src, dst, NULL);
+			verbose_pair("", src->path, dst->path, NULL);
 	}
-	struct ancestor here = { up, st->st_dev, st->st_ino };
+	struct ancestor here = { .up = up, .dev = st->st_dev, .ino = st->st_ino,
+				 .src_fd = src_fd, .depth = up ? up->depth + 1 : 1 };
+	if (open_dest_dir(s, dst, made, &d->st, &here.dst_fd, &here.dst_st)) {
+		close(src_fd);
+		return 1;
+	}
+	/* Known, so that a copy into itself finds itself there. */
+	if (made && !out->made_dir) {
+		seen_add(s->copies, &here.dst_st, dst->path);
+		out->made_dir = true;
+	}
+	int status = tree_enter(s, &here, top, out);
 	bool outer = s->in_new_dir;
 	s->in_new_dir = made;
-	int status = copy_children(s, src, dst, top, &here, out);
+	status |= copy_children(s, src, dst, top, &here, out);
 	s->in_new_dir = outer;
-	int fd = open(dst, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int src_fd = open(src, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
-		cli_error(errno, "cannot open %s", quoted(dst));
-		status = 1;
-	} else {
-		status |= attrs_copy(s, src, src_fd, st, fd, dst, made);
-		/* A new directory gets the source's mode (umask applied). */
-		if (made && !keeps_mode(s) && fchmod(fd, new_file_mode(s, st->st_mode)) < 0) {
-			cli_error(errno, "setting permissions for %s", quoted(dst));
-			status = 1;
-		}
-		if ((o->fsync || o->remove_source) && fsync(fd) < 0) {
-			cli_error(errno, "cannot sync %s", quoted(dst));
-			status = 1;
-		}
-		close(fd);
+	/* Closed and opened again (tree.c) when the tree was deep. */
+	int fd = here.dst_fd;
+	src_fd = here.src_fd;
+	if (fd < 0 || src_fd < 0) {
+		if (fd >= 0)
+			close(fd);
+		if (src_fd >= 0)
+			close(src_fd);
+		return 1; /* reported by tree_leave() */
 	}
-	if (src_fd >= 0)
-		close(src_fd);
+	bool by_fd = !path_only(fd);
+	status |= attrs_copy(s, src, path_only(src_fd) ? -1 : src_fd, st, by_fd ? fd : -1, dst,
+			     made);
+	/* A new directory gets the source's mode (umask applied). */
+	if (made && !keeps_mode(s) && fchmod(fd, new_file_mode(s, st->st_mode)) < 0) {
+		cli_error(errno, "setting permissions for %s", quoted(dst->path));
+		status = 1;
+	}
+	if ((o->fsync || o->remove_source) && by_fd && fsync(fd) < 0) {
+		cli_error(errno, "cannot sync %s", quoted(dst->path));
+		status = 1;
+	}
+	status |= tree_leave(&here, src);
+	close(fd);
+	close(src_fd);
 	return status;
 }
 
-/* Copy src (st) to dst by its type.  Returns 0 or 1. */
-static int copy_by_type(struct spmove *s, const char *src, const struct stat *st,
-			const char *dst, struct dest *d, const struct top *top,
-			const struct ancestor *up, struct outcome *out)
+/* Copy src (st; follow: looked at through a symbolic link) to dst by its
+ * type.  Returns 0 or 1. */
+static int copy_by_type(struct spmove *s, const struct loc *src, const struct stat *st,
+			bool follow, const struct loc *dst, struct dest *d,
+			const struct top *top, struct ancestor *up, struct outcome *out)
 {
 	bool as_data = !s->o->recursive && !s->o->remove_source;
 	if (s->progress)
-		cli_progress_name(s->progress, src);
+		cli_progress_name(s->progress, src->path);
 	switch (st->st_mode & S_IFMT) {
 	case S_IFDIR:
-		return copy_directory(s, src, st, dst, d, top, up, out);
+		return copy_directory(s, src, st, follow, dst, d, top, up, out);
 	case S_IFLNK:
 		return copy_symlink(s, src, dst, st);
 	case S_IFREG:
-		if (d->absent && pool_takes(s, st))
-			return pool_copy(s, src, dst, false);
-		return copy_regular(s, src, dst, d->exists ? &d->st : NULL, d->absent);
+		if (d->absent && up && pool_takes(s, st))
+			return pool_copy(s, src, st, follow, dst, up, false);
+		return copy_regular(s, src, st, follow, dst, d->exists ? &d->st : NULL, d->absent);
 	case S_IFIFO: case S_IFCHR: case S_IFBLK:
 		if (as_data)
-			return copy_regular(s, src, dst, d->exists ? &d->st : NULL, d->absent);
+			return copy_regular(s, src, st, follow, dst, d->exists ? &d->st : NULL,
+					    d->absent);
 		return copy_special(s, src, dst, st);
 	case S_IFSOCK:
 		return copy_special(s, src, dst, st);
 	}
-	cli_error(0, "%s has unknown file type", quoted(src));
+	cli_error(0, "%s has unknown file type", quoted(src->path));
 	return 1;
 }
 
-/* Stat the source as the options say.  Returns 0 or 1 after a report. */
-static int stat_source(const struct spmove *s, const char *src, bool command_line,
-		       struct stat *st)
-{
-	if ((follows(s, command_line) ? stat(src, st) : lstat(src, st)) == 0)
-		return 0;
-	cli_error(errno, "cannot stat %s", quoted(src));
-	return 1;
-}
-
-int copy_entry(struct spmove *s, const char *src, const char *dst, const struct top *top,
-	       const struct ancestor *up, struct outcome *out)
+int copy_entry(struct spmove *s, const struct loc *src, const struct loc *dst,
+	       const struct top *top, struct ancestor *up, struct outcome *out,
+	       struct stat *src_st)
 {
 	const struct spmove_options *o = s->o;
-	bool command_line = !up;
+	bool command_line = !up, follow = follows(s, command_line);
 	struct stat st;
-	if (stat_source(s, src, command_line, &st))
+	int err = loc_stat(src, &st, follow);
+	if (err) {
+		cli_error(err, "cannot stat %s", quoted(src->path));
 		return 1;
+	}
+	if (src_st)
+		*src_st = st;
 	if (S_ISDIR(st.st_mode) && !o->recursive && !o->remove_source) {
-		cli_error(0, "-r not specified; omitting directory %s", quoted(src));
+		cli_error(0, "-r not specified; omitting directory %s", quoted(src->path));
 		return 1;
 	}
 	if (command_line && !o->remove_source && !S_ISDIR(st.st_mode) &&
 	    o->backup == BACKUP_NONE) {
-		const char *before = seen_add(s->sources, &st, src);
-		if (before && same_entry(before, src)) {
-			cli_error(0, "warning: source file %s specified more than once", quoted(src));
+		const char *before = seen_add(s->sources, &st, src->path);
+		if (before && same_entry(before, src->path)) {
+			cli_error(0, "warning: source file %s specified more than once",
+				  quoted(src->path));
 			out->renamed = o->remove_source;
 			return 0;
 		}
@@ -553,9 +617,9 @@ int copy_entry(struct spmove *s, const char *src, const char *dst, const struct 
 	if (rc == SKIP_OLDER) {
 		/* Kept by --update, yet hard links of the source are mirrored. */
 		const char *earlier = S_ISDIR(st.st_mode) ? NULL
-				      : earlier_copy(s, &st, dst, command_line);
+				      : earlier_copy(s, &st, dst->path, command_line);
 		free(d.backup);
-		return earlier && strcmp(earlier, dst) ? link_again(s, earlier, dst) : 0;
+		return earlier && strcmp(earlier, dst->path) ? link_again(s, earlier, dst) : 0;
 	}
 	if (rc) {
 		free(d.backup);
@@ -563,16 +627,16 @@ int copy_entry(struct spmove *s, const char *src, const char *dst, const struct 
 	}
 	struct stat link_st;
 	if (command_line && !o->remove_source && o->backup == BACKUP_NONE &&
-	    lstat(dst, &link_st) == 0 &&
+	    loc_stat(dst, &link_st, false) == 0 &&
 	    S_ISLNK(link_st.st_mode) && seen_find(s->created, &link_st)) {
-		cli_error(0, "will not copy %s through just-created symlink %s", quoted(src),
-			  quoted(dst));
+		cli_error(0, "will not copy %s through just-created symlink %s", quoted(src->path),
+			  quoted(dst->path));
 		free(d.backup);
 		return 1;
 	}
 	if (o->verbose && !o->remove_source && !S_ISDIR(st.st_mode))
-		verbose_pair("", src, dst, d.backup);
-	const char *earlier = earlier_copy(s, &st, dst, command_line);
+		verbose_pair("", src->path, dst->path, d.backup);
+	const char *earlier = earlier_copy(s, &st, dst->path, command_line);
 	if (earlier && S_ISDIR(st.st_mode)) {
 		rc = directory_again(s, src, dst, earlier, top, command_line, out);
 		if (rc >= 0) {
@@ -591,13 +655,13 @@ int copy_entry(struct spmove *s, const char *src, const char *dst, const struct 
 		}
 	}
 	if (o->remove_source && o->verbose && !S_ISDIR(st.st_mode))
-		verbose_pair("copied ", src, dst, d.backup);
-	rc = copy_by_type(s, src, &st, dst, &d, top, up, out);
+		verbose_pair("copied ", src->path, dst->path, d.backup);
+	rc = copy_by_type(s, src, &st, follow, dst, &d, top, up, out);
 	if (rc && o->remove_source)
 		seen_forget(s->copies, &st);
 	struct stat made;
-	if (!rc && command_line && lstat(dst, &made) == 0)
-		seen_add(s->created, &made, dst);
+	if (!rc && command_line && loc_stat(dst, &made, false) == 0)
+		seen_add(s->created, &made, dst->path);
 	free(d.backup);
 	return rc;
 }

@@ -4,12 +4,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "message.h"
 #include "path.h"
@@ -24,61 +26,122 @@ static bool trailing_slash(const char *path)
 }
 
 /* Whether this is cp -bf FILE FILE, which copies FILE to its backup. */
-static bool copy_onto_backup(const struct spmove *s, const char *src, const char *dst)
+static bool copy_onto_backup(const struct spmove *s, const char *src, const struct loc *dst)
 {
 	struct stat st;
 	return !s->o->remove_source && s->o->force && s->o->backup != BACKUP_NONE &&
-	       !strcmp(src, dst) && stat(dst, &st) == 0 && S_ISREG(st.st_mode);
+	       !strcmp(src, dst->path) && loc_stat(dst, &st, true) == 0 && S_ISREG(st.st_mode);
 }
 
 /* Copy src to the name of its backup, without a backup of that.
  * Returns 0 or 1. */
-static int copy_to_backup(struct spmove *s, const char *src)
+static int copy_to_backup(struct spmove *s, const struct loc *src)
 {
-	char *backup = backup_path(s->o, src);
-	if (!backup) {
-		cli_error(errno, "cannot backup %s", quoted(src));
+	struct loc backup = *src;
+	char *path = backup_path(s->o, src, &backup.name);
+	if (!path) {
+		cli_error(errno, "cannot backup %s", quoted(src->path));
 		return 1;
 	}
+	backup.path = path;
 	struct spmove_options o = *s->o;
 	o.backup = BACKUP_NONE;
-	struct spmove plain = *s;
-	plain.o = &o;
-	struct top top = { src, backup };
+	const struct spmove_options *was = s->o;
+	s->o = &o;
+	struct top top = { src->path, path };
 	struct outcome out = { 0 };
-	int status = copy_entry(&plain, src, backup, &top, NULL, &out);
-	s->methods_used |= plain.methods_used;
-	free(backup);
+	int status = copy_entry(s, src, &backup, &top, NULL, &out, NULL);
+	s->o = was;
+	free(path);
 	return status;
 }
 
-/* Copy or move one operand src to dst.  Returns 0 or 1. */
-static int do_operand(struct spmove *s, const char *src, const char *dst)
+/* Copy or move the operand src to dst (with its directory, when already
+ * open).  Returns 0 or 1. */
+static int operand_at(struct spmove *s, const struct loc *src, const struct loc *dst)
 {
-	if (!strcmp(src, "-") && !s->o->remove_source)
+	if (!strcmp(src->path, "-") && !s->o->remove_source)
 		return copy_stdin(s, dst);
 	struct stat st;
 	/* "SRC DST/" names a directory: a file cannot go there. */
-	if (trailing_slash(dst) && !s->o->remove_source && stat(src, &st) == 0 &&
-	    !S_ISDIR(st.st_mode) && lstat(dst, &st) < 0 && errno == ENOENT) {
-		cli_error(ENOTDIR, "cannot create regular file %s", quoted(dst));
+	if (trailing_slash(dst->path) && !s->o->remove_source && loc_stat(src, &st, true) == 0 &&
+	    !S_ISDIR(st.st_mode) && loc_stat(dst, &st, false) == ENOENT) {
+		cli_error(ENOTDIR, "cannot create regular file %s", quoted(dst->path));
 		return 1;
 	}
-	if (copy_onto_backup(s, src, dst))
+	if (copy_onto_backup(s, src->path, dst))
 		return copy_to_backup(s, src);
-	struct top top = { src, dst };
+	struct top top = { src->path, dst->path };
 	struct outcome out = { 0 };
-	int status = copy_entry(s, src, dst, &top, NULL, &out);
+	int status = copy_entry(s, src, dst, &top, NULL, &out, &st);
 	if (out.into_self)
 		return 1;
 	if (status || !s->o->remove_source || out.renamed || spmove_cancel)
 		return status;
-	return remove_source(s, src);
+	return remove_source(s, src, &st);
 }
 
-/* Run every operand into the directory dir.  Returns 0 or 1. */
+/* The directory of dst_path cannot be opened (err): report it as cp and
+ * mv do when they come to make the file there, after -v's line.
+ * Returns 1. */
+static int no_dest_dir(const struct spmove *s, const struct loc *src, const char *dst_path,
+		       int err)
+{
+	struct stat st;
+	bool follow = s->o->deref == DEREF_ALWAYS || s->o->deref == DEREF_ARGS;
+	int src_err = strcmp(src->path, "-") ? loc_stat(src, &st, follow && !s->o->remove_source)
+			: fstat(STDIN_FILENO, &st) < 0 ? errno : 0;
+	if (src_err) {
+		cli_error(src_err, "cannot stat %s", quoted(src->path));
+		return 1;
+	}
+	if (s->o->remove_source) {
+		cli_error(err, "cannot move %s to %s", quoted(src->path), quoted(dst_path));
+		return 1;
+	}
+	if (S_ISDIR(st.st_mode) && !s->o->recursive) {
+		cli_error(0, "-r not specified; omitting directory %s", quoted(src->path));
+		return 1;
+	}
+	if (s->o->verbose && !S_ISDIR(st.st_mode))
+		verbose_pair("", src->path, dst_path, NULL);
+	cli_error(err, S_ISDIR(st.st_mode) ? "cannot create directory %s"
+		       : "cannot create regular file %s", quoted(dst_path));
+	return 1;
+}
+
+/* Copy or move one operand src to dst, dst_dir: dst's directory when
+ * open, else -1.  Returns 0 or 1. */
+static int do_operand(struct spmove *s, const char *src_path, const char *dst_path, int dst_dir,
+		      const char *dst_name)
+{
+	struct loc_buf src_buf, dst_buf;
+	struct loc src, dst = { dst_dir, dst_name, dst_path, 0 };
+	int err = loc_operand(src_path, &src_buf, &src);
+	if (err) {
+		cli_error(err, "cannot stat %s", quoted(src_path));
+		return 1;
+	}
+	if (dst_dir < 0 && (err = loc_operand(dst_path, &dst_buf, &dst))) {
+		int status = no_dest_dir(s, &src, dst_path, err);
+		loc_close(&src);
+		return status;
+	}
+	int status = operand_at(s, &src, &dst);
+	loc_close(&src);
+	if (dst_dir < 0)
+		loc_close(&dst);
+	return status;
+}
+
+/* Run every operand into the directory dir, opened once.  Returns 0 or 1. */
 static int into_directory(struct spmove *s, char **srcs, int n, const char *dir)
 {
+	int dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0) {
+		cli_error(errno, "target directory %s", quoted(dir));
+		return 1;
+	}
 	int status = 0;
 	for (int i = 0; i < n && !spmove_cancel; i++) {
 		char buf[PATH_MAX], dst[PATH_MAX];
@@ -96,8 +159,9 @@ static int into_directory(struct spmove *s, char **srcs, int n, const char *dir)
 			status = 1;
 			continue;
 		}
-		status |= do_operand(s, srcs[i], dst);
+		status |= do_operand(s, srcs[i], dst, dirfd, dst + strlen(dst) - strlen(base));
 	}
+	close(dirfd);
 	return status;
 }
 
@@ -133,7 +197,7 @@ int run_operands(struct spmove *s, char **args, int n, const char *target_dir)
 	if (s->o->no_target_directory) {
 		if (n > 2)
 			return cli_usage_message("extra operand %s", quoted(args[2]));
-		return do_operand(s, args[0], args[1]);
+		return do_operand(s, args[0], args[1], -1, NULL);
 	}
 	const char *dst = args[n - 1];
 	if (is_dir(dst))
@@ -142,5 +206,5 @@ int run_operands(struct spmove *s, char **args, int n, const char *target_dir)
 		cli_error(errno, "target %s", quoted(dst));
 		return 1;
 	}
-	return do_operand(s, args[0], dst);
+	return do_operand(s, args[0], dst, -1, NULL);
 }

@@ -23,6 +23,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "message.h"
@@ -37,16 +38,22 @@
 /* Never more workers than this, whatever the CPU count. */
 #define POOL_MAX_WORKERS 7
 
+/* One file to copy: its names relative to the directories of the walker
+ * (held open until the job is done: pool_wait() comes first). */
 struct job {
-	char *src, *dst;
-	bool listed;          /* not looked at: copy_new_regular() */
-	struct job *next;     /* on the list of those given back */
+	struct loc src, dst;
+	struct stat st;         /* the source as looked at (not when listed) */
+	struct ancestor *up;    /* the directory's, for a copy given back */
+	char *paths;            /* src.path and dst.path, one block */
+	bool listed;            /* not looked at: copy_new_regular() */
+	bool follow;            /* st is what a symbolic link names (-L) */
+	struct job *next;       /* on the list of those given back */
 };
 
 struct worker {
 	pthread_t thread;
 	struct pool *pool;
-	struct spmove s;   /* the walker's, with its own mover and directory */
+	struct spmove s;   /* its own: pool_context() */
 };
 
 struct pool {
@@ -78,7 +85,10 @@ unsigned pool_worker_count(void)
 {
 	static int count = -1; /* asked once, by the walker */
 	if (count < 0) {
-		unsigned n = cpus();
+		/* Each worker holds up to four descriptors (a file, its copy,
+		 * a pipe): under a low limit they are the walker's. */
+		struct rlimit r;
+		unsigned n = getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < 64 ? 1 : cpus();
 		count = n <= 1 ? 0 : n - 1 > POOL_MAX_WORKERS ? POOL_MAX_WORKERS : (int)n - 1;
 	}
 	return (unsigned)count;
@@ -86,8 +96,7 @@ unsigned pool_worker_count(void)
 
 static void job_free(struct job *j)
 {
-	free(j->src);
-	free(j->dst);
+	free(j->paths);
 }
 
 /* Copy as s says; COPY_LOOK_AGAIN only for a listed job. */
@@ -95,8 +104,8 @@ static int job_run(struct spmove *s, const struct job *j)
 {
 	if (spmove_cancel)
 		return 1;
-	return j->listed ? copy_new_regular(s, j->src, j->dst)
-			 : copy_regular(s, j->src, j->dst, NULL, true);
+	return j->listed ? copy_new_regular(s, &j->src, &j->dst)
+			 : copy_regular(s, &j->src, &j->st, j->follow, &j->dst, NULL, true);
 }
 
 /* Take the first queued job and copy it as s (a worker's, or the
@@ -111,7 +120,7 @@ static void run_next(struct pool *p, struct spmove *s)
 	int rc = job_run(s, &j);
 	struct job *back = NULL;
 	if (rc == COPY_LOOK_AGAIN && !(back = malloc(sizeof(*back)))) {
-		cli_error(ENOMEM, "cannot copy %s", quoted(j.src));
+		cli_error(ENOMEM, "cannot copy %s", quoted(j.src.path));
 		rc = 1;
 	}
 	if (back)
@@ -152,7 +161,6 @@ static void *work(void *arg)
 		run_next(p, &w->s);
 	}
 	pthread_mutex_unlock(&p->lock);
-	dir_memo_forget(&w->s);
 	cli_quote_release();
 	return NULL;
 }
@@ -164,6 +172,16 @@ static void pool_free(struct pool *p)
 	pthread_cond_destroy(&p->queued);
 	pthread_cond_destroy(&p->done);
 	free(p);
+}
+
+/* A worker's own context: the run's settings, its own mover, and nothing
+ * of the walker's state (the sets, the progress display, the pool).
+ * Returns 0 or a negative errno. */
+static int pool_context(struct spmove *w, const struct spmove *s)
+{
+	*w = (struct spmove){ .o = s->o, .umask = s->umask, .root = s->root,
+			      .mover_options = s->mover_options, .tree_depth = 1 };
+	return sp_mover_new(&w->mover, s->mover_options);
 }
 
 /* Start the workers: s->pool, or s->pool_failed when none can start (the
@@ -182,14 +200,7 @@ static void pool_start(struct spmove *s)
 	for (unsigned i = 0; i < want; i++) {
 		struct worker *w = &p->worker[p->workers];
 		w->pool = p;
-		w->s = *s;
-		w->s.dir = NULL;
-		w->s.pool = NULL;
-		w->s.progress = NULL;
-		w->s.sources = w->s.created = w->s.copies = NULL;
-		w->s.methods_used = 0;
-		w->s.tree_depth = 1;
-		if (sp_mover_new(&w->s.mover, s->mover_options) < 0)
+		if (pool_context(&w->s, s) < 0)
 			break;
 		if (cli_thread_start(&w->thread, work, w)) {
 			sp_mover_free(w->s.mover);
@@ -227,14 +238,35 @@ bool pool_takes_listed(const struct spmove *s)
 	return s->in_new_dir && s->o->deref != DEREF_ALWAYS && pool_allowed(s);
 }
 
-int pool_copy(struct spmove *s, const char *src, const char *dst, bool listed)
+/* j for src (st), dst, up: the names copied.  Returns 0 or ENOMEM. */
+static int job_make(struct job *j, const struct loc *src, const struct stat *st, bool follow,
+		    const struct loc *dst, struct ancestor *up, bool listed)
+{
+	size_t src_len = strlen(src->path) + 1, dst_len = strlen(dst->path) + 1;
+	*j = (struct job){ .src = *src, .dst = *dst, .up = up, .listed = listed,
+			   .follow = follow, .paths = malloc(src_len + dst_len) };
+	if (!j->paths)
+		return ENOMEM;
+	if (st)
+		j->st = *st;
+	memcpy(j->paths, src->path, src_len);
+	memcpy(j->paths + src_len, dst->path, dst_len);
+	j->src.path = j->paths;
+	j->src.name = j->paths + src_len - 1 - strlen(src->name);
+	j->dst.path = j->paths + src_len;
+	j->dst.name = j->dst.path + dst_len - 1 - strlen(dst->name);
+	return 0;
+}
+
+int pool_copy(struct spmove *s, const struct loc *src, const struct stat *st, bool follow,
+	      const struct loc *dst, struct ancestor *up, bool listed)
 {
 	if (!s->pool)
 		pool_start(s);
 	struct pool *p = s->pool;
-	struct job j = { strdup(src), strdup(dst), listed, NULL };
+	struct job j;
 	bool queued = false;
-	if (p && j.src && j.dst) {
+	if (p && job_make(&j, src, st, follow, dst, up, listed) == 0) {
 		pthread_mutex_lock(&p->lock);
 		queued = p->count < POOL_QUEUE;
 		if (queued) {
@@ -244,12 +276,15 @@ int pool_copy(struct spmove *s, const char *src, const char *dst, bool listed)
 				pthread_cond_signal(&p->queued);
 		}
 		pthread_mutex_unlock(&p->lock);
+		if (!queued)
+			job_free(&j);
 	}
 	if (queued)
 		return 0;
 	/* Every worker has work (or none could start): the walker's copy. */
-	job_free(&j);
-	struct job here = { (char *)src, (char *)dst, listed, NULL };
+	struct job here = { .src = *src, .dst = *dst, .listed = listed, .follow = follow };
+	if (st)
+		here.st = *st;
 	return job_run(s, &here);
 }
 
@@ -270,22 +305,29 @@ int pool_wait(struct spmove *s)
 	return status;
 }
 
-bool pool_again(struct spmove *s, char **src, char **dst)
+struct job *pool_again(struct spmove *s, struct loc *src, struct loc *dst,
+		       struct ancestor **up)
 {
 	struct pool *p = s->pool;
 	if (!p)
-		return false;
+		return NULL;
 	pthread_mutex_lock(&p->lock);
 	struct job *j = p->again;
 	if (j)
 		p->again = j->next;
 	pthread_mutex_unlock(&p->lock);
-	if (!j)
-		return false;
-	*src = j->src;
-	*dst = j->dst;
+	if (j) {
+		*src = j->src;
+		*dst = j->dst;
+		*up = j->up;
+	}
+	return j;
+}
+
+void pool_job_free(struct job *j)
+{
+	job_free(j);
 	free(j);
-	return true;
 }
 
 void pool_stop(struct spmove *s, struct sp_stats *total)

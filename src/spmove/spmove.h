@@ -2,6 +2,7 @@
 #ifndef SPMOVE_H
 #define SPMOVE_H
 
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -71,19 +72,29 @@ struct spmove_options {
 
 struct seen;
 
-/* What one run of spmove carries from operand to operand. */
+/* What a thread of the run remembers the kernel refused, so as not to ask
+ * again for each file: FICLONE between two file systems, O_TMPFILE in one. */
+struct refusals {
+	bool no_clone;        /* FICLONE from clone_src into clone_dst refused */
+	dev_t clone_src, clone_dst;
+	bool no_tmpfile;      /* O_TMPFILE refused on tmpfile_dev */
+	dev_t tmpfile_dev;
+};
+
+/* What one run of spmove carries from operand to operand.  The copy
+ * workers (pool.c) get their own, made by pool_context(): the settings
+ * shared, every other field their own. */
 struct spmove {
 	const struct spmove_options *o;
 	struct sp_mover *mover;
 	mode_t umask;
 	bool root;                 /* may keep another user's ownership */
 	unsigned methods_used;     /* bit (1 << enum sp_path) per path taken */
+	struct refusals refused;
 	struct cli_progress *progress; /* NULL without --progress */
 	struct seen *sources;      /* command-line sources seen (name, file) */
 	struct seen *created;      /* command-line destinations made (name, file) */
 	struct seen *copies;       /* source file -> the name of its copy */
-	struct dir_memo *dir;      /* copy.c: the destination directory held open
-				    * while copy_children() fills it, or NULL */
 	unsigned tree_depth;       /* copy_children() calls under way */
 	bool in_new_dir;           /* copy_children() fills a directory it made:
 				    * its names are free, not looked up */
@@ -92,6 +103,67 @@ struct spmove {
 	bool pool_failed;          /* none could start: the walker copies all */
 	unsigned workers_used;     /* workers started (for --stats) */
 };
+
+/* ---- loc.c ---- */
+
+/*
+ * A file as spmove reaches it: the entry name of the directory dir, which
+ * spmove holds open -- the directory part of an operand, resolved once as
+ * the user wrote it, or a directory of a tree, opened from its parent
+ * without following a symbolic link and checked to be the one looked at.
+ * Every system call on the file names it relative to dir.
+ */
+struct loc {
+	int dir;           /* AT_FDCWD for an operand without a slash */
+	const char *name;  /* one component (an operand's keeps its trailing slashes) */
+	const char *path;  /* the whole name, for messages */
+	dev_t dir_dev;     /* dir's device when known (a tree's), else 0 */
+};
+
+/* Room for an operand's directory part. */
+struct loc_buf {
+	char buf[PATH_MAX];
+};
+
+/* The operand path as a loc: its directory opened (O_PATH) once.
+ * Returns 0 or an errno value. */
+int loc_operand(const char *path, struct loc_buf *b, struct loc *l);
+
+/* Close an operand's directory (none for AT_FDCWD). */
+void loc_close(struct loc *l);
+
+/* The entry name of the directory dirfd, whose loc is parent: its path
+ * joined into buf (size bytes).  Returns 0 or ENAMETOOLONG. */
+int loc_child(const struct loc *parent, int dirfd, const char *name, char *buf, size_t size,
+	      struct loc *l);
+
+/* Whether a and b are one file (device and inode). */
+bool same_inode(const struct stat *a, const struct stat *b);
+
+/* fstatat() of l, through a symbolic link when follow.  Returns 0 or errno. */
+int loc_stat(const struct loc *l, struct stat *st, bool follow);
+
+/* Open l with flags (O_CLOEXEC and O_NOCTTY added) and check that it is
+ * the file seen (device, inode and type); its fstat into *now.  Returns the
+ * descriptor, -ESTALE when another file has the name now, or -errno. */
+int loc_open_checked(const struct loc *l, int flags, const struct stat *seen, struct stat *now);
+
+/* Report l as replaced while being copied, in GNU cp's words. */
+void loc_replaced(const struct loc *l);
+
+/* fsync(2) the directory dirfd (which may be O_PATH).  Returns 0 or errno. */
+int loc_sync_dir(int dirfd);
+
+/* A name for fd (or the entry name of the directory fd) that the kernel
+ * resolves to that very file: "/proc/self/fd/N[/NAME]", for the libraries
+ * that take only names (libacl, libattr).  Returns buf. */
+const char *loc_proc_path(int fd, const char *name, char *buf, size_t size);
+
+/* Open the directory path (relative to dirfd) as O_PATH without following
+ * a symbolic link anywhere in it (openat2(2)'s RESOLVE_NO_SYMLINKS, or one
+ * component at a time).  Returns the descriptor or -errno (ELOOP, ENOTDIR
+ * when a component is a link). */
+int open_dir_no_symlinks(int dirfd, const char *path);
 
 /* ---- operands.c ---- */
 
@@ -102,11 +174,16 @@ int run_operands(struct spmove *s, char **args, int n, const char *target_dir);
 
 /* ---- entry.c ---- */
 
-/* The directories being copied, innermost first, to refuse cycles. */
+/* The directories being copied, innermost first: to refuse cycles, and
+ * the descriptors of the source and destination directories, of which
+ * only the innermost few are held open (tree.c). */
 struct ancestor {
-	const struct ancestor *up;
-	dev_t dev;
+	struct ancestor *up;
+	dev_t dev;                 /* the source directory */
 	ino_t ino;
+	int src_fd, dst_fd;        /* -1 while closed (deep in a tree) */
+	struct stat dst_st;        /* the destination directory */
+	unsigned depth;
 };
 
 /* What one copy_entry() call reports back to its caller. */
@@ -126,39 +203,52 @@ struct top {
  * destination, then a file, link, directory tree or special file.  top
  * names the command-line operand (for messages); up lists the directories
  * above (NULL for the operand itself).  Returns 0, or 1 after a reported
- * error.  Never removes the source (run_operands() does, after a move).
+ * error.  Never removes the source (run_operands() does, after a move);
+ * *src_st gets the source as it was copied (for that removal).
  */
-int copy_entry(struct spmove *s, const char *src, const char *dst, const struct top *top,
-	       const struct ancestor *up, struct outcome *out);
+int copy_entry(struct spmove *s, const struct loc *src, const struct loc *dst,
+	       const struct top *top, struct ancestor *up, struct outcome *out,
+	       struct stat *src_st);
 
 /* ---- tree.c ---- */
 
-/* Copy what the directory src holds into the directory dst.  Reads the
- * names first and closes src, so deep trees need few descriptors.
+/* Copy what the source directory here->src_fd holds into the destination
+ * directory here->dst_fd (src and dst: their names).  Reads the names
+ * first; holds open the descriptors of only the innermost few directories
+ * of a deep tree (the others are reached again through "..", checked).
  * Returns 0 or 1 after reported errors (it goes on after one). */
-int copy_children(struct spmove *s, const char *src, const char *dst, const struct top *top,
-		  const struct ancestor *up, struct outcome *out);
+int copy_children(struct spmove *s, const struct loc *src, const struct loc *dst,
+		  const struct top *top, struct ancestor *here, struct outcome *out);
 
-/* Remove the source of a move across file systems, a tree or a file.
- * Returns 0, or 1 after reporting "cannot remove". */
-int remove_source(const struct spmove *s, const char *path);
+/* here's descriptors are open: close those of an ancestor too far up
+ * (after the copies handed to workers from there are done).  Returns 0,
+ * or 1 when such a copy failed (reported). */
+int tree_enter(struct spmove *s, struct ancestor *here, const struct top *top,
+	       struct outcome *out);
+
+/* here's descriptors are about to close: open again, through "..", the
+ * ancestor tree_enter() closed, checked to be the same directory.
+ * Returns 0, or 1 after a report (the tree was moved meanwhile). */
+int tree_leave(struct ancestor *here, const struct loc *src);
+
+/* Remove the source of a move across file systems (st: what was copied),
+ * a tree or a file, if the name still has it.  Returns 0, or 1 after
+ * reporting "cannot remove". */
+int remove_source(const struct spmove *s, const struct loc *src, const struct stat *st);
 
 /* ---- copy.c ---- */
 
-/* Close the destination directory copy.c holds open between the files of
- * one directory (struct spmove's dir); nothing when none is. */
-void dir_memo_forget(struct spmove *s);
-
 /*
- * Copy the regular file (or other readable source) src to dst through a
- * temporary file that replaces dst when complete (for a free name, a file
- * without a name, linked in when complete); dst_st is dst's stat when it
- * exists (NULL when new); dst_absent: not even a dangling symbolic link
- * has the name (then it is not looked at again).  Returns 0 or 1 after a
- * report; dst is left as it was on failure.
+ * Copy the regular file (or other readable source) src, seen as src_st
+ * (through a symbolic link when follow), to dst through a temporary file
+ * that replaces dst when complete (for a free name, a file without a
+ * name, linked in when complete); dst_st is dst's stat when it exists
+ * (NULL when new); dst_absent: not even a dangling symbolic link has the
+ * name (then it is not looked at again).  Returns 0 or 1 after a report;
+ * dst is left as it was on failure.
  */
-int copy_regular(struct spmove *s, const char *src, const char *dst,
-		 const struct stat *dst_st, bool dst_absent);
+int copy_regular(struct spmove *s, const struct loc *src, const struct stat *src_st, bool follow,
+		 const struct loc *dst, const struct stat *dst_st, bool dst_absent);
 
 /* copy_regular() of src, which its directory lists as a regular file and
  * was not looked at since, to the free name dst.  Returns 0, 1 after a
@@ -166,22 +256,25 @@ int copy_regular(struct spmove *s, const char *src, const char *dst,
  * a file after all, cannot be opened, or has hard links to keep: then
  * copy_entry() must copy it. */
 enum { COPY_LOOK_AGAIN = 2 };
-int copy_new_regular(struct spmove *s, const char *src, const char *dst);
+int copy_new_regular(struct spmove *s, const struct loc *src, const struct loc *dst);
 
 /* Copy the symbolic link src to dst, replacing what is there in one rename.
  * Returns 0 or 1 after a report. */
-int copy_symlink(struct spmove *s, const char *src, const char *dst, const struct stat *st);
+int copy_symlink(struct spmove *s, const struct loc *src, const struct loc *dst,
+		 const struct stat *st);
 
 /* Make a FIFO, socket or device node like src at dst.  Returns 0 or 1. */
-int copy_special(struct spmove *s, const char *src, const char *dst, const struct stat *st);
+int copy_special(struct spmove *s, const struct loc *src, const struct loc *dst,
+		 const struct stat *st);
 
 /* Copy standard input's data into dst ("spmove - DST").  Returns 0 or 1. */
-int copy_stdin(struct spmove *s, const char *dst);
+int copy_stdin(struct spmove *s, const struct loc *dst);
 
 /* ---- pool.c ---- */
 
 /* The copy workers spmove -r starts on this machine: one per CPU it may
- * run on beyond the first (at most 7), so 0 on one CPU. */
+ * run on beyond the first (at most 7), so 0 on one CPU or under a limit of
+ * fewer than 64 open files. */
 unsigned pool_worker_count(void);
 
 /* Whether the copy of st's file, inside a tree, to a free destination
@@ -194,12 +287,14 @@ bool pool_takes(const struct spmove *s, const struct stat *st);
  * a directory the run made (s->in_new_dir), without -L. */
 bool pool_takes_listed(const struct spmove *s);
 
-/* Copy src to the free name dst as copy_regular() does (listed: as
+/* Copy src (st, follow as for copy_regular(); up: its directory's
+ * ancestor) to the free name dst as copy_regular() does (listed: as
  * copy_new_regular(), src not looked at), in a worker (starting them on
  * first use), or here when all are busy.  Returns 0 when handed over
  * (pool_wait() and pool_again() tell how it went), else the copy's result,
  * which may be COPY_LOOK_AGAIN for a listed one. */
-int pool_copy(struct spmove *s, const char *src, const char *dst, bool listed);
+int pool_copy(struct spmove *s, const struct loc *src, const struct stat *st, bool follow,
+	      const struct loc *dst, struct ancestor *up, bool listed);
 
 /* Wait until every copy handed over has finished, copying from the queue
  * meanwhile.  Returns 1 when one of them failed (reported) since the last
@@ -207,9 +302,12 @@ int pool_copy(struct spmove *s, const char *src, const char *dst, bool listed);
 int pool_wait(struct spmove *s);
 
 /* A listed file a worker gave back (COPY_LOOK_AGAIN), for copy_entry():
- * its names into *src and *dst (malloc'd, the caller's to free).  Returns
- * false when there is none (left). */
-bool pool_again(struct spmove *s, char **src, char **dst);
+ * returns it (the caller's to free with pool_job_free()), with its names
+ * in *src and *dst and its directory's ancestor in *up; NULL when there is
+ * none (left). */
+struct job *pool_again(struct spmove *s, struct loc *src, struct loc *dst,
+		       struct ancestor **up);
+void pool_job_free(struct job *j);
 
 /* Stop the workers (after pool_wait()); add their statistics to *total
  * (when not NULL) and their paths to s->methods_used. */
@@ -218,14 +316,15 @@ void pool_stop(struct spmove *s, struct sp_stats *total);
 /* ---- attrs.c ---- */
 
 /*
- * Give the copy of src (st) the attributes cp/mv keep: times, ownership,
- * extended attributes, mode and ACLs, as the options say.  The copy is fd
- * (or, for fd < 0, dst_name; a symbolic link when st is one); new_file
- * tells whether spmove made it.  dst_name is the name for messages.
- * Returns 0, or 1 after an error that must fail the copy (reported).
+ * Give the copy of src (st; open as src_fd, or -1) the attributes cp/mv
+ * keep: times, ownership, extended attributes, mode and ACLs, as the
+ * options say.  The copy is fd, or for fd < 0 the entry dst (never
+ * followed: a symbolic link when st is one); new_file tells whether
+ * spmove made it.  Returns 0, or 1 after an error that must fail the copy
+ * (reported).
  */
-int attrs_copy(const struct spmove *s, const char *src, int src_fd, const struct stat *st,
-	       int fd, const char *dst_name, bool new_file);
+int attrs_copy(const struct spmove *s, const struct loc *src, int src_fd, const struct stat *st,
+	       int fd, const struct loc *dst, bool new_file);
 
 /* Whether the options ask for a file's mode to be kept (also in moves). */
 bool keeps_mode(const struct spmove *s);
@@ -243,17 +342,18 @@ bool backup_parse(const char *control, enum backup *type);
  * (one with a slash is ignored). */
 const char *backup_suffix(const char *option);
 
-/* The name path's backup would get (malloc'd), or NULL with errno set. */
-char *backup_path(const struct spmove_options *o, const char *path);
+/* The name dst's backup would get, as a path like dst's (malloc'd); its
+ * entry name in dst's directory starts at *name.  NULL with errno set. */
+char *backup_path(const struct spmove_options *o, const struct loc *dst, const char **name);
 
-/* Rename path aside as its backup.  Returns the backup's name (malloc'd),
- * or NULL with errno set (ENOENT: path is gone, nothing to back up). */
-char *backup_rename(const struct spmove_options *o, const char *path);
+/* Rename dst aside as its backup.  Returns the backup's path (malloc'd),
+ * or NULL with errno set (ENOENT: dst is gone, nothing to back up). */
+char *backup_rename(const struct spmove_options *o, const struct loc *dst);
 
-/* Whether backing up dst would replace src (that is, src is dst's simple
- * backup): "backing up 'DST' might destroy source". */
-bool backup_is_source(const struct spmove_options *o, const char *src,
-		      const struct stat *src_st, const char *dst);
+/* Whether backing up dst would replace the source src_st (that is, the
+ * source is dst's simple backup): "backing up 'DST' might destroy source". */
+bool backup_is_source(const struct spmove_options *o, const struct stat *src_st,
+		      const struct loc *dst);
 
 /* ---- seen.c ---- */
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "message.h"
@@ -16,15 +17,22 @@
 #include "rmtree.h"
 #include "spmove.h"
 
-/* The names in directory path (not . and ..), as one block of
+/* The names in the directory fd (not . and ..), as one block of
  * NUL-terminated strings ending in an empty one, each after one byte: the
- * type the directory lists (d_type) plus 1; the directory is closed again.
- * Returns NULL with errno set on failure. */
-static char *read_names(const char *path)
+ * type the directory lists (d_type) plus 1.  fd (which may be O_PATH)
+ * stays open.  Returns NULL
+ * with errno set on failure. */
+static char *read_names(int fd)
 {
-	DIR *d = opendir(path);
-	if (!d)
+	int own = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = own < 0 ? NULL : fdopendir(own);
+	if (!d) {
+		int err = errno;
+		if (own >= 0)
+			close(own);
+		errno = err;
 		return NULL;
+	}
 	size_t size = 4096, used = 0;
 	char *names = malloc(size);
 	struct dirent *e;
@@ -57,12 +65,103 @@ static char *read_names(const char *path)
 	return names;
 }
 
-int copy_children(struct spmove *s, const char *src, const char *dst, const struct top *top,
-		  const struct ancestor *up, struct outcome *out)
+/* How many levels of a tree keep their two directories open: as many as
+ * the descriptor limit leaves room for beside the files being copied, at
+ * most 64; under a very low limit only the innermost (a 60-level tree
+ * copies under ulimit -n 12, as with cp). */
+static unsigned tree_window(void)
 {
-	char *names = read_names(src);
+	static unsigned window;
+	if (!window) {
+		struct rlimit r;
+		rlim_t n = getrlimit(RLIMIT_NOFILE, &r) == 0 ? r.rlim_cur : 64;
+		window = n < 32 ? 1 : n > 32 + 4 * 64 ? 64 : (unsigned)(n - 32) / 4 + 1;
+	}
+	return window;
+}
+
+/* The ancestor n levels above here, or NULL. */
+static struct ancestor *above(struct ancestor *here, unsigned n)
+{
+	while (here && n--)
+		here = here->up;
+	return here;
+}
+
+/* Wait for the workers' copies and copy what they gave back the usual
+ * way.  Returns 0 or 1 when one of them failed (reported). */
+static int pool_settle(struct spmove *s, const struct top *top, struct outcome *out)
+{
+	int status = pool_wait(s);
+	struct loc src, dst;
+	struct ancestor *up;
+	struct job *j;
+	bool again = false;
+	while ((j = pool_again(s, &src, &dst, &up))) {
+		if (!spmove_cancel && !out->into_self)
+			status |= copy_entry(s, &src, &dst, top, up, out, NULL);
+		pool_job_free(j);
+		again = true;
+	}
+	if (again)
+		status |= pool_wait(s);
+	return status;
+}
+
+int tree_enter(struct spmove *s, struct ancestor *here, const struct top *top,
+	       struct outcome *out)
+{
+	struct ancestor *far = above(here, tree_window());
+	if (!far || far->src_fd < 0)
+		return 0;
+	/* Copies handed over from there still name it by descriptor. */
+	int status = pool_settle(s, top, out);
+	close(far->src_fd);
+	close(far->dst_fd);
+	far->src_fd = far->dst_fd = -1;
+	return status;
+}
+
+/* Open ".." of fd, checked to be the directory (dev, ino).  Returns the
+ * descriptor, or -1 with errno set (ESTALE: another directory). */
+static int open_parent(int fd, dev_t dev, ino_t ino)
+{
+	struct stat st;
+	int parent = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (parent < 0)
+		return -1;
+	if (fstat(parent, &st) == 0 && st.st_dev == dev && st.st_ino == ino)
+		return parent;
+	close(parent);
+	errno = ESTALE;
+	return -1;
+}
+
+int tree_leave(struct ancestor *here, const struct loc *src)
+{
+	struct ancestor *far = above(here, tree_window());
+	if (!far || far->src_fd >= 0)
+		return 0;
+	struct ancestor *near = above(here, tree_window() - 1);
+	far->src_fd = open_parent(near->src_fd, far->dev, far->ino);
+	far->dst_fd = far->src_fd < 0 ? -1
+		      : open_parent(near->dst_fd, far->dst_st.st_dev, far->dst_st.st_ino);
+	if (far->dst_fd >= 0)
+		return 0;
+	cli_error(errno == ESTALE ? 0 : errno, "cannot return to the directory above %s%s",
+		  quoted(src->path), errno == ESTALE ? ": it was moved meanwhile" : "");
+	if (far->src_fd >= 0)
+		close(far->src_fd);
+	far->src_fd = -1;
+	return 1;
+}
+
+int copy_children(struct spmove *s, const struct loc *src, const struct loc *dst,
+		  const struct top *top, struct ancestor *here, struct outcome *out)
+{
+	char *names = read_names(here->src_fd);
 	if (!names) {
-		cli_error(errno, "cannot access %s", quoted(src));
+		cli_error(errno, "cannot access %s", quoted(src->path));
 		return 1;
 	}
 	int status = 0;
@@ -74,19 +173,28 @@ int copy_children(struct spmove *s, const char *src, const char *dst, const stru
 	for (const char *name = names; from && to && *name && !spmove_cancel && !out->into_self;
 	     name += strlen(name) + 1) {
 		unsigned char type = (unsigned char)*name++ - 1;
-		int err = path_join(from, PATH_MAX, src, name);
+		if (here->src_fd < 0) {
+			status = 1; /* the tree moved: reported by tree_leave() */
+			break;
+		}
+		struct loc child_src, child_dst;
+		int err = loc_child(src, here->src_fd, name, from, PATH_MAX, &child_src);
 		if (!err)
-			err = path_join(to, PATH_MAX, dst, name);
+			err = loc_child(dst, here->dst_fd, name, to, PATH_MAX, &child_dst);
 		if (err) {
 			cli_error(err, "cannot copy %s", quoted(from));
 			status = 1;
 			continue;
 		}
-		int rc = listed && type == DT_REG ? pool_copy(s, from, to, true) : COPY_LOOK_AGAIN;
-		status |= rc == COPY_LOOK_AGAIN ? copy_entry(s, from, to, top, up, out) : rc;
+		child_dst.dir_dev = here->dst_st.st_dev;
+		int rc = listed && type == DT_REG
+			 ? pool_copy(s, &child_src, NULL, false, &child_dst, here, true)
+			 : COPY_LOOK_AGAIN;
+		status |= rc == COPY_LOOK_AGAIN
+			  ? copy_entry(s, &child_src, &child_dst, top, here, out, NULL) : rc;
 	}
 	if (!from || !to) {
-		cli_error(ENOMEM, "cannot copy %s", quoted(src));
+		cli_error(ENOMEM, "cannot copy %s", quoted(src->path));
 		status = 1;
 	}
 	free(from);
@@ -94,36 +202,39 @@ int copy_children(struct spmove *s, const char *src, const char *dst, const stru
 	free(names);
 	/* The workers' copies end before the directory gets its attributes;
 	 * what they gave back is copied the usual way. */
-	status |= pool_wait(s);
-	char *again_src, *again_dst;
-	bool again = false;
-	while (pool_again(s, &again_src, &again_dst)) {
-		if (!spmove_cancel && !out->into_self)
-			status |= copy_entry(s, again_src, again_dst, top, up, out);
-		free(again_src);
-		free(again_dst);
-		again = true;
-	}
-	if (again)
-		status |= pool_wait(s);
-	/* The directory copy.c kept open for dst's files: the caller's next
-	 * file goes elsewhere. */
-	dir_memo_forget(s);
+	status |= pool_settle(s, top, out);
 	s->tree_depth--;
 	return status;
 }
 
-/* -v: what rm -v says of each removal. */
+/* -v: what rm -v says of each removal (arg: the path's directory part). */
 static void say_removed(const char *path, bool is_dir, void *arg)
 {
-	printf(is_dir ? "removed directory %s\n" : "removed %s\n", quoted(path));
+	char whole[PATH_MAX];
+	snprintf(whole, sizeof(whole), "%s%s", (const char *)arg, path);
+	printf(is_dir ? "removed directory %s\n" : "removed %s\n", quoted(whole));
 }
 
-int remove_source(const struct spmove *s, const char *path)
+int remove_source(const struct spmove *s, const struct loc *src, const struct stat *st)
 {
-	int err = rm_tree_at_told(AT_FDCWD, path, s->o->verbose ? say_removed : NULL, NULL);
+	/* Only what was copied: a name that has another file now stays. */
+	struct stat now;
+	int err = loc_stat(src, &now, false);
+	if (!err && (!same_inode(st, &now) || (st->st_mode & S_IFMT) != (now.st_mode & S_IFMT)))
+		err = ESTALE;
+	char prefix[PATH_MAX];
+	snprintf(prefix, sizeof(prefix), "%.*s", (int)(strlen(src->path) - strlen(src->name)),
+		 src->path);
+	if (!err)
+		err = rm_tree_at_told(src->dir, src->name, s->o->verbose ? say_removed : NULL,
+				      prefix);
+	if (err == ESTALE) {
+		cli_error(0, "cannot remove %s: it was replaced while being moved",
+			  quoted(src->path));
+		return 1;
+	}
 	if (err) {
-		cli_error(err, "cannot remove %s", quoted(path));
+		cli_error(err, "cannot remove %s", quoted(src->path));
 		return 1;
 	}
 	return 0;

@@ -20,7 +20,8 @@ bin=$(real_bin spmove)
 quiet='^(mmap|munmap|mprotect|mremap|madvise|brk|arch_prctl|set_tid_address|set_robust_list|rseq|prlimit64|getrandom|futex|rt_sigaction|rt_sigprocmask|rt_sigreturn|sigaltstack|getpid|gettid|getuid|geteuid|getgid|getegid|getgroups|clock_gettime|uname|sysinfo|umask|getcwd|newfstatat|fstat|stat|lstat|statx|fstatfs|statfs|access|faccessat|faccessat2|readlink|readlinkat|getdents64|lseek|fcntl|dup|dup2|dup3|pipe|pipe2|read|pread64|readv|poll|ppoll|fadvise64|listxattr|llistxattr|flistxattr|getxattr|lgetxattr|fgetxattr|close|fsync|fdatasync)$'
 
 # points MARK CMD...: "NAME FIRST LAST" for each kind of system call CMD
-# makes (all its processes) from the first call that names MARK on, FIRST
+# makes (all its processes) from the first call that names MARK (the
+# source operand's directory, which spmove opens first) on, FIRST
 # and LAST counted from the start, in the order first made.  (Before it
 # the program is being loaded: a kill there is a kill before it starts.)
 points() {
@@ -76,7 +77,7 @@ reset_move() {
 }
 
 reset_move
-list=$(points a/tree "$bin" --remove-source a/tree b/tree)
+list=$(points a "$bin" --remove-source a/tree b/tree)
 total=0 bad=0 halfway=0 removing=0 finished=0 temps=0
 while read -r name n last; do
 	while [ "$n" -le "$last" ]; do
@@ -123,7 +124,7 @@ reset_copy() {
 names_ok() { [ "$(cd w && ls -A | grep -v '^\.spmove-' | tr '\n' ' ')" = "dst src " ]; }
 
 reset_copy
-list=$(points w/src "$bin" w/src w/dst)
+list=$(points w "$bin" w/src w/dst)
 total=0 bad=0 olds=0 news=0 temps=0
 while read -r name n last; do
 	while [ "$n" -le "$last" ]; do

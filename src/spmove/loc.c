@@ -1,0 +1,143 @@
+/* spmove: how a file is reached -- a name in a directory held open.
+ *
+ * Every source and destination spmove touches is an entry of a directory
+ * it opened once: the directory part of a command-line operand (resolved
+ * as the user wrote it, once), or a directory of a tree, opened from its
+ * parent without following a symbolic link and checked to be the one that
+ * was looked at.  System calls then name the entry relative to that
+ * descriptor (the *at calls, with AT_SYMLINK_NOFOLLOW), so that another
+ * user who can write a directory cannot swap a name for a link between
+ * two calls and make spmove act on a file it never meant to touch. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/openat2.h>
+
+#include "message.h"
+#include "path.h"
+#include "spmove.h"
+
+int loc_operand(const char *path, struct loc_buf *b, struct loc *l)
+{
+	const char *dir, *base;
+	int err = path_split(path, b->buf, sizeof(b->buf), &dir, &base);
+	if (err)
+		return err;
+	/* The name keeps the operand's trailing slashes: "link/" means the
+	 * directory the link names, as for any system call. */
+	l->name = path + (base - b->buf);
+	l->path = path;
+	if (base == b->buf && !strchr(path, '/')) {
+		l->dir = AT_FDCWD;
+		return 0;
+	}
+	l->dir = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return l->dir < 0 ? errno : 0;
+}
+
+void loc_close(struct loc *l)
+{
+	if (l->dir >= 0)
+		close(l->dir);
+	l->dir = -1;
+}
+
+int loc_child(const struct loc *parent, int dirfd, const char *name, char *buf, size_t size,
+	      struct loc *l)
+{
+	l->dir = dirfd;
+	l->name = name;
+	l->path = buf;
+	return path_join(buf, size, parent->path, name);
+}
+
+bool same_inode(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+int loc_stat(const struct loc *l, struct stat *st, bool follow)
+{
+	return fstatat(l->dir, l->name, st, follow ? 0 : AT_SYMLINK_NOFOLLOW) < 0 ? errno : 0;
+}
+
+int loc_open_checked(const struct loc *l, int flags, const struct stat *seen, struct stat *now)
+{
+	int fd = openat(l->dir, l->name, flags | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, now) < 0) {
+		int err = errno;
+		close(fd);
+		return -err;
+	}
+	if (!same_inode(seen, now) || (seen->st_mode & S_IFMT) != (now->st_mode & S_IFMT)) {
+		close(fd);
+		return -ESTALE;
+	}
+	return fd;
+}
+
+void loc_replaced(const struct loc *l)
+{
+	cli_error(0, "skipping file %s, as it was replaced while being copied", quoted(l->path));
+}
+
+int loc_sync_dir(int dirfd)
+{
+	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	int err = fsync(fd) < 0 ? errno : 0;
+	close(fd);
+	return err;
+}
+
+const char *loc_proc_path(int fd, const char *name, char *buf, size_t size)
+{
+	if (fd == AT_FDCWD)
+		snprintf(buf, size, "%s", name ? name : ".");
+	else if (name)
+		snprintf(buf, size, "/proc/self/fd/%d/%s", fd, name);
+	else
+		snprintf(buf, size, "/proc/self/fd/%d", fd);
+	return buf;
+}
+
+/* Open the directory path (relative to dirfd) component by component,
+ * none of them a symbolic link: for kernels without openat2(2). */
+static int open_dir_walk(int dirfd, const char *path)
+{
+	char buf[PATH_MAX];
+	if (strlen(path) >= sizeof(buf))
+		return -ENAMETOOLONG;
+	strcpy(buf, path);
+	int fd = openat(*buf == '/' ? AT_FDCWD : dirfd, *buf == '/' ? "/" : ".",
+			O_PATH | O_DIRECTORY | O_CLOEXEC);
+	for (char *part = strtok(buf, "/"); fd >= 0 && part; part = strtok(NULL, "/")) {
+		int next = openat(fd, part, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int err = errno;
+		close(fd);
+		fd = next;
+		errno = err;
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+int open_dir_no_symlinks(int dirfd, const char *path)
+{
+	struct open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+				.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
+	long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+	if (fd >= 0)
+		return (int)fd;
+	if (errno != ENOSYS && errno != EPERM)
+		return -errno;
+	return open_dir_walk(dirfd, path);
+}
