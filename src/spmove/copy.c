@@ -334,6 +334,17 @@ static int output_open(struct spmove *s, const struct target *t, const struct st
 		r->tmpfile_dev = t->dev;
 	}
 	out->fd = temp_create(t, NULL, S_IFREG | mode, 0, out->name, sizeof(out->name));
+	if (out->fd == -EACCES && dst_st && S_ISREG(dst_st->st_mode) && !s->o->remove_source) {
+		/* A writable file in a directory that is not: written in
+		 * place, as cp always does (without the guarantee that a
+		 * failure leaves the old file; -v says so). */
+		out->temp = out->moded = false;
+		int err = output_open_dst(s, t, dst_st, src_mode, out);
+		if (!err && s->o->verbose)
+			cli_error(0, "%s: the directory is not writable: writing in place",
+				  quoted(t->path));
+		return err;
+	}
 	return out->fd < 0 ? -out->fd : 0;
 }
 
