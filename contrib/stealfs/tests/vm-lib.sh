@@ -60,7 +60,7 @@ fetch_kernel() {
 # Prints the sources stealfs.ko is built from, and the kernel tree $1.
 module_sources() {
 	echo "KDIR=$1"
-	(cd "$srcdir/contrib/stealfs" && cat *.c *.h Kbuild)
+	(cd "$srcdir" && cat contrib/stealfs/*.c contrib/stealfs/*.h contrib/stealfs/Kbuild include/stealfs-abi.h)
 }
 
 # Builds stealfs.ko for ABI $1 (warnings are errors) against the kernel tree
@@ -72,6 +72,7 @@ build_module() {
 	if ! module_sources "$kdir" | cmp -s - "$out/.sources"; then
 		rm -rf "$out" && mkdir -p "$out"
 		cp "$srcdir"/contrib/stealfs/{*.c,*.h,Kbuild} "$out/"
+		mkdir "$out/include" && cp "$srcdir/include/stealfs-abi.h" "$out/include/"
 		module_sources "$kdir" > "$out/.sources"
 		# Module BTF needs pahole and is of no use here.
 		make -s -C "$kdir" M="$out" STEALFS_CFLAGS=-Werror \

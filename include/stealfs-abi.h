@@ -3,7 +3,10 @@
  * stealfs-abi.h - what stealfs shows user space: its statfs magic, where its
  * counters live in sysfs and their names.  Included by the module and by the
  * tools (spmove --stats and --probe, the VM tests), so that each constant is
- * written once.  Plain C, no kernel or libc headers needed.
+ * written once.  Plain C, no kernel or libc headers needed.  It lives in the
+ * top-level include/, as a kernel uapi header would: libsplice and spmove add
+ * include/ to their include path, and the module's Kbuild finds it there (or
+ * in include/ beside the module's sources, where the DKMS package puts it).
  */
 #ifndef STEALFS_ABI_H
 #define STEALFS_ABI_H
