@@ -237,13 +237,16 @@ enum sp_holes {
  * position on, and leaves that position after the copy.
  *
  * Only a regular out_fd not opened with O_APPEND can have holes.  Into
- * one, a regular input with holes (fewer blocks than its size needs) is
- * copied extent by extent (SEEK_DATA, SEEK_HOLE): its holes are skipped
- * over, not written, and a hole at its end is made by setting out_fd's
- * size to where the copy ends, so that the copy has exactly the input's
- * size.  Into anything else -- a pipe, a FIFO, a character device such as
- * /dev/null, a socket -- holes are written as the zeros they read as,
- * whatever how says.
+ * one, a regular input with holes (fewer blocks than its size needs, and
+ * SEEK_DATA/SEEK_HOLE find a hole) is copied extent by extent: its holes
+ * are skipped over, not written, and a hole at its end is made by setting
+ * out_fd's size to where the copy ends, so that the copy has exactly the
+ * input's size.  A file with a size but no blocks in which SEEK_HOLE
+ * finds no hole, or whose file system cannot tell -- the pseudo-files of
+ * /sys and /proc, whose size is a guess -- is read to its end, never
+ * extended to its st_size.  Into anything else -- a pipe, a FIFO, a
+ * character device such as /dev/null, a socket -- holes are written as
+ * the zeros they read as, whatever how says.
  *
  * With SP_HOLES_PUNCH, each run of whole 4096-byte blocks of zeros (at
  * multiples of 4096 in the file) that the copy wrote into a regular
