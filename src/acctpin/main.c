@@ -280,6 +280,7 @@ enum { OPT_HELP = 1 };
 
 int main(int argc, char **argv)
 {
+	cli_hold_standard_fds();
 	cli_init("acctpin");
 	const struct poptOption table[] = {
 		{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, NULL, NULL },
