@@ -43,11 +43,30 @@ int xfer_spliced(struct xfer *x, size_t n)
 	return rc ? xfer_fail(x, SP_SIDE_NONE, -rc) : 0;
 }
 
-/* Which fd an error from a splice between two caller fds most likely came
- * from: a pipe does not fail reads or writes by itself, so blame the other
- * end; a bad fd is blamed on the one opened the wrong way. */
+/* Whether err is an error of a network connection, which only a socket
+ * gives. */
+static bool network_error(int err)
+{
+	switch (err) {
+	case ECONNRESET: case ECONNREFUSED: case ECONNABORTED: case ENOTCONN:
+	case EDESTADDRREQ: case EMSGSIZE: case ENETDOWN: case ENETUNREACH:
+	case ENETRESET: case EHOSTDOWN: case EHOSTUNREACH: case ETIMEDOUT: case ENOBUFS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Which fd an error from a call between two caller fds (splice, sendfile,
+ * copy_file_range) most likely came from: one only writing fails with
+ * (ENOSPC ...) is the output; a network error is the socket's, the
+ * output when it is one (sendfile's file input has no connection to
+ * lose); a pipe does not fail reads or writes by itself, so blame the
+ * other end; a bad fd is blamed on the one opened the wrong way. */
 enum sp_side xfer_error_side(const struct xfer *x, int err)
 {
+	if (network_error(err))
+		return x->out_sock ? SP_SIDE_OUTPUT : SP_SIDE_INPUT;
 	switch (err) {
 	case EPIPE: case ENOSPC: case EDQUOT: case EFBIG:
 		return SP_SIDE_OUTPUT;
