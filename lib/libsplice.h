@@ -191,6 +191,11 @@ const char *sp_version(void);
  * file position is left alone) or, on an fd that cannot seek, skips that
  * many bytes first.  The path follows the mover's policy.
  *
+ * Into a socket that keeps message boundaries (UDP, SOCK_SEQPACKET) the
+ * bytes go by read/write, a message of at most 8 KiB per read: a splice
+ * or sendfile(2) would send a whole chunk as one, which UDP refuses over
+ * 64 KiB (unless the policy is SP_POLICY_ONLY).
+ *
  * Returns the number of bytes written to out_fd (fewer than length only at
  * end of input), or a negative errno value; then sp_error_side() tells
  * which fd failed and sp_last_bytes() how much had already been written.
@@ -304,9 +309,10 @@ typedef int (*sp_fanout_error_fn)(size_t index, int err, void *arg);
  * output pipes or through a scratch pipe into other outputs, and the last
  * output takes the pages themselves.  An output splice refuses (O_APPEND,
  * a tty, EINVAL before its first byte) gets write(2) instead, the others
- * keep splicing; a mover whose path is SP_PATH_RW uses read/write for all,
- * and one with SP_POLICY_ONLY and SP_PATH_SPLICE fails instead of falling
- * back.  File outputs after their first chunk may be spliced by helper
+ * keep splicing; a socket that keeps message boundaries (UDP) gets write(2)
+ * in messages of at most 8 KiB; a mover whose path is SP_PATH_RW uses
+ * read/write for all, and one with SP_POLICY_ONLY and SP_PATH_SPLICE fails
+ * instead of falling back.  File outputs after their first chunk may be spliced by helper
  * threads, up to one per CPU the caller may run on (sched_getaffinity),
  * so that the kernel's copies into several files run in parallel; they
  * exist only during the call and never take the caller's signals.
