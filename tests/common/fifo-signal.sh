@@ -45,14 +45,16 @@ if "$STRACE" -qq -o /dev/null -e trace=none true 2>/dev/null; then
 	use_built_library
 	for when in 1 1..3; do
 		cat data >fifo &
-		"$STRACE" -qq -o /dev/null -P "$T_DIR/fifo" -e trace=openat \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+			"$STRACE" -qq -o /dev/null -P "$T_DIR/fifo" -e trace=openat \
 			-e inject=openat:error=EINTR:when=$when \
 			"$(real_bin spcat)" fifo >out 2>err
 		check_eq "spcat, open interrupted ($when): status and messages" "0 " "$? $(cat err)"
 		same_files "spcat, open interrupted ($when): the data" data out
 		wait
 		cat fifo >got &
-		"$STRACE" -qq -o /dev/null -P "$T_DIR/fifo" -e trace=openat \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+			"$STRACE" -qq -o /dev/null -P "$T_DIR/fifo" -e trace=openat \
 			-e inject=openat:error=EINTR:when=$when \
 			"$(real_bin sptee)" fifo <data >out 2>err
 		check_eq "sptee, open interrupted ($when): status and messages" "0 " "$? $(cat err)"

@@ -69,7 +69,8 @@ if [ -n "${BASH_VERSION:-}" ] && command -v socat >/dev/null 2>&1 &&
 			sleep 0.1
 			n=$((n + 1))
 		done
-		"$STRACE" -qq -o /dev/null -e trace="$3" -e inject="$3:error=ECONNRESET:when=1" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+			"$STRACE" -qq -o /dev/null -e trace="$3" -e inject="$3:error=ECONNRESET:when=1" \
 			"$2" b b >"/dev/tcp/127.0.0.1/$PORT"
 		RC=$?
 		wait $receiver
