@@ -8,7 +8,9 @@
  *  - any other fd splice takes gets a tee(2) of the stage into the scratch
  *    pipe, spliced on from there;
  *  - an fd splice refuses (O_APPEND, a tty, EINVAL on its first splice)
- *    gets write(2) from a buffer filled once per chunk;
+ *    or that keeps message boundaries (a UDP socket: a datagram per call)
+ *    gets write(2) from a buffer filled once per chunk, into a datagram
+ *    socket 8 KiB at a time;
  *  - the last output splice serves (the consumer) takes the stage's pages
  *    themselves, which empties the stage for the next chunk.
  *
@@ -61,6 +63,7 @@ struct fan_out {
 	enum route route;
 	bool live;
 	size_t pos;   /* bytes of the current chunk it has been given */
+	size_t max_write; /* most bytes per write(2); 0: no limit */
 	struct drainer *drainer; /* the helper thread that owns it, if any */
 	bool handed;  /* the drainer has the current chunk */
 };
@@ -334,7 +337,10 @@ static int serve_write(struct fan *f, size_t i, bool last)
 			return drop(f, i, rc);
 	}
 	while (o->pos < f->chunk) {
-		ssize_t w = main_call(f, OP_WRITE, -1, o->fd, f->buf + o->pos, f->chunk - o->pos);
+		size_t len = f->chunk - o->pos;
+		if (o->max_write && len > o->max_write)
+			len = o->max_write;
+		ssize_t w = main_call(f, OP_WRITE, -1, o->fd, f->buf + o->pos, len);
 		if (w <= 0)
 			return drop(f, i, w < 0 ? w : -EIO);
 		gave(f, i, (size_t)w, false);
@@ -653,6 +659,15 @@ static void classify(struct fan *f, size_t i, int fd)
 		o->route = ROUTE_TEE;
 		m->stats.syscalls += 2;
 		sp_pipe_grow(fd, m->opts.pipe_size);
+	} else if (S_ISSOCK(st.st_mode) && sp_socket_datagram(m, fd)) {
+		/* A datagram per call: write(2) in datagrams of a size a
+		 * socket takes (a splice would send a whole chunk as one,
+		 * which UDP refuses over 64 KiB). */
+		o->max_write = SP_DATAGRAM_SIZE;
+		if (sp_may_switch_path(&m->opts)) {
+			o->route = ROUTE_WRITE;
+			m->stats.fallbacks++;
+		}
 	} else if (sp_may_switch_path(&m->opts)) {
 		m->stats.syscalls += 2;
 		int fl = fcntl(fd, F_GETFL);

@@ -24,6 +24,7 @@ struct sp_output_memo {
 	bool append;     /* opened with O_APPEND: splice always refuses it */
 	long pipe_size;  /* for a pipe: its size after growing */
 	long socket_buffer; /* for a stream socket: its send buffer after growing */
+	bool datagram;   /* a socket that keeps message boundaries (sp_socket_datagram()) */
 };
 
 /* What one thread that moves data works with: the caller's options, only
@@ -131,6 +132,21 @@ struct sp_known {
  * sp_known; known may be NULL).  Returns as sp_move(). */
 int64_t sp_move_known(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
 		      uint64_t length, const struct sp_known *known);
+
+/* The most bytes one write(2) sends into a datagram socket: GNU tee's
+ * buffer (8 KiB), in which GNU cat too sends what it had spliced before
+ * the socket refused.  A datagram is what one call gives: splice(2) and
+ * sendfile(2) make one of a whole chunk, which the kernel refuses over
+ * 64 KiB (UDP: EMSGSIZE, nothing sent); and a receiver reads a datagram
+ * into a buffer of its own size, cutting off the rest (socat's default
+ * buffer is 8 KiB). */
+#define SP_DATAGRAM_SIZE 8192
+
+/* Whether the socket fd keeps message boundaries (SOCK_DGRAM, as UDP, or
+ * SOCK_SEQPACKET), so that every call writing to it is one message: such
+ * an output gets write(2)s of at most SP_DATAGRAM_SIZE bytes.  False for
+ * a stream socket, or when fd cannot tell. */
+bool sp_socket_datagram(struct sp_mover *m, int fd);
 
 /* Grow the send buffer (SO_SNDBUF) of socket fd so that it holds at least
  * want bytes of data, within net.core.wmem_max; never shrink it.  Returns

@@ -191,6 +191,11 @@ const char *sp_version(void);
  * file position is left alone) or, on an fd that cannot seek, skips that
  * many bytes first.  The path follows the mover's policy.
  *
+ * Into a socket that keeps message boundaries (UDP, SOCK_SEQPACKET) the
+ * bytes go by read/write, a message of at most 8 KiB per read: a splice
+ * or sendfile(2) would send a whole chunk as one, which UDP refuses over
+ * 64 KiB (unless the policy is SP_POLICY_ONLY).
+ *
  * Returns the number of bytes written to out_fd (fewer than length only at
  * end of input), or a negative errno value; then sp_error_side() tells
  * which fd failed and sp_last_bytes() how much had already been written.
@@ -237,13 +242,16 @@ enum sp_holes {
  * position on, and leaves that position after the copy.
  *
  * Only a regular out_fd not opened with O_APPEND can have holes.  Into
- * one, a regular input with holes (fewer blocks than its size needs) is
- * copied extent by extent (SEEK_DATA, SEEK_HOLE): its holes are skipped
- * over, not written, and a hole at its end is made by setting out_fd's
- * size to where the copy ends, so that the copy has exactly the input's
- * size.  Into anything else -- a pipe, a FIFO, a character device such as
- * /dev/null, a socket -- holes are written as the zeros they read as,
- * whatever how says.
+ * one, a regular input with holes (fewer blocks than its size needs, and
+ * SEEK_DATA/SEEK_HOLE find a hole) is copied extent by extent: its holes
+ * are skipped over, not written, and a hole at its end is made by setting
+ * out_fd's size to where the copy ends, so that the copy has exactly the
+ * input's size.  A file with a size but no blocks in which SEEK_HOLE
+ * finds no hole, or whose file system cannot tell -- the pseudo-files of
+ * /sys and /proc, whose size is a guess -- is read to its end, never
+ * extended to its st_size.  Into anything else -- a pipe, a FIFO, a
+ * character device such as /dev/null, a socket -- holes are written as
+ * the zeros they read as, whatever how says.
  *
  * With SP_HOLES_PUNCH, each run of whole 4096-byte blocks of zeros (at
  * multiples of 4096 in the file) that the copy wrote into a regular
@@ -301,9 +309,10 @@ typedef int (*sp_fanout_error_fn)(size_t index, int err, void *arg);
  * output pipes or through a scratch pipe into other outputs, and the last
  * output takes the pages themselves.  An output splice refuses (O_APPEND,
  * a tty, EINVAL before its first byte) gets write(2) instead, the others
- * keep splicing; a mover whose path is SP_PATH_RW uses read/write for all,
- * and one with SP_POLICY_ONLY and SP_PATH_SPLICE fails instead of falling
- * back.  File outputs after their first chunk may be spliced by helper
+ * keep splicing; a socket that keeps message boundaries (UDP) gets write(2)
+ * in messages of at most 8 KiB; a mover whose path is SP_PATH_RW uses
+ * read/write for all, and one with SP_POLICY_ONLY and SP_PATH_SPLICE fails
+ * instead of falling back.  File outputs after their first chunk may be spliced by helper
  * threads, up to one per CPU the caller may run on (sched_getaffinity),
  * so that the kernel's copies into several files run in parallel; they
  * exist only during the call and never take the caller's signals.

@@ -43,11 +43,30 @@ int xfer_spliced(struct xfer *x, size_t n)
 	return rc ? xfer_fail(x, SP_SIDE_NONE, -rc) : 0;
 }
 
-/* Which fd an error from a splice between two caller fds most likely came
- * from: a pipe does not fail reads or writes by itself, so blame the other
- * end; a bad fd is blamed on the one opened the wrong way. */
+/* Whether err is an error of a network connection, which only a socket
+ * gives. */
+static bool network_error(int err)
+{
+	switch (err) {
+	case ECONNRESET: case ECONNREFUSED: case ECONNABORTED: case ENOTCONN:
+	case EDESTADDRREQ: case EMSGSIZE: case ENETDOWN: case ENETUNREACH:
+	case ENETRESET: case EHOSTDOWN: case EHOSTUNREACH: case ETIMEDOUT: case ENOBUFS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Which fd an error from a call between two caller fds (splice, sendfile,
+ * copy_file_range) most likely came from: one only writing fails with
+ * (ENOSPC ...) is the output; a network error is the socket's, the
+ * output when it is one (sendfile's file input has no connection to
+ * lose); a pipe does not fail reads or writes by itself, so blame the
+ * other end; a bad fd is blamed on the one opened the wrong way. */
 enum sp_side xfer_error_side(const struct xfer *x, int err)
 {
+	if (network_error(err))
+		return x->out_sock ? SP_SIDE_OUTPUT : SP_SIDE_INPUT;
 	switch (err) {
 	case EPIPE: case ENOSPC: case EDQUOT: case EFBIG:
 		return SP_SIDE_OUTPUT;
@@ -99,7 +118,8 @@ ssize_t xfer_read(struct xfer *x, char *buf, size_t want)
 	}
 }
 
-/* The read/write path.  Returns 0 or a negative errno. */
+/* The read/write path: into a datagram socket a datagram of at most
+ * SP_DATAGRAM_SIZE bytes per read.  Returns 0 or a negative errno. */
 static int move_rw(struct xfer *x)
 {
 	struct sp_mover *m = x->m;
@@ -107,8 +127,11 @@ static int move_rw(struct xfer *x)
 	if (rc)
 		return xfer_fail(x, SP_SIDE_NONE, -rc);
 	x->used = SP_PATH_RW;
+	size_t size = m->opts.buffer_size;
+	if (m->out_memo.datagram && size > SP_DATAGRAM_SIZE)
+		size = SP_DATAGRAM_SIZE;
 	while (x->left) {
-		ssize_t n = xfer_read(x, m->buf, xfer_min(x->left, m->opts.buffer_size));
+		ssize_t n = xfer_read(x, m->buf, xfer_min(x->left, size));
 		if (n <= 0)
 			return (int)n;
 		x->left -= (uint64_t)n;
@@ -309,6 +332,8 @@ static int examine_output(struct xfer *x, const struct sp_known *known)
 		}
 		memo->append = fl >= 0 && (fl & O_APPEND);
 		if (x->out_sock)
+			memo->datagram = sp_socket_datagram(m, x->out);
+		if (x->out_sock && !memo->datagram)
 			memo->socket_buffer = sp_socket_grow(m, x->out, m->opts.pipe_size);
 	}
 	if (x->out_sock && memo->socket_buffer > 0)
@@ -434,6 +459,13 @@ static int run(struct xfer *x)
 	struct sp_mover *m = x->m;
 	if (sp_rw_only(&m->opts))
 		return move_rw(x);
+	if (m->out_memo.datagram && sp_may_switch_path(&m->opts)) {
+		/* Into a datagram socket, as GNU cat after the socket refused
+		 * its splice: read/write, a datagram per read (move_rw()). */
+		if (m->opts.policy == SP_POLICY_PREFER)
+			m->stats.fallbacks++;
+		return move_rw(x);
+	}
 	int (*path)(struct xfer *) = added_path(x);
 	if (path) {
 		int rc = path(x);

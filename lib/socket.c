@@ -1,10 +1,20 @@
-/* Growing the send buffer of a stream socket the mover writes to. */
+/* Sockets the mover writes to: datagram or stream, and growing a stream
+ * socket's send buffer. */
 #include "config.h"
 
 #include <errno.h>
 #include <sys/socket.h>
 
 #include "internal.h"
+
+bool sp_socket_datagram(struct sp_mover *m, int fd)
+{
+	int type;
+	socklen_t len = sizeof(type);
+	SP_COUNT_OTHER(&m->stats);
+	return getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 &&
+	       (type == SOCK_DGRAM || type == SOCK_SEQPACKET);
+}
 
 /* The kernel doubles what SO_SNDBUF is set to (for its bookkeeping) and
  * caps it at twice net.core.wmem_max; it refuses nothing below that.

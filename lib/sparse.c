@@ -71,10 +71,16 @@ static int next_extent(struct sparse *s, int fd, off_t pos, off_t end, off_t *da
 	return 1;
 }
 
-/* Copy the data extents of the regular input (size bytes) to the same
- * offsets of out past s->start, skipping the holes between them, and give
- * out the copy's exact size.  The input's file position is left where it
- * was, out's after the copy.  Returns 0 or a negative errno. */
+/* Copy the data extents of the regular input (size bytes as fstat(2)
+ * says) to the same offsets of out past s->start, skipping the holes
+ * between them, and give out the copy's exact size.  Only SEEK_DATA and
+ * SEEK_HOLE say that the input has holes: a file that reports no holes
+ * (a pseudo-file of /sys, whose size is a guess and which has no blocks)
+ * or whose file system cannot tell (EINVAL: most of /proc) is copied by
+ * reading it to its end, never extended to its st_size; an input that
+ * ends before an extent does (it shrank) ends the copy there.  The
+ * input's file position is left where it was, out's after the copy.
+ * Returns 0 or a negative errno. */
 static int copy_extents(struct sparse *s, off_t size)
 {
 	struct sp_stats *st = &s->m->stats;
@@ -82,20 +88,35 @@ static int copy_extents(struct sparse *s, off_t size)
 	off_t in_pos = lseek(s->in, 0, SEEK_CUR);
 	if (in_pos < 0)
 		return fail(s, SP_SIDE_INPUT, errno);
-	int rc = 0;
 	off_t data, hole;
-	for (off_t pos = 0; !rc && pos < size; pos = hole) {
-		int found = next_extent(s, s->in, pos, size, &data, &hole);
-		if (found <= 0) {
-			rc = found ? fail(s, SP_SIDE_INPUT, -found) : 0;
+	int found = next_extent(s, s->in, 0, size, &data, &hole);
+	if (found < 0 || (found && data == 0 && hole == size)) {
+		SP_COUNT_OTHER(st);
+		lseek(s->in, in_pos, SEEK_SET);
+		return transfer(s, 0, SP_LENGTH_EOF);
+	}
+	int rc = 0;
+	off_t end = size;
+	while (found > 0) {
+		SP_COUNT_OTHER(st);
+		if (lseek(s->out, s->start + data, SEEK_SET) < 0) {
+			rc = fail(s, SP_SIDE_OUTPUT, errno);
 			break;
 		}
-		SP_COUNT_OTHER(st);
-		rc = lseek(s->out, s->start + data, SEEK_SET) < 0
-			     ? fail(s, SP_SIDE_OUTPUT, errno)
-			     : transfer(s, data, (uint64_t)(hole - data));
+		uint64_t before = s->done, want = (uint64_t)(hole - data);
+		if ((rc = transfer(s, data, want)))
+			break;
+		if (s->done - before < want) {
+			end = data + (off_t)(s->done - before); /* the input ended early */
+			break;
+		}
+		if (hole >= size)
+			break;
+		found = next_extent(s, s->in, hole, size, &data, &hole);
+		if (found < 0)
+			rc = fail(s, SP_SIDE_INPUT, -found);
 	}
-	s->end = s->start + size;
+	s->end = s->start + end;
 	if (!rc) {
 		st->syscalls += 2;
 		if (ftruncate(s->out, s->end) < 0 || lseek(s->out, s->end, SEEK_SET) < 0)
@@ -166,7 +187,8 @@ static int punch_zeros(struct sparse *s)
 }
 
 /* Whether the file st describes has fewer blocks than its size needs:
- * it has holes. */
+ * it may have holes, which SEEK_DATA/SEEK_HOLE then tell (a pseudo-file
+ * has a size and no blocks, and no holes). */
 static bool looks_sparse(const struct stat *st)
 {
 	return st->st_blocks < st->st_size / 512;

@@ -14,7 +14,7 @@ struct xfer {
 	int in, out;
 	bool in_pipe, out_pipe;
 	bool in_reg, out_reg; /* regular files */
-	bool out_sock;        /* a stream socket */
+	bool out_sock;        /* a socket */
 	off_t in_size;      /* size of a regular input when the transfer began */
 	dev_t in_dev;       /* the input's file system */
 	loff_t pos;         /* next input offset, for positional input */

@@ -118,3 +118,14 @@ done_testing() {
 	[ "$T_FAILS" -eq 0 ] && [ "$T_COUNT" -gt 0 ]
 	exit $?
 }
+
+# gnu TOOL: the GNU coreutils TOOL to compare with: the one in
+# $PEER_COREUTILS (a build of the newest release, as benchmarks take it)
+# when set and there, else the system's.
+gnu() {
+	if [ -n "${PEER_COREUTILS:-}" ] && [ -x "$PEER_COREUTILS/$1" ]; then
+		echo "$PEER_COREUTILS/$1"
+	else
+		command -v "$1"
+	fi
+}

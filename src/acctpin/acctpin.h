@@ -187,6 +187,16 @@ void ap_scratch_release(struct ap_scratch *s);
  * is reported and sets ap_cleanup_failed. */
 void ap_remove_our_dir(const char *dir);
 
+/* Whether acctpin may make its own directory in dir, which it reaches by
+ * name later ($TMPDIR, --dir): a directory (not a symbolic link, which
+ * whoever can write its own directory could repoint) owned by root or
+ * the caller and not writable by other users unless sticky, so that no
+ * other user can swap acctpin's directory there for a symbolic link.
+ * Only dir itself is checked, not the directories above it.  what names
+ * dir in messages ("TMPDIR=/x", or NULL: dir itself).  Returns 0, or -1
+ * after a message. */
+int ap_check_dir(const char *what, const char *dir);
+
 /* Write dir/name to out.  Returns 0, or -1 after a message when it is too long. */
 int ap_path(char out[PATH_MAX], const char *dir, const char *name);
 

@@ -62,26 +62,13 @@ static bool parse_fs(const struct fs_args *a, struct ap_workspace *ws)
 	else if (a->fs && strcmp(a->fs, "tmpfs"))
 		return cli_usage_message("invalid --fs: '%s' (tmpfs, ext4 or existing)", a->fs) == 0;
 	if (ws->kind == AP_FS_EXISTING) {
-		struct stat st;
 		if (!a->dir)
 			return cli_usage_message("--fs existing needs --dir DIR") == 0;
-		if (stat(a->dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-			cli_error(errno ? errno : ENOTDIR, "%s", cli_quote(a->dir));
-			return false;
-		}
 		/* acctpin makes its directory in DIR and reaches it by name
 		 * later: whoever can rename entries of DIR could put a
 		 * symbolic link there instead and have root mount elsewhere. */
-		if (st.st_uid != 0 && st.st_uid != geteuid()) {
-			cli_error(0, "%s: owned by another user, who could swap acctpin's directory "
-				  "there for a symbolic link", cli_quote(a->dir));
+		if (ap_check_dir(NULL, a->dir) < 0)
 			return false;
-		}
-		if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) {
-			cli_error(0, "%s: writable by other users and not sticky: they could swap "
-				  "acctpin's directory there for a symbolic link", cli_quote(a->dir));
-			return false;
-		}
 		ws->existing = a->dir;
 	} else if (a->dir) {
 		return cli_usage_message("--dir goes with --fs existing") == 0;
@@ -280,6 +267,7 @@ enum { OPT_HELP = 1 };
 
 int main(int argc, char **argv)
 {
+	cli_hold_standard_fds();
 	cli_init("acctpin");
 	const struct poptOption table[] = {
 		{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, NULL, NULL },

@@ -159,15 +159,21 @@ static void outer_cleanup(void)
 int ap_sandbox_run(int (*body)(void *), void *arg, unsigned hang_seconds,
 		   const char *also_sweep)
 {
+	const char *tmp = getenv("TMPDIR");
+	bool from_env = tmp && *tmp;
+	if (!from_env)
+		tmp = "/tmp";
+	/* The temporary directory is reached by name, and what killed runs
+	 * left there is removed: as --dir, a directory no other user can
+	 * swap entries of. */
+	if (ap_check_dir(from_env ? "TMPDIR=" : NULL, tmp) < 0)
+		return 1;
 	ap_shared = mmap(NULL, sizeof *ap_shared, PROT_READ | PROT_WRITE,
 			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (ap_shared == MAP_FAILED) {
 		cli_error(errno, "cannot map shared memory");
 		return 1;
 	}
-	const char *tmp = getenv("TMPDIR");
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
 	int rc = ap_owner_text(ap_shared->owner, sizeof ap_shared->owner);
 	if (rc < 0)
 		fprintf(stderr, "%s: note: cannot tell this process's start time, boot and PID "

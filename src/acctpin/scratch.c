@@ -33,6 +33,36 @@ int ap_path(char out[PATH_MAX], const char *dir, const char *name)
 	return -1;
 }
 
+int ap_check_dir(const char *what, const char *dir)
+{
+	char named[PATH_MAX + 16];
+	snprintf(named, sizeof named, "%s%s", what ? what : "", cli_quote(dir));
+	struct stat st;
+	if (lstat(dir, &st) < 0) {
+		cli_error(errno, "%s", named);
+		return -1;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		cli_error(0, "%s: a symbolic link; name the directory itself", named);
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		cli_error(ENOTDIR, "%s", named);
+		return -1;
+	}
+	if (st.st_uid != 0 && st.st_uid != geteuid()) {
+		cli_error(0, "%s: owned by another user, who could swap acctpin's directory "
+			  "there for a symbolic link", named);
+		return -1;
+	}
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) {
+		cli_error(0, "%s: writable by other users and not sticky: they could swap "
+			  "acctpin's directory there for a symbolic link", named);
+		return -1;
+	}
+	return 0;
+}
+
 int ap_make_dir(const char *dir, const char *name, char out[PATH_MAX])
 {
 	if (ap_path(out, dir, name) < 0)

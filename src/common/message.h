@@ -4,13 +4,16 @@
 
 #include <stdarg.h>
 
+/* A tool's main() starts with cli_hold_standard_fds(), then cli_init(). */
+#include "stdfds.h"
+
 /* The running program's name, for messages ("spcat"). */
 extern const char *cli_program;
 
 /* Start a tool: remember its name for messages, take the character
  * classes (LC_CTYPE) from the environment's locale for quoting names, and
- * have standard output checked when the program exits (see closeout.h).  Call first thing in
- * main(). */
+ * have standard output checked when the program exits (see closeout.h).
+ * Call first thing in main(), after cli_hold_standard_fds(). */
 void cli_init(const char *name);
 
 /* Print "PROG: MESSAGE" (and ": strerror(errnum)" when errnum is not 0)

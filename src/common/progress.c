@@ -28,7 +28,8 @@ struct cli_progress {
 	enum cli_progress_style style;
 	uint64_t total;
 	_Atomic uint64_t done;
-	_Atomic uint64_t files;
+	_Atomic uint64_t files;   /* completed */
+	_Atomic uint64_t lost;    /* bytes of files that did not complete */
 	uint64_t start_ns;
 	/* The rate window: bytes done at the last ticks, oldest first. */
 	uint64_t window_ns[WINDOW], window_bytes[WINDOW];
@@ -206,6 +207,13 @@ static void draw(struct cli_progress *p)
 		draw_line(p, now_ns(), done);
 }
 
+/* The bytes of what completed: done but for the files that failed. */
+static uint64_t completed_bytes(const struct cli_progress *p)
+{
+	uint64_t done = atomic_load(&p->done), lost = atomic_load(&p->lost);
+	return done > lost ? done - lost : 0;
+}
+
 /* The redrawing thread: a redraw every tick until told to stop. */
 static void *redraw(void *arg)
 {
@@ -277,6 +285,11 @@ void cli_progress_file_done(struct cli_progress *p)
 	atomic_fetch_add(&p->files, 1);
 }
 
+void cli_progress_file_failed(struct cli_progress *p, uint64_t bytes)
+{
+	atomic_fetch_add(&p->lost, bytes);
+}
+
 void cli_progress_set(struct cli_progress *p, uint64_t done)
 {
 	atomic_store(&p->done, done);
@@ -296,12 +309,12 @@ uint64_t cli_progress_file_bytes(const struct stat *st, int64_t from, uint64_t l
 	return left < length ? left : length;
 }
 
-/* The summary line of a bar: what was copied, how long it took, the
- * average rate and the files. */
+/* The summary line of a bar: what was copied (of the files that
+ * completed), how long it took, the average rate and the files. */
 static void summary(const struct cli_progress *p)
 {
 	char a[32], el[32], r[32], line[256];
-	uint64_t done = atomic_load(&p->done), files = atomic_load(&p->files);
+	uint64_t done = completed_bytes(p), files = atomic_load(&p->files);
 	double secs = (double)(now_ns() - p->start_ns) / 1e9;
 	int n = snprintf(line, sizeof(line), "\r%s: %s in %s, %s/s", cli_program,
 			 human(a, sizeof(a), (double)done), clock_text(el, sizeof(el), (uint64_t)secs),
@@ -323,7 +336,7 @@ void cli_progress_finish(struct cli_progress *p)
 	pthread_mutex_unlock(&p->lock);
 	pthread_join(p->thread, NULL);
 	if (p->style == CLI_PROGRESS_NUMERIC)
-		draw(p);
+		draw_number(p, completed_bytes(p));
 	else
 		summary(p);
 	pthread_cond_destroy(&p->wake);

@@ -44,8 +44,15 @@ int cli_progress_start(struct cli_progress **p, enum cli_progress_style style,
 /* Name the file now being copied (NULL: none); shown shell-escaped. */
 void cli_progress_name(struct cli_progress *p, const char *name);
 
-/* Count one more file finished, for the summary line. */
+/* Count one more file completed, for the summary line.  Call it once
+ * the file is whole where it belongs, never for one that failed. */
 void cli_progress_file_done(struct cli_progress *p);
+
+/* A file failed or was interrupted after bytes of it were counted (as
+ * cli_progress_set() was told): the last state drawn (the summary line,
+ * the final number) counts neither the file nor those bytes, only what
+ * completed. */
+void cli_progress_file_failed(struct cli_progress *p, uint64_t bytes);
 
 /* Tell how many bytes of the whole copy are done.  Only stores a number;
  * safe to call after every chunk. */
@@ -62,7 +69,8 @@ int cli_progress_update(const struct sp_stats *stats, void *arg);
 uint64_t cli_progress_file_bytes(const struct stat *st, int64_t from, uint64_t length);
 
 /* Stop the thread, draw the last state (the summary line for a bar, the
- * final number otherwise) and free p.  NULL is allowed. */
+ * final number otherwise) of what completed, and free p.  NULL is
+ * allowed. */
 void cli_progress_finish(struct cli_progress *p);
 
 #endif

@@ -18,6 +18,7 @@
 #include "progress.h"
 #include "quote.h"
 #include "stats.h"
+#include "stdfds.h"
 #include "usage.h"
 #include "version.h"
 
@@ -39,6 +40,7 @@ struct config {
 	int progress;             /* -1 without --progress, else its style */
 	struct sp_options mover;
 	char **operands;          /* NULL-terminated */
+	unsigned closed;          /* standard fds closed at start (CLI_*_CLOSED) */
 };
 
 /* Whether copying in (already fstat'ed as st) to stdout from in_pos on, at
@@ -114,13 +116,30 @@ static int copy_operand(struct sp_mover *mover, int fd, const struct stat *st, c
 	return 1;
 }
 
+/* Open the operand name for reading.  A signal whose handler returns
+ * while the open blocks (a FIFO without a writer) makes it again, as the
+ * kernel does for a signal without a handler: a signal is not an error of
+ * the operand's (GNU cat says nothing then either).  Returns the fd, or
+ * -1 with errno set. */
+static int open_input(const char *name)
+{
+	int fd;
+	while ((fd = open(name, O_RDONLY | O_CLOEXEC)) < 0 && errno == EINTR)
+		;
+	return fd;
+}
+
 /* Copy one operand to stdout.  Returns 0, 1 after a reported input error,
  * or -1 after a reported output error (which ends the run, as with cat). */
 static int cat_one(struct sp_mover *mover, const char *name, const struct config *cfg,
 		   const struct output_id *out)
 {
 	bool is_stdin = !strcmp(name, "-");
-	int fd = is_stdin ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
+	if (is_stdin && (cfg->closed & CLI_STDIN_CLOSED)) {
+		cli_error(EBADF, "%s", cli_quote(name));
+		return 1;
+	}
+	int fd = is_stdin ? STDIN_FILENO : open_input(name);
 	if (fd < 0) {
 		cli_error(errno, "%s", cli_quote(name));
 		return 1;
@@ -276,8 +295,8 @@ static uint64_t bytes_to_copy(const struct config *cfg)
 static int run(struct config *cfg)
 {
 	struct stat st;
-	if (fstat(STDOUT_FILENO, &st) < 0) {
-		cli_error(errno, "standard output");
+	if ((cfg->closed & CLI_STDOUT_CLOSED) || fstat(STDOUT_FILENO, &st) < 0) {
+		cli_error(cfg->closed & CLI_STDOUT_CLOSED ? EBADF : errno, "standard output");
 		return 1;
 	}
 	struct sp_options opts = cfg->mover;
@@ -316,8 +335,9 @@ static int run(struct config *cfg)
 	if (cfg->stats)
 		print_stats(mover, cfg->json);
 	sp_mover_free(mover);
-	if (read_stdin && close(STDIN_FILENO) < 0) {
-		cli_error(errno, "closing standard input");
+	bool stdin_closed = cfg->closed & CLI_STDIN_CLOSED;
+	if (read_stdin && (stdin_closed || close(STDIN_FILENO) < 0)) {
+		cli_error(stdin_closed ? EBADF : errno, "closing standard input");
 		status = 1;
 	}
 	return status;
@@ -325,9 +345,11 @@ static int run(struct config *cfg)
 
 int main(int argc, char **argv)
 {
+	unsigned closed = cli_hold_standard_fds();
 	cli_init("spcat");
 	struct config cfg;
 	int status = parse_command_line(argc, argv, &cfg);
+	cfg.closed = closed;
 	if (status == 0)
 		status = run(&cfg);
 	return status | cli_close_stdout();

@@ -453,6 +453,7 @@ static int run(struct config *cfg)
 
 int main(int argc, char **argv)
 {
+	cli_hold_standard_fds();
 	cli_init("spmove");
 	struct config cfg;
 	int status = parse_command_line(argc, argv, &cfg);

@@ -19,6 +19,7 @@
 #include "progress.h"
 #include "quote.h"
 #include "stats.h"
+#include "stdfds.h"
 #include "usage.h"
 #include "version.h"
 
@@ -95,25 +96,6 @@ static int on_output_error(size_t i, int err, void *arg)
 	cli_error(err, "%s", cli_quote(r->names[i]));
 	r->status = 1;
 	return exit_mode(r->mode);
-}
-
-/* Keep closed standard fds closed in effect: put an O_PATH descriptor
- * there, on which every read, write, splice and tee fails with EBADF, so
- * that no file or pipe opened later lands on one.  Returns whether
- * standard input was closed. */
-static bool hold_standard_fds(void)
-{
-	bool stdin_closed = false;
-	for (int fd = 0; fd <= 2; fd++) {
-		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
-			continue;
-		if (fd == 0)
-			stdin_closed = true;
-		/* The lowest free fd: this one, as the lower ones are taken. */
-		if (open("/", O_PATH) < 0)
-			break;
-	}
-	return stdin_closed;
 }
 
 /* What the command line asks for. */
@@ -202,8 +184,13 @@ static size_t open_outputs(char **operands, bool append, int *fds, const char **
 	fds[n] = STDOUT_FILENO;
 	names[n++] = "standard output";
 	for (; *operands; operands++) {
-		int fd = open(*operands, O_WRONLY | O_CREAT | O_CLOEXEC |
-			      (append ? O_APPEND : O_TRUNC), 0666);
+		int fd;
+		/* Again after a signal whose handler returned while a FIFO
+		 * without a reader held the open up: as the kernel does
+		 * without a handler, and GNU tee says nothing then. */
+		while ((fd = open(*operands, O_WRONLY | O_CREAT | O_CLOEXEC |
+				  (append ? O_APPEND : O_TRUNC), 0666)) < 0 && errno == EINTR)
+			;
 		if (fd < 0) {
 			cli_error(errno, "%s", cli_quote(*operands));
 			r->status = 1;
@@ -345,8 +332,8 @@ static int run(const struct config *cfg, bool stdin_closed)
 
 int main(int argc, char **argv)
 {
+	bool stdin_closed = cli_hold_standard_fds() & CLI_STDIN_CLOSED;
 	cli_init("sptee");
-	bool stdin_closed = hold_standard_fds();
 	struct config cfg = { .mode = MODE_SIGPIPE, .progress = -1 };
 	int status = parse_command_line(argc, argv, &cfg);
 	return status ? status : run(&cfg, stdin_closed);

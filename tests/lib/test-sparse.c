@@ -401,6 +401,72 @@ START_TEST(progress_and_totals_across_extents)
 }
 END_TEST
 
+/* The bytes of the file at path, read to its end (whatever its size
+ * says); their count in *n. */
+static char *read_to_end(const char *path, size_t *n)
+{
+	size_t cap = 64 * KiB;
+	char *buf = malloc(cap);
+	ck_assert_ptr_nonnull(buf);
+	int fd = open_path(path, O_RDONLY);
+	ssize_t got;
+	*n = 0;
+	while ((got = read(fd, buf + *n, cap - *n)) > 0) {
+		*n += (size_t)got;
+		ck_assert_uint_lt(*n, cap);
+	}
+	ck_assert_int_eq(got, 0);
+	close(fd);
+	return buf;
+}
+
+/* Copy the pseudo-file path (a size, no blocks) with sp_move_sparse() in
+ * each hole policy and check that the copy is what reading it to its end
+ * gives, not its st_size padded with zeros.  Returns false when path is
+ * not such a file here (the check is then left out). */
+static bool copies_pseudo_file(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0 || st.st_blocks)
+		return false;
+	size_t want_len;
+	char *want = read_to_end(path, &want_len);
+	ck_assert_uint_lt(want_len, (size_t)st.st_size); /* the size is a guess */
+	for (int how = SP_HOLES_KEEP; how <= SP_HOLES_FILL; how++) {
+		ck_assert_int_eq(copy_to_file(path, (enum sp_holes)how, NULL), (int64_t)want_len);
+		size_t got_len;
+		char *got = read_to_end(scratch_path("copy"), &got_len);
+		ck_assert_uint_eq(got_len, want_len);
+		ck_assert(memcmp(got, want, want_len) == 0);
+		free(got);
+	}
+	free(want);
+	return true;
+}
+
+/* A /sys file: 4096 bytes by fstat(2), no blocks, SEEK_HOLE at 4096, a
+ * few bytes of text (issue 23: the copy was 4096 bytes, NULs after the
+ * text).  A /proc file whose size is its length: SEEK_DATA refused
+ * (EINVAL), which failed the copy. */
+START_TEST(pseudo_files_read_to_their_end)
+{
+	copies_pseudo_file("/sys/kernel/mm/transparent_hugepage/enabled");
+	copies_pseudo_file("/sys/kernel/mm/transparent_hugepage/defrag");
+	struct stat st;
+	if (stat("/proc/cmdline", &st) == 0 && st.st_size > 0 && !st.st_blocks) {
+		size_t want_len, got_len;
+		char *want = read_to_end("/proc/cmdline", &want_len);
+		ck_assert_int_eq(copy_to_file("/proc/cmdline", SP_HOLES_KEEP, NULL),
+				 (int64_t)want_len);
+		char *got = read_to_end(scratch_path("copy"), &got_len);
+		ck_assert_uint_eq(got_len, want_len);
+		ck_assert(memcmp(got, want, want_len) == 0);
+		free(got);
+		free(want);
+	}
+}
+END_TEST
+
 /* Splice calls of a file-to-file copy alternate input -> private pipe,
  * private pipe -> output: the third is the second extent's first read. */
 static void splice3_eio(void) { fault_inject(FAULT_SPLICE, 3, 1, EIO); }
@@ -502,6 +568,7 @@ Suite *sparse_suite(void)
 	tcase_add_test(tc, unknown_hole_policy_refused);
 	tcase_add_test(tc, no_mover_refused);
 	tcase_add_test(tc, copy_to_new_asks_less);
+	tcase_add_test(tc, pseudo_files_read_to_their_end);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,25 @@
+/* Standard fds closed when a tool starts: held, so that nothing the tool
+ * opens later lands on them. */
+#ifndef SPLICE_UTILS_STDFDS_H
+#define SPLICE_UTILS_STDFDS_H
+
+/* Bits of cli_hold_standard_fds()'s answer. */
+enum {
+	CLI_STDIN_CLOSED = 1 << 0,
+	CLI_STDOUT_CLOSED = 1 << 1,
+	CLI_STDERR_CLOSED = 1 << 2,
+};
+
+/*
+ * Put an O_PATH descriptor of "/" on each of fds 0, 1 and 2 that is
+ * closed, so that no file, pipe or socket the tool opens later takes its
+ * number: a destination opened as fd 2 would get the tool's messages and
+ * progress lines in its data.  On an O_PATH descriptor every read, write,
+ * splice and tee fails with EBADF, as on a closed fd; fstat(2), however,
+ * succeeds (a directory), so a tool that looks at a standard fd checks the
+ * answer first.  Call it first in main().  Returns the closed fds as
+ * CLI_*_CLOSED bits.
+ */
+unsigned cli_hold_standard_fds(void);
+
+#endif
