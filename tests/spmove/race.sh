@@ -3,13 +3,14 @@
 #
 # For each mode (below), spmove runs as root on a scene where the user
 # nobody owns a directory that spmove reads or writes.  A first run under
-# `strace -f -P PATH` lists every system call that touches the raced PATH
-# (by name, or through a descriptor of it), numbered per thread and system
+# `strace -f -P PATH -P DIR` lists every system call that touches the
+# raced PATH (by name, through a descriptor of it, or by its directory's
+# descriptor, as GNU cp reaches files), numbered per thread and system
 # call as strace's when= counts them.  Then, for each of those calls in
-# turn (the calls that name PATH first, then those through a descriptor;
-# at most RACE_POINTS of them per target, taken in that order), spmove
-# runs again under
-#   strace -f -qq -o /dev/null -P PATH -e inject=SYSCALL:delay_enter=USEC:when=N
+# turn (at most RACE_POINTS per target: those that name the file, spread
+# evenly over the run, then the others), spmove runs again under
+#   strace -f -qq -o /dev/null -P PATH -P DIR \
+#          -e inject=SYSCALL:delay_enter=USEC:when=N
 # and, as soon as the harness (root) sees a thread of it held in that
 # system call (the same tracing stop and /proc/TID/syscall twice in a
 # row), nobody swaps a file, a directory or a parent directory for a
@@ -25,8 +26,14 @@
 #     fs.protected_symlinks governs that, not spmove);
 #   - the secret's bytes are readable by nobody anywhere in the scene
 #     (grep -r run as nobody);
+#   - the secret's bytes were copied at all, in every mode but the plain
+#     copy (whose command-line SRC cp follows too): within a tree and in a
+#     move, a symbolic link is never followed, so its target must not be
+#     read;
 #   - a temporary file (.spmove-*) is left;
-#   - the run hung (killed by timeout after RACE_LIMIT seconds).
+#   - the run hung (killed by timeout after RACE_LIMIT seconds), except
+#     on a FIFO swapped in before the command's first look at the path
+#     (the user gave root a FIFO to read: cp waits for a writer too).
 # The test fails if spmove has any breach.  GNU cp 9.11 (from
 # $PEER_COREUTILS, default ../shared/peers/coreutils-9.11.230 beside the
 # source tree, else the system's cp) and the system's mv (Debian's, for the
@@ -39,7 +46,7 @@
 #   copy          spmove H/t/a O/a                 H/t/a -> secret, FIFO
 #   dest-link     spmove S/f H/report              H/report -> passwd
 #   into-dir      spmove S/conf S/f H/d            H/d -> etc
-#   -r            spmove -r S/t H/                 H/t -> etc
+#   -r            spmove -r S/t H/new              H/new -> etc
 #   -a            spmove -a H/src/docs H/          H/docs (nobody's) -> etc
 #   -p            spmove -rp H/src/docs H/         H/docs (nobody's) -> etc
 #   move-1fs      spmove --remove-source H/t O/t   H/t -> vault
@@ -49,9 +56,9 @@
 #                                                  H/t/sub -> vault
 #   walker        spmove -r -v H/t O/t             the same
 #
-# Tuning: RACE_POINTS (race points per target, default 6; 0: all),
-# RACE_DELAY (the pause, microseconds, default 350000), RACE_LIMIT
-# (seconds before a run counts as hung, default 4), RACE_MODES (a
+# Tuning: RACE_POINTS (race points per target, default 5; 0: all),
+# RACE_DELAY (the pause, microseconds, default 300000), RACE_LIMIT
+# (seconds before a run counts as hung, default 3), RACE_MODES (a
 # space-separated subset of the modes), RACE_GNU=no to leave GNU out.
 # The real binary is traced (real_bin), with the library just built.
 . "$top_srcdir/tests/lib.sh"
@@ -73,7 +80,7 @@ else
 	GNU_CP=$(command -v cp)
 fi
 GNU_MV=$(command -v mv)
-: "${RACE_POINTS:=6}" "${RACE_DELAY:=350000}" "${RACE_LIMIT:=4}" "${RACE_GNU:=yes}"
+: "${RACE_POINTS:=5}" "${RACE_DELAY:=300000}" "${RACE_LIMIT:=3}" "${RACE_GNU:=yes}"
 : "${RACE_MODES:=copy dest-link into-dir -r -a -p move-1fs move-2fs workers walker}"
 
 TPL=$T_DIR/tpl     # the scene as it starts, copied to W for each run
@@ -142,6 +149,9 @@ breaches() {
 	done
 	as_nobody grep -rlF -D skip -e "$MARKER" "$W" "$M" 2>/dev/null |
 		sed 's/^/secret readable by nobody: /'
+	[ "$MODE" = copy ] ||
+		grep -rlF -D skip -e "$MARKER" "$W" "$M" | grep -vx "$W/vault/secret" |
+		sed 's/^/secret read through a symbolic link: /'
 	find "$W" "$M" -name '.spmove-*' | sed 's/^/temporary file left: /'
 }
 
@@ -206,25 +216,45 @@ traced() {
 		sh -c 'echo $$ >"$0"; exec "$@"' "$T_DIR/pid" "$@" >/dev/null 2>&1
 }
 
-# The race points of a command on a path: "SYSCALL N" a line, those
-# that name the path first.  Sets POINTS.
+# The race points of a command on a path: the system calls on the path
+# or on its directory (GNU cp reaches a file by its directory's
+# descriptor and its name), "SYSCALL N early|late" a line.  "early": the
+# call comes before the command's first look at the path (a swap then is
+# what the user could have done before the command started).  At most
+# RACE_POINTS are taken: those that name the file, spread evenly over the
+# run, then the others.  Sets POINTS, and CALLS to how many there were.
 race_points() {
 	local path=$1; shift
 	reset_scene
 	rm -f "$T_DIR/pid"
-	traced -o "$T_DIR/enum.log" -P "$path" -- "$@"
-	POINTS=$(awk -v p="\"$path\"" '
+	traced -o "$T_DIR/enum.log" -P "$path" -P "${path%/*}" -- "$@"
+	CALLS=$(awk '!/^[0-9]+ +(<\.\.\.|---|\+\+\+)/' "$T_DIR/enum.log" | grep -c .)
+	POINTS=$(awk -v p="\"$path\"" -v b="\"${path##*/}" -v k="$RACE_POINTS" '
 		{ line = $0; sub(/^[0-9]+ +/, "", line) }
 		line ~ /^(<\.\.\.|---|\+\+\+)/ { next }
 		{
 			sc = line; sub(/\(.*/, "", sc)
-			n = ++count[$1, sc]
-			if (index(line, p)) named[++nn] = sc " " n
-			else other[++no] = sc " " n
+			pt = sc " " ++count[$1, sc]
+			if (!looked) early[pt] = 1
+			if (index(line, p) || index(line, b "\"") || index(line, b "/")) {
+				looked = 1
+				named[++nn] = pt
+			} else {
+				other[++no] = pt
+			}
+		}
+		function take(pt) {
+			if (pt in taken || (k > 0 && got >= k))
+				return
+			taken[pt] = 1; got++
+			print pt, (pt in early ? "early" : "late")
 		}
 		END {
-			for (i = 1; i <= nn; i++) if (!seen[named[i]]++) print named[i]
-			for (i = 1; i <= no; i++) if (!seen[other[i]]++) print other[i]
+			m = k > 0 && k < nn ? k : nn
+			for (i = 0; i < m; i++)
+				take(named[m > 1 ? 1 + int(i * (nn - 1) / (m - 1) + 0.5) : 1])
+			for (i = 1; i <= nn; i++) take(named[i])
+			for (i = 1; i <= no; i++) take(other[i])
 		}' "$T_DIR/enum.log")
 }
 
@@ -233,16 +263,14 @@ race_points() {
 race_target() {
 	local tool=$1 mode=$2 trace=$3 path=$4 kind=$5 target=$6
 	shift 7
-	local key=${tool}_${mode//[^a-z0-9]/_} sc n pid rc what k=0
+	local key=${tool}_${mode//[^a-z0-9]/_} sc n when pid rc what
 	race_points "$trace" "$@"
-	eval "CALLS_$key=\$((\${CALLS_$key:-0} + $(grep -c . <<<"$POINTS")))"
-	while read -r sc n; do
+	eval "CALLS_$key=\$((\${CALLS_$key:-0} + $CALLS))"
+	while read -r sc n when; do
 		[ -n "$sc" ] || continue
-		[ "$RACE_POINTS" -gt 0 ] && [ $k -ge "$RACE_POINTS" ] && break
-		k=$((k + 1))
 		reset_scene
 		rm -f "$T_DIR/pid"
-		traced -o /dev/null -P "$trace" -e inject="$sc:delay_enter=$RACE_DELAY:when=$n" \
+		traced -o /dev/null -P "$trace" -P "${trace%/*}" -e inject="$sc:delay_enter=$RACE_DELAY:when=$n" \
 			-- "$@" &
 		pid=$!
 		if wait_pause $pid; then
@@ -255,12 +283,19 @@ race_target() {
 			rc=$?
 			eval "MISSED_$key=\$((\${MISSED_$key:-0} + 1))"
 		fi
+		# A FIFO there before the first look is the source the user
+		# gave: cp reads it too, and waits for a writer.
+		[ "$kind" = fifo ] && [ "$when" = early ] && [ "$rc" = 124 ] && rc=0
 		what=$(breaches $rc)
 		if [ -n "$what" ]; then
 			eval "BREACHED_$key=\$((\${BREACHED_$key:-0} + 1))"
 			echo "# $tool $mode: breach at $sc #$n on ${trace#$W/}," \
 			     "${path#$W/} -> $kind${target:+ ${target#$W/}}:"
 			echo "$what" | sed "s|$W/||g; s|^|#     |"
+			# RACE_KEEP=DIR: keep the scene of the first breach there.
+			if [ -n "${RACE_KEEP:-}" ] && [ ! -e "$RACE_KEEP" ]; then
+				cp -a "$W" "$RACE_KEEP"
+			fi
 		fi
 	done <<<"$POINTS"
 }
@@ -269,6 +304,7 @@ race_target() {
 # targets (trace path, swapped path, kind, link target).
 run_mode() {
 	local tool=$1 mode=$2 sp gnu
+	MODE=$mode
 	case $mode in
 	copy)
 		sp=("$SP" "$H/t/a" "$O/a"); gnu=("$GNU_CP" "$H/t/a" "$O/a")
@@ -280,8 +316,8 @@ run_mode() {
 		sp=("$SP" "$S/conf" "$S/f" "$H/docs"); gnu=("$GNU_CP" "$S/conf" "$S/f" "$H/docs")
 		set -- "$H/docs $H/docs link $W/victim/etc" ;;
 	-r)
-		sp=("$SP" -r "$S/t" "$H/"); gnu=("$GNU_CP" -r "$S/t" "$H/")
-		set -- "$H/t $H/t link $W/victim/etc" ;;
+		sp=("$SP" -r "$S/t" "$H/new"); gnu=("$GNU_CP" -r "$S/t" "$H/new")
+		set -- "$H/new $H/new link $W/victim/etc" ;;
 	-a)
 		sp=("$SP" -a "$H/src/docs" "$H/"); gnu=("$GNU_CP" -a "$H/src/docs" "$H/")
 		set -- "$H/docs $H/docs link $W/victim/etc" ;;
