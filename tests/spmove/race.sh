@@ -15,8 +15,8 @@
 # system call (the same tracing stop and /proc/TID/syscall twice in a
 # row), nobody swaps a file, a directory or a parent directory for a
 # symbolic link (to a root-only file, to a root-owned directory standing
-# in for /etc, to a root-only directory), or for a FIFO.  Each run is then
-# checked; any of these is a breach:
+# in for /etc, to a root-only directory), for a FIFO or for another file.
+# Each run is then checked; any of these is a breach:
 #   - a victim (victim/passwd 0644, victim/etc/ 0755 with conf, vault/
 #     0700 with secret 0600, all root's) changed type, owner, group or mode,
 #     or any entry under them belongs to someone other than root;
@@ -39,11 +39,13 @@
 # source tree, else the system's cp) and the system's mv (Debian's, for the
 # moves) go through the same races; their figures are printed, never
 # asserted.  A race point whose pause was not seen (the call did not come
-# in that run) counts as missed, not tried.
+# in that run), or that ended before the swap was done, counts as missed,
+# not tried (its run is checked all the same).
 #
 # Modes (S: root's source files, H: nobody's home, O: root's out/, M: a
 # tmpfs, the second file system):
-#   copy          spmove H/t/a O/a                 H/t/a -> secret, FIFO
+#   copy          spmove H/t/a O/a                 H/t/a -> secret, FIFO,
+#                                                  another file
 #   dest-link     spmove S/f H/report              H/report -> passwd
 #   into-dir      spmove S/conf S/f H/d            H/d -> etc
 #   -r            spmove -r S/t H/new              H/new -> etc
@@ -61,6 +63,10 @@
 # (seconds before a run counts as hung, default 3), RACE_MODES (a
 # space-separated subset of the modes), RACE_GNU=no to leave GNU out.
 # The real binary is traced (real_bin), with the library just built.
+# Run it alone with `make check TESTS=tests/spmove/race.sh VERBOSE=1`
+# (about two minutes on two CPUs; RACE_POINTS=0 tries every race point,
+# about seven); each breach is listed with its system call, the path
+# swapped and what changed, RACE_KEEP=DIR keeps the first breach's scene.
 . "$top_srcdir/tests/lib.sh"
 require_root
 require_strace
@@ -170,18 +176,21 @@ stopped_tasks() {
 }
 
 # Wait until a thread of the traced command is held in a system call
-# (seen twice, 25 ms apart, in the same one).  Fails when the command ends
-# first.  The command writes its process id into $T_DIR/pid (traced()).
+# (seen twice, 25 ms apart, in the same one): PAUSED says which, PID is
+# the command's.  Fails when the command ends first.  The command writes
+# its process id into $T_DIR/pid (traced()).
 wait_pause() {
 	local prev="" item items i=0 pid=""
+	PAUSED="" PID=""
 	while [ -z "$pid" ] && [ -d "/proc/$1" ]; do
 		{ read -r pid <"$T_DIR/pid"; } 2>/dev/null || sleep 0.01
 	done
 	while [ -n "$pid" ] && [ -d "/proc/$pid" ] && [ $i -lt $((RACE_LIMIT * 40)) ]; do
+		PID=$pid
 		stopped_tasks "$pid"
 		IFS='|' read -ra items <<<"$SIG"
 		for item in "${items[@]}"; do
-			[ -n "$item" ] && [[ "$prev|" == *"|$item|"* ]] && return 0
+			[ -n "$item" ] && [[ "$prev|" == *"|$item|"* ]] && PAUSED=$item && return 0
 		done
 		prev=$SIG
 		sleep 0.025
@@ -191,7 +200,7 @@ wait_pause() {
 }
 
 # swap PATH KIND [TARGET]: as nobody, put a symbolic link to TARGET
-# (KIND link) or a FIFO (fifo) in PATH's place, in one rename where PATH
+# (KIND link), a FIFO (fifo) or another file (file) in PATH's place, in one rename where PATH
 # is not a directory, else by moving it aside first.
 swap() {
 	as_nobody sh -c '
@@ -200,6 +209,7 @@ swap() {
 		case $kind in
 		link) ln -s "$t" "$p.new" ;;
 		fifo) mkfifo "$p.new" ;;
+		file) echo "nobody'"'"'s other file" >"$p.new" ;;
 		esac || exit 1
 		mv -T "$p.new" "$p" 2>/dev/null || { mv -T "$p" "$p.old" && mv -T "$p.new" "$p"; }
 	' sh "$1" "$2" "${3-}" 2>/dev/null
@@ -222,14 +232,22 @@ traced() {
 # call comes before the command's first look at the path (a swap then is
 # what the user could have done before the command started).  At most
 # RACE_POINTS are taken: those that name the file, spread evenly over the
-# run, then the others.  Sets POINTS, and CALLS to how many there were.
+# run, then the others.  Sets POINTS, and CALLS to how many there were
+# in all (a call made by several threads is one point).
 race_points() {
 	local path=$1; shift
 	reset_scene
 	rm -f "$T_DIR/pid"
 	traced -o "$T_DIR/enum.log" -P "$path" -P "${path%/*}" -- "$@"
-	CALLS=$(awk '!/^[0-9]+ +(<\.\.\.|---|\+\+\+)/' "$T_DIR/enum.log" | grep -c .)
-	POINTS=$(awk -v p="\"$path\"" -v b="\"${path##*/}" -v k="$RACE_POINTS" '
+	POINTS=$(sample_points "$path" 0)
+	CALLS=$(grep -c . <<<"$POINTS")
+	POINTS=$(sample_points "$path" "$RACE_POINTS")
+}
+
+# sample_points PATH K: the race points of the last traced run, at most
+# K (0: all).
+sample_points() {
+	awk -v p="\"$1\"" -v b="\"${1##*/}" -v k="$2" '
 		{ line = $0; sub(/^[0-9]+ +/, "", line) }
 		line ~ /^(<\.\.\.|---|\+\+\+)/ { next }
 		{
@@ -255,7 +273,7 @@ race_points() {
 				take(named[m > 1 ? 1 + int(i * (nn - 1) / (m - 1) + 0.5) : 1])
 			for (i = 1; i <= nn; i++) take(named[i])
 			for (i = 1; i <= no; i++) take(other[i])
-		}' "$T_DIR/enum.log")
+		}' "$T_DIR/enum.log"
 }
 
 # One target of a mode: TOOL MODE TRACE SWAP KIND TARGET -- CMD...
@@ -275,9 +293,14 @@ race_target() {
 		pid=$!
 		if wait_pause $pid; then
 			swap "$path" "$kind" "$target"
+			# Raced only if the swap was done within the pause.
+			stopped_tasks "$PID"
 			wait $pid
 			rc=$?
-			eval "TRIED_$key=\$((\${TRIED_$key:-0} + 1))"
+			case "$SIG|" in
+			*"|$PAUSED|"*) eval "TRIED_$key=\$((\${TRIED_$key:-0} + 1))" ;;
+			*) eval "MISSED_$key=\$((\${MISSED_$key:-0} + 1))" ;;
+			esac
 		else
 			wait $pid
 			rc=$?
@@ -308,7 +331,8 @@ run_mode() {
 	case $mode in
 	copy)
 		sp=("$SP" "$H/t/a" "$O/a"); gnu=("$GNU_CP" "$H/t/a" "$O/a")
-		set -- "$H/t/a $H/t/a link $W/vault/secret" "$H/t/a $H/t/a fifo -" ;;
+		set -- "$H/t/a $H/t/a link $W/vault/secret" "$H/t/a $H/t/a fifo -" \
+			"$H/t/a $H/t/a file -" ;;
 	dest-link)
 		sp=("$SP" "$S/f" "$H/report"); gnu=("$GNU_CP" "$S/f" "$H/report")
 		set -- "$H/report $H/report link $W/victim/passwd" ;;
@@ -365,11 +389,15 @@ for mode in $RACE_MODES; do
 	[ "$RACE_GNU" = no ] || run_mode gnu "$mode"
 done
 
-echo "# calls: system calls touching the raced paths; points: race points"
-echo "# tried (the pause was seen, the swap done); missed: pause not reached"
-printf '# %-10s | %-30s | %-30s\n' "" "spmove" "GNU cp 9.11 / mv"
-printf '# %-10s | %6s %6s %6s %8s | %6s %6s %6s %8s\n' mode calls points missed breaches \
-	calls points missed breaches
+echo "# points: the race points, system calls touching the raced paths"
+echo "# (SYSCALL, Nth); tried: those run and swapped while paused (at most"
+echo "# RACE_POINTS=$RACE_POINTS a target); missed: pause not reached, or over"
+echo "# before the swap; breaches: runs with a breach"
+version() { "$1" --version | sed -n '1s/.* //p'; }
+printf '# %-10s | %-29s | %-29s\n' "" "spmove" \
+	"GNU cp $(version "$GNU_CP") / mv $(version "$GNU_MV")"
+printf '# %-10s | %6s %6s %6s %8s | %6s %6s %6s %8s\n' mode points tried missed breaches \
+	points tried missed breaches
 for mode in $RACE_MODES; do
 	printf '# %-10s | %6s %6s %6s %8s | %6s %6s %6s %8s\n' "$mode" \
 		"$(get CALLS spmove_"$mode")" "$(get TRIED spmove_"$mode")" \
