@@ -60,7 +60,7 @@
 #
 # Tuning: RACE_POINTS (race points per target, default 5; 0: all),
 # RACE_DELAY (the pause, microseconds, default 300000), RACE_LIMIT
-# (seconds before a run counts as hung, default 3), RACE_MODES (a
+# (seconds before a run counts as hung, default 5), RACE_MODES (a
 # space-separated subset of the modes), RACE_GNU=no to leave GNU out.
 # The real binary is traced (real_bin), with the library just built.
 # Run it alone with `make check TESTS=tests/spmove/race.sh VERBOSE=1`
@@ -86,7 +86,7 @@ else
 	GNU_CP=$(command -v cp)
 fi
 GNU_MV=$(command -v mv)
-: "${RACE_POINTS:=5}" "${RACE_DELAY:=300000}" "${RACE_LIMIT:=3}" "${RACE_GNU:=yes}"
+: "${RACE_POINTS:=5}" "${RACE_DELAY:=300000}" "${RACE_LIMIT:=5}" "${RACE_GNU:=yes}"
 : "${RACE_MODES:=copy dest-link into-dir -r -a -p move-1fs move-2fs workers walker}"
 
 TPL=$T_DIR/tpl     # the scene as it starts, copied to W for each run
@@ -103,7 +103,7 @@ at_exit "umount -l '$M'"
 make_scene() {
 	local t=$1
 	mkdir -p "$t/vault" "$t/victim/etc" "$t/home/t/sub" "$t/home/src/docs/sub" \
-		"$t/home/docs" "$t/src/t/sub" "$t/out" || return 1
+		"$t/home/docs" "$t/src/t/sub" "$t/out" "$t/stage" || return 1
 	{ echo "$MARKER"; head -c 3000 /dev/urandom | od -An -tx1; } >"$t/vault/secret"
 	chmod 700 "$t/vault"; chmod 600 "$t/vault/secret"
 	echo "root:x:0:0:root:/root:/bin/bash" >"$t/victim/passwd"
@@ -120,7 +120,7 @@ make_scene() {
 	echo "nobody's report" >"$t/home/mine"
 	ln -s mine "$t/home/report"
 	echo "nobody's docs" >"$t/home/docs/readme"
-	chown -R nobody:nogroup "$t/home"
+	chown -R nobody:nogroup "$t/home" "$t/stage"
 	# root's: a file, a conf of another mode than victim/etc/conf, a tree.
 	echo "root's new report" >"$t/src/f"
 	echo "root's conf" >"$t/src/conf"; chmod 600 "$t/src/conf"
@@ -128,7 +128,7 @@ make_scene() {
 	cp "$t/src/conf" "$t/src/t/conf"
 	echo "c" >"$t/src/t/sub/c"
 	chmod 750 "$t/src/t"
-	chmod 755 "$t" "$t/victim" "$t/victim/etc" "$t/home" "$t/out" "$t/src"
+	chmod 755 "$t" "$t/victim" "$t/victim/etc" "$t/home" "$t/out" "$t/src" "$t/stage"
 }
 make_scene "$TPL" || exit 99
 chmod 700 "$TPL"   # the original secret stays out of nobody's reach
@@ -176,7 +176,7 @@ stopped_tasks() {
 }
 
 # Wait until a thread of the traced command is held in a system call
-# (seen twice, 25 ms apart, in the same one): PAUSED says which, PID is
+# (seen twice, 15 ms apart, in the same one): PAUSED says which, PID is
 # the command's.  Fails when the command ends first.  The command writes
 # its process id into $T_DIR/pid (traced()).
 wait_pause() {
@@ -185,7 +185,7 @@ wait_pause() {
 	while [ -z "$pid" ] && [ -d "/proc/$1" ]; do
 		{ read -r pid <"$T_DIR/pid"; } 2>/dev/null || sleep 0.01
 	done
-	while [ -n "$pid" ] && [ -d "/proc/$pid" ] && [ $i -lt $((RACE_LIMIT * 40)) ]; do
+	while [ -n "$pid" ] && [ -d "/proc/$pid" ] && [ $i -lt $((RACE_LIMIT * 60)) ]; do
 		PID=$pid
 		stopped_tasks "$pid"
 		IFS='|' read -ra items <<<"$SIG"
@@ -193,26 +193,29 @@ wait_pause() {
 			[ -n "$item" ] && [[ "$prev|" == *"|$item|"* ]] && PAUSED=$item && return 0
 		done
 		prev=$SIG
-		sleep 0.025
+		sleep 0.015
 		i=$((i + 1))
 	done
 	return 1
 }
 
-# swap PATH KIND [TARGET]: as nobody, put a symbolic link to TARGET
-# (KIND link), a FIFO (fifo) or another file (file) in PATH's place, in one rename where PATH
-# is not a directory, else by moving it aside first.
-swap() {
+# stage KIND [TARGET]: as nobody, make what will be swapped in: a
+# symbolic link to TARGET (KIND link), a FIFO (fifo) or another file
+# (file), as stage/new beside home/ (the same file system).
+stage() {
 	as_nobody sh -c '
-		p=$1; kind=$2; t=$3
-		rm -rf "$p.new" "$p.old"
-		case $kind in
-		link) ln -s "$t" "$p.new" ;;
-		fifo) mkfifo "$p.new" ;;
-		file) echo "nobody'"'"'s other file" >"$p.new" ;;
-		esac || exit 1
-		mv -T "$p.new" "$p" 2>/dev/null || { mv -T "$p" "$p.old" && mv -T "$p.new" "$p"; }
-	' sh "$1" "$2" "${3-}" 2>/dev/null
+		case $1 in
+		link) ln -s "$2" "$0" ;;
+		fifo) mkfifo "$0" ;;
+		file) echo "nobody'"'"'s other file" >"$0" ;;
+		esac' "$W/stage/new" "$1" "${2-}" 2>/dev/null
+}
+
+# swap PATH: as nobody, put stage/new in PATH's place: in one rename
+# where PATH is not a directory, else by moving PATH aside first.
+swap() {
+	as_nobody mv -T "$W/stage/new" "$1" 2>/dev/null ||
+		as_nobody sh -c 'mv -T "$0" "$0.old" && mv -T "$1" "$0"' "$1" "$W/stage/new" 2>/dev/null
 }
 
 # traced STRACE-OPTIONS -- CMD...: run CMD under strace (killed, with
@@ -222,7 +225,9 @@ traced() {
 	local opts=()
 	while [ "$1" != -- ]; do opts+=("$1"); shift; done
 	shift
-	timeout -k 1 "$RACE_LIMIT" "$STRACE" -f -qq "${opts[@]}" -- \
+	# LeakSanitizer cannot work under ptrace (as in inject()).
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		timeout -k 1 "$RACE_LIMIT" "$STRACE" -f -qq "${opts[@]}" -- \
 		sh -c 'echo $$ >"$0"; exec "$@"' "$T_DIR/pid" "$@" >/dev/null 2>&1
 }
 
@@ -287,12 +292,13 @@ race_target() {
 	while read -r sc n when; do
 		[ -n "$sc" ] || continue
 		reset_scene
+		stage "$kind" "$target"
 		rm -f "$T_DIR/pid"
 		traced -o /dev/null -P "$trace" -P "${trace%/*}" -e inject="$sc:delay_enter=$RACE_DELAY:when=$n" \
 			-- "$@" &
 		pid=$!
 		if wait_pause $pid; then
-			swap "$path" "$kind" "$target"
+			swap "$path"
 			# Raced only if the swap was done within the pause.
 			stopped_tasks "$PID"
 			wait $pid
