@@ -395,10 +395,15 @@ for mode in $RACE_MODES; do
 	[ "$RACE_GNU" = no ] || run_mode gnu "$mode"
 done
 
+if [ "$RACE_POINTS" -gt 0 ]; then
+	sampled="at most $RACE_POINTS a target"
+else
+	sampled="all of them"
+fi
 echo "# points: the race points, system calls touching the raced paths"
-echo "# (SYSCALL, Nth); tried: those run and swapped while paused (at most"
-echo "# RACE_POINTS=$RACE_POINTS a target); missed: pause not reached, or over"
-echo "# before the swap; breaches: runs with a breach"
+echo "# (SYSCALL, Nth); tried: those run ($sampled) and swapped while"
+echo "# paused; missed: pause not reached, or over before the swap;"
+echo "# breaches: runs with a breach"
 version() { "$1" --version | sed -n '1s/.* //p'; }
 printf '# %-10s | %-29s | %-29s\n' "" "spmove" \
 	"GNU cp $(version "$GNU_CP") / mv $(version "$GNU_MV")"
