@@ -278,7 +278,13 @@ static int output_open_dst(const struct spmove *s, const struct target *t,
 	 * as cp does; a regular file never. */
 	int flags = O_CLOEXEC | O_NOCTTY |
 		    (out->special ? O_WRONLY : O_RDWR | O_CREAT | O_NOFOLLOW);
-	out->fd = openat(t->dirfd, t->base, flags, new_file_mode(s, src_mode));
+	/* A FIFO's open waits for a reader: a signal that cancels the run
+	 * ends it quietly, any other is waited through. */
+	do
+		out->fd = openat(t->dirfd, t->base, flags, new_file_mode(s, src_mode));
+	while (out->fd < 0 && errno == EINTR && !spmove_cancel);
+	if (out->fd < 0 && errno == EINTR)
+		return ECANCELED;
 	if (out->fd < 0 && dst_st && !out->special && s->o->force &&
 	    unlinkat(t->dirfd, t->base, 0) == 0) {
 		out->replaces = false;
@@ -496,7 +502,8 @@ static int copy_into(struct spmove *s, const struct loc *src, int in, const stru
 		return 1;
 	}
 	if (err) {
-		cli_error(err, "cannot create regular file %s", quoted(t->path));
+		if (!(err == ECANCELED && spmove_cancel))
+			cli_error(err, "cannot create regular file %s", quoted(t->path));
 		return 1;
 	}
 	int cloned = try_clone(s, t, in, out.fd, st, src->path);
@@ -533,8 +540,14 @@ static int open_source(const struct loc *src, const struct stat *st, bool follow
 		       struct stat *now)
 {
 	bool fifo = S_ISFIFO(st->st_mode);
-	int fd = loc_open_checked(src, O_RDONLY | (follow ? 0 : O_NOFOLLOW) |
-					       (fifo ? 0 : O_NONBLOCK), st, now);
+	int fd;
+	/* A FIFO's open waits for a writer: as for the output's. */
+	do
+		fd = loc_open_checked(src, O_RDONLY | (follow ? 0 : O_NOFOLLOW) |
+					      (fifo ? 0 : O_NONBLOCK), st, now);
+	while (fd == -EINTR && !spmove_cancel);
+	if (fd == -EINTR)
+		return -1;
 	if (fd == -ESTALE) {
 		loc_replaced(src);
 		return -1;

@@ -28,8 +28,10 @@ int copy_data(struct spmove *s, int in, int out, const struct stat *in_st, bool 
 	int64_t n = fresh ? sp_copy_to_new(s->mover, in, in_st, out, holes[s->o->sparse])
 			  : sp_move_sparse(s->mover, in, out, holes[s->o->sparse]);
 	s->methods_used |= 1u << sp_last_path(s->mover);
-	if (s->progress)
+	if (s->progress && n >= 0)
 		progress_end(s->progress);
+	else if (s->progress)
+		cli_progress_file_failed(s->progress, sp_last_bytes(s->mover));
 	if (n >= 0)
 		return 0;
 	*side = sp_error_side(s->mover);

@@ -67,4 +67,23 @@ wait
 check_eq "SIGPIPE from a closed pipe: died of the signal" "$((128 + $(kill -l PIPE)))" "$rc"
 check_eq "SIGPIPE: nothing on stderr" "" "$(cat err)"
 
+
+# Waiting to open a FIFO (for writing into it, or reading one copied as
+# data): a fatal signal ends the run silently, as with GNU cp, not with
+# "Interrupted system call".
+mkfifo fifo-out fifo-in
+for case in "big fifo-out" "fifo-in fifo-copy"; do
+	set -- $case
+	"$SPMOVE" "$1" "$2" 2>err &
+	pid=$!
+	sleep 0.3
+	kill -TERM "$pid"
+	wait "$pid"
+	rc=$?
+	check_eq "SIGTERM waiting to open $1 -> $2: died of the signal" \
+		"$((128 + $(kill -l TERM)))" "$rc"
+	check_eq "SIGTERM waiting to open $1 -> $2: nothing on stderr" "" "$(cat err)"
+done
+ok "the FIFO copies left nothing" test ! -e fifo-copy
+
 done_testing
