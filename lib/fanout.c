@@ -86,6 +86,7 @@ struct fan {
 	uint64_t total;      /* bytes of all finished chunks */
 	struct drainer *drainers;
 	size_t ndrainers;
+	bool want_drainers;  /* to start with the second chunk */
 };
 
 /* A helper thread splicing one output's copy of each chunk out of its own
@@ -598,6 +599,8 @@ static int rw_chunk(struct fan *f)
 	return rc ? rc : 1;
 }
 
+static void start_drainers(struct fan *f);
+
 /* One chunk through the stage.  Returns 1, 0 at end of input, or a
  * negative errno. */
 static int stage_chunk(struct fan *f, size_t consumer)
@@ -615,6 +618,12 @@ static int stage_chunk(struct fan *f, size_t consumer)
 	if (r == 0)
 		return 0;
 	f->chunk = r;
+	/* The drainers pay off from the second chunk on: an input that fits
+	 * in one chunk (a small file) is served without starting a thread. */
+	if (f->want_drainers && f->total) {
+		f->want_drainers = false;
+		start_drainers(f);
+	}
 	if (any_write_route(f) && (rc = fill_buffer(f, false)) && rc != -ECANCELED)
 		rc = drop_write_routes(f, rc);
 	if (!rc)
@@ -798,7 +807,7 @@ static int setup(struct fan *f, int in_fd, const int *out_fds)
 			f->rw = true;
 			m->stats.fallbacks++;
 		} else {
-			start_drainers(f);
+			f->want_drainers = true;
 		}
 	}
 	/* A chunk must fit in the stage, once there is one. */
