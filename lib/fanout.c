@@ -63,6 +63,8 @@ struct fan_out {
 	size_t pos;   /* bytes of the current chunk it has been given */
 	struct drainer *drainer; /* the helper thread that owns it, if any */
 	bool handed;  /* the drainer has the current chunk */
+	bool nocache; /* a regular file under SP_NOCACHE: uncached write(2) */
+	struct sp_nocache cache;
 };
 
 /* The state of one sp_fanout() call. */
@@ -323,6 +325,21 @@ static int fill_buffer(struct fan *f, bool consume)
 	return rc;
 }
 
+/* Write the rest of the chunk to output o, a regular file under
+ * SP_NOCACHE, with one uncached write(2) (again after EINTR).  Returns the
+ * count or a negative errno. */
+static ssize_t nocache_write(struct fan *f, struct fan_out *o)
+{
+	for (;;) {
+		ssize_t w = sp_nocache_write(&o->cache, &f->m->stats, o->fd, f->buf + o->pos,
+					     f->chunk - o->pos);
+		if (w >= 0 || errno != EINTR)
+			return w >= 0 ? w : -errno;
+		if (sp_cancelled(&f->m->worker))
+			return -ECANCELED;
+	}
+}
+
 /* Give output i the rest of the chunk with write(2); last says that no
  * output after it needs the stage.  Returns 0 or a negative errno to stop with. */
 static int serve_write(struct fan *f, size_t i, bool last)
@@ -335,7 +352,9 @@ static int serve_write(struct fan *f, size_t i, bool last)
 			return drop(f, i, rc);
 	}
 	while (o->pos < f->chunk) {
-		ssize_t w = main_call(f, OP_WRITE, -1, o->fd, f->buf + o->pos, f->chunk - o->pos);
+		ssize_t w = o->nocache ? nocache_write(f, o)
+				       : main_call(f, OP_WRITE, -1, o->fd, f->buf + o->pos,
+						   f->chunk - o->pos);
 		if (w <= 0)
 			return drop(f, i, w < 0 ? w : -EIO);
 		gave(f, i, (size_t)w, false);
@@ -662,6 +681,10 @@ static void classify(struct fan *f, size_t i, int fd)
 		o->route = ROUTE_TEE;
 		m->stats.syscalls += 2;
 		sp_pipe_grow(fd, m->opts.pipe_size);
+	} else if (S_ISREG(st.st_mode) && (m->opts.flags & SP_NOCACHE)) {
+		/* Uncached I/O is for write(2) only. */
+		o->route = ROUTE_WRITE;
+		o->nocache = true;
 	} else if (sp_may_switch_path(&m->opts)) {
 		m->stats.syscalls += 2;
 		int fl = fcntl(fd, F_GETFL);
@@ -837,6 +860,9 @@ int64_t sp_fanout(struct sp_mover *m, int in_fd, const int *out_fds, size_t n,
 	}
 
 	stop_drainers(&f);
+	for (size_t i = 0; f.outs && i < n; i++)
+		if (f.outs[i].nocache)
+			sp_nocache_finish(&f.outs[i].cache, &m->stats, -1, f.outs[i].fd);
 	if (rc < 0)
 		sp_private_pipe_discard(m); /* it may hold part of a chunk */
 	if (f.scratch[0] >= 0) {

@@ -22,6 +22,12 @@ int sp_mover_new(struct sp_mover **mover, const struct sp_options *opts)
 	for (size_t i = 0; i < sizeof(opts->reserved) / sizeof(opts->reserved[0]); i++)
 		if (opts->reserved[i])
 			return -EINVAL; /* an option of a later release */
+	if ((opts->flags & ~SP_NOCACHE) || opts->reserved_flags)
+		return -EINVAL;
+	/* Uncached I/O takes read/write: not under another path only. */
+	if ((opts->flags & SP_NOCACHE) && opts->policy == SP_POLICY_ONLY &&
+	    opts->path != SP_PATH_RW)
+		return -EINVAL;
 	bool path_needed = opts->policy != SP_POLICY_AUTO;
 	if (opts->policy > SP_POLICY_ONLY || opts->path > SP_PATH_SENDFILE ||
 	    path_needed != (opts->path != SP_PATH_NONE) ||
