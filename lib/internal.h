@@ -34,6 +34,9 @@ struct sp_worker {
 	struct sp_stats *stats;
 };
 
+/* The read/write buffer under SP_NOCACHE when the caller sets none. */
+#define SP_NOCACHE_BUFFER_SIZE (1024 * 1024)
+
 /* SP_NOCACHE's state for one transfer's regular input and output
  * (nocache.c). */
 struct sp_nocache {
