@@ -66,6 +66,8 @@ struct fan_out {
 	size_t max_write; /* most bytes per write(2); 0: no limit */
 	struct drainer *drainer; /* the helper thread that owns it, if any */
 	bool handed;  /* the drainer has the current chunk */
+	bool nocache; /* a regular file under SP_NOCACHE: uncached write(2) */
+	struct sp_nocache cache;
 };
 
 /* The state of one sp_fanout() call. */
@@ -89,6 +91,7 @@ struct fan {
 	uint64_t total;      /* bytes of all finished chunks */
 	struct drainer *drainers;
 	size_t ndrainers;
+	bool want_drainers;  /* to start with the second chunk */
 };
 
 /* A helper thread splicing one output's copy of each chunk out of its own
@@ -325,6 +328,21 @@ static int fill_buffer(struct fan *f, bool consume)
 	return rc;
 }
 
+/* Write the rest of the chunk to output o, a regular file under
+ * SP_NOCACHE, with one uncached write(2) (again after EINTR).  Returns the
+ * count or a negative errno. */
+static ssize_t nocache_write(struct fan *f, struct fan_out *o)
+{
+	for (;;) {
+		ssize_t w = sp_nocache_write(&o->cache, &f->m->stats, o->fd, f->buf + o->pos,
+					     f->chunk - o->pos);
+		if (w >= 0 || errno != EINTR)
+			return w >= 0 ? w : -errno;
+		if (sp_cancelled(&f->m->worker))
+			return -ECANCELED;
+	}
+}
+
 /* Give output i the rest of the chunk with write(2); last says that no
  * output after it needs the stage.  Returns 0 or a negative errno to stop with. */
 static int serve_write(struct fan *f, size_t i, bool last)
@@ -340,7 +358,8 @@ static int serve_write(struct fan *f, size_t i, bool last)
 		size_t len = f->chunk - o->pos;
 		if (o->max_write && len > o->max_write)
 			len = o->max_write;
-		ssize_t w = main_call(f, OP_WRITE, -1, o->fd, f->buf + o->pos, len);
+		ssize_t w = o->nocache ? nocache_write(f, o)
+				       : main_call(f, OP_WRITE, -1, o->fd, f->buf + o->pos, len);
 		if (w <= 0)
 			return drop(f, i, w < 0 ? w : -EIO);
 		gave(f, i, (size_t)w, false);
@@ -604,6 +623,8 @@ static int rw_chunk(struct fan *f)
 	return rc ? rc : 1;
 }
 
+static void start_drainers(struct fan *f);
+
 /* One chunk through the stage.  Returns 1, 0 at end of input, or a
  * negative errno. */
 static int stage_chunk(struct fan *f, size_t consumer)
@@ -621,6 +642,12 @@ static int stage_chunk(struct fan *f, size_t consumer)
 	if (r == 0)
 		return 0;
 	f->chunk = r;
+	/* The drainers pay off from the second chunk on: an input that fits
+	 * in one chunk (a small file) is served without starting a thread. */
+	if (f->want_drainers && f->total) {
+		f->want_drainers = false;
+		start_drainers(f);
+	}
 	if (any_write_route(f) && (rc = fill_buffer(f, false)) && rc != -ECANCELED)
 		rc = drop_write_routes(f, rc);
 	if (!rc)
@@ -668,6 +695,10 @@ static void classify(struct fan *f, size_t i, int fd)
 			o->route = ROUTE_WRITE;
 			m->stats.fallbacks++;
 		}
+	} else if (S_ISREG(st.st_mode) && (m->opts.flags & SP_NOCACHE)) {
+		/* Uncached I/O is for write(2) only. */
+		o->route = ROUTE_WRITE;
+		o->nocache = true;
 	} else if (sp_may_switch_path(&m->opts)) {
 		m->stats.syscalls += 2;
 		int fl = fcntl(fd, F_GETFL);
@@ -813,7 +844,7 @@ static int setup(struct fan *f, int in_fd, const int *out_fds)
 			f->rw = true;
 			m->stats.fallbacks++;
 		} else {
-			start_drainers(f);
+			f->want_drainers = true;
 		}
 	}
 	/* A chunk must fit in the stage, once there is one. */
@@ -843,6 +874,9 @@ int64_t sp_fanout(struct sp_mover *m, int in_fd, const int *out_fds, size_t n,
 	}
 
 	stop_drainers(&f);
+	for (size_t i = 0; f.outs && i < n; i++)
+		if (f.outs[i].nocache)
+			sp_nocache_finish(&f.outs[i].cache, &m->stats, -1, f.outs[i].fd);
 	if (rc < 0)
 		sp_private_pipe_discard(m); /* it may hold part of a chunk */
 	if (f.scratch[0] >= 0) {

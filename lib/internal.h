@@ -35,6 +35,38 @@ struct sp_worker {
 	struct sp_stats *stats;
 };
 
+/* The read/write buffer under SP_NOCACHE when the caller sets none. */
+#define SP_NOCACHE_BUFFER_SIZE (1024 * 1024)
+
+/* SP_NOCACHE's state for one transfer's regular input and output
+ * (nocache.c). */
+struct sp_nocache {
+	bool plain_in, plain_out; /* RWF_DONTCACHE refused: drop by hand */
+	bool tracking;            /* the output's offsets below are known */
+	off_t dropped, started, end; /* output: dropped up to, writeback
+				      * started up to, written up to */
+	unsigned char *cached;    /* input: mincore(2) of the pages from */
+	off_t cached_from;        /* here on, before the transfer read them */
+	bool cached_valid;
+	bool reading;             /* input: in_end and in_dropped are known */
+	off_t in_end, in_dropped; /* read up to, dropped up to */
+};
+
+/* read(2) (pread(2) at *posp when posp is not NULL) of a regular file with
+ * SP_NOCACHE.  Returns the count, or -1 with errno set. */
+ssize_t sp_nocache_read(struct sp_nocache *c, struct sp_stats *st, int fd, void *buf,
+			size_t len, loff_t *posp);
+
+/* write(2) to a regular file with SP_NOCACHE.  Returns the count, or -1
+ * with errno set. */
+ssize_t sp_nocache_write(struct sp_nocache *c, struct sp_stats *st, int fd, const void *buf,
+			 size_t len);
+
+/* The end of a transfer: drop what is left of the pages read from in_fd
+ * and flush and drop what is left of the writes to out_fd (-1: none of
+ * either), free c's memory and reset it.  Leaves errno alone. */
+void sp_nocache_finish(struct sp_nocache *c, struct sp_stats *st, int in_fd, int out_fd);
+
 struct sp_mover {
 	struct sp_options opts;
 	struct sp_stats stats;

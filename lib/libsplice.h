@@ -49,6 +49,15 @@ extern "C" {
 #define SP_DEFAULT_PIPE_SIZE (1024 * 1024)
 #define SP_DEFAULT_BUFFER_SIZE (128 * 1024)
 
+/* sp_options.flags: leave the page cache as it was.  Regular files are
+ * read and written with read/write and RWF_DONTCACHE (Linux 6.14+), which
+ * drops the pages the transfer brought in once their I/O is done; where
+ * the file system refuses it, the pages written are flushed and dropped
+ * behind the transfer (sync_file_range(2), POSIX_FADV_DONTNEED) and the
+ * input's pages dropped once read, except those cached before.  sp_move()
+ * and sp_fanout() (its regular-file outputs) honour it. */
+#define SP_NOCACHE 0x1u
+
 /* ---- Paths and policies (lib/methods.c) ------------------------------- */
 
 /* A way for bytes to go from one fd to another: what moved them. */
@@ -146,11 +155,14 @@ struct sp_options {
 	/* Optional: when *cancel becomes nonzero (a signal handler sets it),
 	 * the transfer stops at the next interruption or chunk with -ECANCELED. */
 	const volatile sig_atomic_t *cancel;
+	/* (since 0.2) SP_NOCACHE, or 0. */
+	unsigned int flags;
+	unsigned int reserved_flags; /* must be zero */
 	/* Room for options added later: must be zero (sp_mover_new() refuses
 	 * anything else), which designated initializers give for free.  A
 	 * later release turns some of it into fields whose zero is today's
 	 * behaviour, so callers built now keep working unchanged. */
-	uint64_t reserved[8];
+	uint64_t reserved[7];
 };
 
 struct sp_mover;

@@ -84,8 +84,13 @@ int xfer_write_all(struct xfer *x, const char *buf, size_t n)
 {
 	struct sp_mover *m = x->m;
 	while (n) {
-		SP_COUNT(&m->stats, write_calls);
-		ssize_t w = write(x->out, buf, n);
+		ssize_t w;
+		if (x->nocache_out) {
+			w = sp_nocache_write(&x->cache, &m->stats, x->out, buf, n);
+		} else {
+			SP_COUNT(&m->stats, write_calls);
+			w = write(x->out, buf, n);
+		}
 		if (w < 0) {
 			int rc = xfer_next_step(x, errno, -1, x->out, SP_REFUSALS_NONE,
 						SP_SIDE_OUTPUT);
@@ -104,9 +109,13 @@ ssize_t xfer_read(struct xfer *x, char *buf, size_t want)
 {
 	struct sp_mover *m = x->m;
 	for (;;) {
-		SP_COUNT(&m->stats, read_calls);
-		ssize_t n = x->posp ? pread(x->in, buf, want, *x->posp)
-				    : read(x->in, buf, want);
+		ssize_t n;
+		if (x->nocache_in) {
+			n = sp_nocache_read(&x->cache, &m->stats, x->in, buf, want, x->posp);
+		} else {
+			SP_COUNT(&m->stats, read_calls);
+			n = x->posp ? pread(x->in, buf, want, *x->posp) : read(x->in, buf, want);
+		}
 		if (n >= 0) {
 			if (x->posp)
 				*x->posp += n;
@@ -457,7 +466,8 @@ static int (*added_path(const struct xfer *x))(struct xfer *)
 static int run(struct xfer *x)
 {
 	struct sp_mover *m = x->m;
-	if (sp_rw_only(&m->opts))
+	/* Uncached I/O is for read(2) and write(2) only. */
+	if (sp_rw_only(&m->opts) || x->nocache_in || x->nocache_out)
 		return move_rw(x);
 	if (m->out_memo.datagram && sp_may_switch_path(&m->opts)) {
 		/* Into a datagram socket, as GNU cat after the socket refused
@@ -496,8 +506,15 @@ int64_t sp_move_known(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
 		rc = examine_input(&x, offset, known ? known->in : NULL);
 	if (!rc && length)
 		rc = examine_output(&x, known);
+	if (m->opts.flags & SP_NOCACHE) {
+		x.nocache_in = x.in_reg;
+		x.nocache_out = x.out_reg;
+	}
 	if (!rc && x.left)
 		rc = run(&x);
+	if (x.nocache_in || x.nocache_out)
+		sp_nocache_finish(&x.cache, &m->stats, x.nocache_in ? in_fd : -1,
+				  x.nocache_out ? out_fd : -1);
 
 	m->last_bytes = x.done;
 	m->last_path = x.used;

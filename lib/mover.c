@@ -22,6 +22,12 @@ int sp_mover_new(struct sp_mover **mover, const struct sp_options *opts)
 	for (size_t i = 0; i < sizeof(opts->reserved) / sizeof(opts->reserved[0]); i++)
 		if (opts->reserved[i])
 			return -EINVAL; /* an option of a later release */
+	if ((opts->flags & ~SP_NOCACHE) || opts->reserved_flags)
+		return -EINVAL;
+	/* Uncached I/O takes read/write: not under another path only. */
+	if ((opts->flags & SP_NOCACHE) && opts->policy == SP_POLICY_ONLY &&
+	    opts->path != SP_PATH_RW)
+		return -EINVAL;
 	bool path_needed = opts->policy != SP_POLICY_AUTO;
 	if (opts->policy > SP_POLICY_ONLY || opts->path > SP_PATH_SENDFILE ||
 	    path_needed != (opts->path != SP_PATH_NONE) ||
@@ -35,8 +41,11 @@ int sp_mover_new(struct sp_mover **mover, const struct sp_options *opts)
 	m->opts = *opts;
 	if (!m->opts.pipe_size)
 		m->opts.pipe_size = SP_DEFAULT_PIPE_SIZE;
+	/* An uncached write starts the writeback of what it wrote: in larger
+	 * pieces the disk sees larger requests. */
 	if (!m->opts.buffer_size)
-		m->opts.buffer_size = SP_DEFAULT_BUFFER_SIZE;
+		m->opts.buffer_size = m->opts.flags & SP_NOCACHE ? SP_NOCACHE_BUFFER_SIZE
+								 : SP_DEFAULT_BUFFER_SIZE;
 	m->worker = (struct sp_worker){ .opts = &m->opts, .stats = &m->stats };
 	m->pipe_fds[0] = m->pipe_fds[1] = -1;
 	*mover = m;

@@ -32,13 +32,15 @@ long sp_pipe_grow(int fd, size_t want)
 		return -errno;
 	if (want <= (size_t)cur)
 		return cur;
-	long max = pipe_max_size();
-	/* Root may go past pipe-max-size; everyone else would get EPERM. */
-	if (max > 0 && want > (size_t)max && geteuid() != 0)
-		want = (size_t)max;
-	if (want <= (size_t)cur)
-		return cur;
+	/* Ask first: root may go past pipe-max-size, and a user's request
+	 * under it (1 MiB by default) succeeds; only a refusal costs reading
+	 * the limit, at most once per process. */
 	long got = fcntl(fd, F_SETPIPE_SZ, (int)want);
+	if (got < 0 && errno == EPERM) {
+		long max = pipe_max_size();
+		if (max > (long)cur && (size_t)max < want)
+			got = fcntl(fd, F_SETPIPE_SZ, (int)max);
+	}
 	/* EPERM (over a limit) and EBUSY (shrinking below the contents) are
 	 * refusals: keep the size the pipe has. */
 	return got < 0 ? cur : got;

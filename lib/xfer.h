@@ -25,6 +25,8 @@ struct xfer {
 	unsigned int flags; /* splice flags */
 	bool staged;        /* bytes went through user memory before the pipe */
 	enum sp_path used;  /* the path that moved the bytes */
+	bool nocache_in, nocache_out; /* SP_NOCACHE for a regular input, output */
+	struct sp_nocache cache;
 };
 
 static inline size_t xfer_min(uint64_t a, size_t b)

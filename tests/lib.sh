@@ -14,7 +14,11 @@ ACCTPIN="$top_builddir/src/acctpin/acctpin"
 # (which strace would trace too); callers that run it also export
 # use_built_library.
 real_bin() {
-	if [ -x "$top_builddir/src/$1/.libs/$1" ]; then
+	# The tools link libsplice's objects and are real programs; a .libs
+	# copy (a wrapper's program, from a build that linked them against the
+	# shared library) counts only when the tool is not a program itself.
+	if [ "$(head -c 4 "$top_builddir/src/$1/$1" 2>/dev/null | tail -c 3)" != ELF ] &&
+		[ -x "$top_builddir/src/$1/.libs/$1" ]; then
 		echo "$top_builddir/src/$1/.libs/$1"
 	else
 		echo "$top_builddir/src/$1/$1"

@@ -170,7 +170,7 @@ enum { OPT_TEXT = 1, OPT_PROGRESS };
 static int parse_command_line(int argc, char **argv, struct config *cfg)
 {
 	const char *offset_arg = NULL, *length_arg = NULL, *pipe_size_arg = NULL;
-	int no_splice = 0, stats = 0, json = 0;
+	int no_splice = 0, nocache = 0, stats = 0, json = 0;
 	const struct poptOption table[] = {
 		{ "offset", '\0', POPT_ARG_STRING, &offset_arg, 0,
 		  "start each FILE at byte N (suffixes K, M, G, ... and KB, MB, ...)", "N" },
@@ -180,6 +180,8 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		  "size pipes to N bytes (default 1M, within fs.pipe-max-size)", "N" },
 		{ "no-splice", '\0', POPT_ARG_NONE, &no_splice, 0,
 		  "copy with read(2)/write(2) only", NULL },
+		{ "nocache", '\0', POPT_ARG_NONE, &nocache, 0,
+		  "leave the page cache as it was: read and write files uncached", NULL },
 		{ "stats", '\0', POPT_ARG_NONE, &stats, 0,
 		  "print bytes, in-kernel share, syscalls and throughput on stderr", NULL },
 		{ "json", '\0', POPT_ARG_NONE, &json, 0, "print --stats as one JSON object", NULL },
@@ -232,6 +234,8 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		cfg->mover.policy = SP_POLICY_ONLY;
 		cfg->mover.path = SP_PATH_RW;
 	}
+	if (nocache)
+		cfg->mover.flags = SP_NOCACHE;
 	static char *only_stdin[] = { "-", NULL };
 	int n;
 	cfg->operands = cli_options_operands(&p, &n);
@@ -304,7 +308,7 @@ static int run(struct config *cfg)
 	 * is one call per chunk, sendfile(2) or copy_file_range(2) (cat 9.11
 	 * uses the latter), where splice takes two (file -> pipe -> out). */
 	if ((S_ISSOCK(st.st_mode) || S_ISREG(st.st_mode)) && opts.policy == SP_POLICY_PREFER)
-		opts = (struct sp_options){ .pipe_size = opts.pipe_size };
+		opts = (struct sp_options){ .pipe_size = opts.pipe_size, .flags = opts.flags };
 	struct sp_mover *mover;
 	struct cli_progress *progress = NULL;
 	if (cfg->progress >= 0 &&

@@ -101,7 +101,7 @@ static int on_output_error(size_t i, int err, void *arg)
 /* What the command line asks for. */
 struct config {
 	enum output_error mode;
-	int append, ignore_interrupts, no_splice, stats, json;
+	int append, ignore_interrupts, no_splice, nocache, stats, json;
 	int progress;        /* -1 without --progress, else its style */
 	size_t pipe_size;    /* 0: the library's default */
 	char **operands;     /* the files, NULL-terminated */
@@ -134,6 +134,8 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		  "size pipes to N bytes (default 1M, within fs.pipe-max-size)", "N" },
 		{ "no-splice", '\0', POPT_ARG_NONE, &cfg->no_splice, 0,
 		  "copy with read(2)/write(2) only", NULL },
+		{ "nocache", '\0', POPT_ARG_NONE, &cfg->nocache, 0,
+		  "leave the page cache as it was: write the FILEs uncached", NULL },
 		{ "stats", '\0', POPT_ARG_NONE, &cfg->stats, 0,
 		  "print bytes, in-kernel share, syscalls and throughput on stderr", NULL },
 		{ "json", '\0', POPT_ARG_NONE, &cfg->json, 0, "print --stats as one JSON object",
@@ -277,7 +279,8 @@ static int run(const struct config *cfg, bool stdin_closed)
 	static volatile sig_atomic_t cancel;
 	struct sp_options mo = { .policy = cfg->no_splice ? SP_POLICY_ONLY : SP_POLICY_PREFER,
 				 .path = cfg->no_splice ? SP_PATH_RW : SP_PATH_SPLICE,
-				 .pipe_size = cfg->pipe_size, .cancel = &cancel };
+				 .pipe_size = cfg->pipe_size, .cancel = &cancel,
+				 .flags = cfg->nocache ? SP_NOCACHE : 0 };
 	if (cfg->ignore_interrupts)
 		signal(SIGINT, SIG_IGN);
 	if (run.mode != MODE_SIGPIPE)

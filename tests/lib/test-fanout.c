@@ -535,7 +535,7 @@ static int thread_count(void)
 	return n;
 }
 
-/* A progress callback (it runs on the calling thread): at the first chunk,
+/* A progress callback (it runs on the calling thread): at the second chunk,
  * note how many threads there are in *arg, then send the process SIGUSR1
  * while this thread blocks it, so that the kernel hands it to any other
  * thread that does not; give such a thread a moment to take it, then
@@ -543,8 +543,10 @@ static int thread_count(void)
 static int signal_the_process(const struct sp_stats *stats, void *arg)
 {
 	int *threads = arg;
+	static int chunks;
 	(void)stats;
-	if (*threads)
+	/* The helper threads start with the second chunk. */
+	if (*threads || ++chunks < 2)
 		return 0;
 	*threads = thread_count();
 	sigset_t usr1;

@@ -750,9 +750,33 @@ END_TEST
 START_TEST(nonzero_reserved_refused)
 {
 	struct sp_mover *m = NULL;
-	struct sp_options later = { .reserved = { [7] = 1 } };
+	struct sp_options later = { .reserved = { [6] = 1 } };
 	ck_assert_int_eq(sp_mover_new(&m, &later), -EINVAL);
 	ck_assert_ptr_null(m);
+	struct sp_options later_flag = { .reserved_flags = 1 };
+	ck_assert_int_eq(sp_mover_new(&m, &later_flag), -EINVAL);
+	ck_assert_ptr_null(m);
+}
+END_TEST
+
+/* SP_NOCACHE is the one flag, and takes read/write: not under
+ * SP_POLICY_ONLY of another path. */
+START_TEST(nocache_flags_checked)
+{
+	struct sp_mover *m = NULL;
+	struct sp_options unknown = { .flags = SP_NOCACHE << 1 };
+	ck_assert_int_eq(sp_mover_new(&m, &unknown), -EINVAL);
+	struct sp_options only_splice = { .flags = SP_NOCACHE, .policy = SP_POLICY_ONLY,
+					  .path = SP_PATH_SPLICE };
+	ck_assert_int_eq(sp_mover_new(&m, &only_splice), -EINVAL);
+	ck_assert_ptr_null(m);
+	struct sp_options only_rw = { .flags = SP_NOCACHE, .policy = SP_POLICY_ONLY,
+				      .path = SP_PATH_RW };
+	ck_assert_int_eq(sp_mover_new(&m, &only_rw), 0);
+	sp_mover_free(m);
+	struct sp_options nocache = { .flags = SP_NOCACHE };
+	ck_assert_int_eq(sp_mover_new(&m, &nocache), 0);
+	sp_mover_free(m);
 }
 END_TEST
 
@@ -1008,6 +1032,7 @@ Suite *move_suite(void)
 	tcase_add_test(tc, prefer_without_path_refused);
 	tcase_add_test(tc, auto_with_path_refused);
 	tcase_add_test(tc, nonzero_reserved_refused);
+	tcase_add_test(tc, nocache_flags_checked);
 	tcase_add_test(tc, unknown_splice_flags_refused);
 	tcase_add_test(tc, no_place_for_the_mover_refused);
 	tcase_add_test(tc, move_and_more_flags_copy);

@@ -50,7 +50,7 @@ unset POSIXLY_CORRECT
 
 # The same errors in spcat's own options, worded as glibc words them.
 usage_error "ambiguous abbreviation" "option '--=1' is ambiguous; possibilities: '--offset' \
-'--length' '--pipe-size' '--no-splice' '--stats' '--json' '--progress' '--version' '--help' '--usage'" --=1 a
+'--length' '--pipe-size' '--no-splice' '--nocache' '--stats' '--json' '--progress' '--version' '--help' '--usage'" --=1 a
 cat --=1 a 2>cat.err
 ok "ambiguous abbreviation: GNU cat words it so" \
 	grep -q "^cat: option '--=1' is ambiguous; possibilities: '--number-nonblank' " cat.err

@@ -55,7 +55,7 @@ same_files "an optional argument only after '=': the next word is a file" small 
 
 # sptee's own options: their errors worded as glibc words them.
 usage_error "ambiguous abbreviation" "option '--=x' is ambiguous; possibilities: \
-'--append' '--ignore-interrupts' '--output-error' '--pipe-size' '--no-splice' '--stats' '--json' '--progress' \
+'--append' '--ignore-interrupts' '--output-error' '--pipe-size' '--no-splice' '--nocache' '--stats' '--json' '--progress' \
 '--version' '--help' '--usage'" --=x
 "$GNU_TEE" --=x </dev/null >/dev/null 2>err
 ok "ambiguous abbreviation: GNU tee words it so" \
@@ -65,7 +65,7 @@ usage_error "missing argument of an abbreviation: the full name" \
 	"option '--pipe-size' requires an argument" f1 --pi
 usage_error "argument to a flag" "option '--stats' doesn't allow an argument" --stats=
 usage_error "argument to an abbreviated flag: the full name" \
-	"option '--no-splice' doesn't allow an argument" --no=1
+	"option '--no-splice' doesn't allow an argument" --no-s=1
 
 # --pipe-size abbreviated, its argument glued or in the next word.
 for args in "--pipe-size 64K" "--pipe 64K" "--pipe=64K" "--pi=64K"; do

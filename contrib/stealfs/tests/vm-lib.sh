@@ -118,6 +118,13 @@ add_binary() {
 			*) cp -L "$lib" "$root/lib/x86_64-linux-gnu/" ;;
 			esac
 		done
+	# The libraries the tools load on first use (src/common/lazylib.h),
+	# which ldd does not list: json-c for --json, libacl, ...
+	sed -n 's/^#define [A-Z]*_SONAME "\(.*\)"$/\1/p' "$builddir/config.h" 2>/dev/null |
+		while read -r lib; do
+			lib=$(ldconfig -p | awk -v so="$lib" '$1 == so && /x86-64/ { print $NF; exit }')
+			[ -z "$lib" ] || cp -L "$lib" "$root/lib/x86_64-linux-gnu/"
+		done
 }
 
 # Puts the suite's binaries into the tree at $1: stealprobe (static), and
@@ -133,10 +140,10 @@ add_suite_binaries() {
 	fi
 	for tool in spmove acctpin spcat; do
 		bin=
-		if [ -x "$builddir/src/$tool/.libs/$tool" ]; then
-			bin=$builddir/src/$tool/.libs/$tool
-		elif [ -x "$builddir/src/$tool/$tool" ] && head -c 4 "$builddir/src/$tool/$tool" | grep -q ELF; then
+		if [ -x "$builddir/src/$tool/$tool" ] && head -c 4 "$builddir/src/$tool/$tool" | grep -q ELF; then
 			bin=$builddir/src/$tool/$tool
+		elif [ -x "$builddir/src/$tool/.libs/$tool" ]; then
+			bin=$builddir/src/$tool/.libs/$tool
 		fi
 		[ -n "$bin" ] && add_binary "$bin" "$root" "$tool"
 	done

@@ -1,0 +1,24 @@
+/* libsmartcols, loaded on first use (see lazylib.h): the scols_* functions
+ * the tools call, under the library's names and prototypes.  Only the
+ * tables of reports load it. */
+#include "config.h"
+
+#include <libsmartcols.h>
+
+#include "lazylib.h"
+
+static struct lazy_lib smartcols = { .soname = SMARTCOLS_SONAME };
+
+LAZY_FUNCTION(smartcols, struct libscols_table *, scols_new_table, (void), ())
+LAZY_VOID_FUNCTION(smartcols, scols_unref_table, (struct libscols_table *tb), (tb))
+LAZY_FUNCTION(smartcols, struct libscols_column *, scols_table_new_column,
+	      (struct libscols_table *tb, const char *name, double whint, int flags),
+	      (tb, name, whint, flags))
+LAZY_FUNCTION(smartcols, struct libscols_line *, scols_table_new_line,
+	      (struct libscols_table *tb, struct libscols_line *parent), (tb, parent))
+LAZY_FUNCTION(smartcols, struct libscols_line *, scols_table_get_line, (struct libscols_table *tb, size_t n),
+	      (tb, n))
+LAZY_FUNCTION(smartcols, int, scols_line_set_data, (struct libscols_line *ln, size_t n, const char *data),
+	      (ln, n, data))
+LAZY_FUNCTION(smartcols, int, scols_table_set_stream, (struct libscols_table *tb, FILE *stream), (tb, stream))
+LAZY_FUNCTION(smartcols, int, scols_print_table, (struct libscols_table *tb), (tb))
