@@ -354,6 +354,25 @@ static ssize_t read_input(struct text_cat *t, int fd, size_t want)
 	}
 }
 
+/* Move fd to offset: seek there, or, where fd cannot seek (a pipe, socket
+ * or terminal), read and drop offset bytes, as the mover does.  Returns 0
+ * (also when the input ends first) or -errno. */
+static int skip_to(struct text_cat *t, int fd, int64_t offset)
+{
+	t->stats.syscalls++;
+	if (lseek(fd, offset, SEEK_SET) >= 0)
+		return 0;
+	if (errno != ESPIPE)
+		return -errno;
+	for (uint64_t left = (uint64_t)offset; left;) {
+		ssize_t n = read_input(t, fd, left < IN_SIZE ? (size_t)left : IN_SIZE);
+		if (n <= 0)
+			return (int)n;
+		left -= (uint64_t)n;
+	}
+	return 0;
+}
+
 int64_t text_copy(struct text_cat *t, int fd, const struct stat *st, int64_t offset,
 		  uint64_t length, bool *output_error)
 {
@@ -361,11 +380,8 @@ int64_t text_copy(struct text_cat *t, int fd, const struct stat *st, int64_t off
 	int64_t total = 0;
 	int rc = 0;
 	*output_error = false;
-	if (offset != SP_OFFSET_CURRENT) {
-		t->stats.syscalls++;
-		if (lseek(fd, offset, SEEK_SET) < 0)
-			return -errno;
-	}
+	if (offset != SP_OFFSET_CURRENT && (rc = skip_to(t, fd, offset)) < 0)
+		return rc;
 	bool may_wait = !S_ISREG(st->st_mode) && !S_ISBLK(st->st_mode);
 	if (S_ISREG(st->st_mode)) {
 		t->stats.syscalls++;
