@@ -159,52 +159,66 @@ static char *put_number(struct text_cat *t, char *o)
 	return o + n;
 }
 
-/* Whether any of the 8 bytes of w is one that -v changes: below 32 (TAB
- * included), 127, or 128 and above. */
-static inline bool word_needs_escape(uint64_t w)
+/* Which of the 8 bytes of w -v changes: below 32 (TAB included), 127, or
+ * 128 and above, as the high bit of each such byte.  A borrow can mark a
+ * byte above one truly marked (at a higher address on a little-endian
+ * machine), never below: the lowest mark is always true. */
+static inline uint64_t escape_marks(uint64_t w)
 {
 	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
 	uint64_t below_32 = (w - 32 * ones) & ~w;
 	uint64_t del = w ^ (127 * ones);
 	uint64_t is_del = (del - ones) & ~del;
-	return ((below_32 | is_del) & highs) | (w & highs);
+	return (below_32 | is_del | w) & highs;
 }
 
-/* Write [p, end) at o as -v shows it (TAB as ^I under -T).  Returns the
- * end of what was written. */
+/* Write byte b at o as -v shows it.  Returns the end of what was written. */
+static inline char *put_escape(const struct text_cat *t, char *o, unsigned char b)
+{
+	const struct escape *e = &t->table[b];
+	memcpy(o, e->s, 4);
+	return o + e->n;
+}
+
+/* Write [p, end) at o as -v shows it (TAB as ^I under -T): eight bytes at
+ * a time up to the first that needs an escape.  Returns the end of what
+ * was written; it may write up to 8 bytes past that, and read up to 8
+ * past end (the buffers leave room). */
 static char *put_escaped(const struct text_cat *t, char *o, const unsigned char *p,
 			 const unsigned char *end)
 {
 	const unsigned char *start = p;
-	uint64_t w;
+	uint64_t w, marks;
 	while (end - p >= 8) {
 		memcpy(&w, p, 8);
-		if (!word_needs_escape(w)) {
-			memcpy(o, p, 8);
+		memcpy(o, p, 8);
+		marks = escape_marks(w);
+		if (!marks) {
 			o += 8;
 			p += 8;
 			continue;
 		}
-		for (const unsigned char *stop = p + 8; p < stop; p++) {
-			const struct escape *e = &t->table[*p];
-			memcpy(o, e->s, 4);
-			o += e->n;
-		}
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* The bytes before the first mark are copied already. */
+		unsigned clean = (unsigned)__builtin_ctzll(marks) / 8;
+		o = put_escape(t, o + clean, p[clean]);
+		p += clean + 1;
+#else
+		for (const unsigned char *stop = p + 8; p < stop; p++)
+			o = put_escape(t, o, *p);
+#endif
 	}
 	/* The last few bytes: when the 8 that end the run (some seen
 	 * already) need nothing, copy them whole. */
 	if (p < end && end - start >= 8) {
 		memcpy(&w, end - 8, 8);
-		if (!word_needs_escape(w)) {
+		if (!escape_marks(w)) {
 			memcpy(o, p, 8);
 			return o + (end - p);
 		}
 	}
-	for (; p < end; p++) {
-		const struct escape *e = &t->table[*p];
-		memcpy(o, e->s, 4);
-		o += e->n;
-	}
+	for (; p < end; p++)
+		o = put_escape(t, o, *p);
 	return o;
 }
 
@@ -250,42 +264,51 @@ static int flush_output(struct text_cat *t)
 }
 
 /* Format [p, end) into the output buffer, writing it out whenever
- * FLUSH_AT bytes have gathered.  Returns 0 or the -errno of a write. */
+ * FLUSH_AT bytes have gathered.  Returns 0 or the -errno of a write.  The
+ * state lives in locals here: stores through o may alias *t, and the
+ * compiler would reload every field of it after each one. */
 static int format(struct text_cat *t, const unsigned char *p, const unsigned char *end)
 {
-	const struct text_options *opt = &t->opt;
+	const bool number = t->opt.number, number_empty = number && !t->opt.number_nonblank;
+	const bool squeeze = t->opt.squeeze_blank, show_ends = t->opt.show_ends;
+	const bool nonprinting = t->opt.show_nonprinting, tabs = t->opt.show_tabs;
+	const bool cr_ends = t->cr_ends;
+	char *const out = t->out;
+	char *o = out + t->used;
+	int blanks = t->blanks;
+	bool pending_cr = t->pending_cr;
+	int rc = 0;
 	while (p < end) {
 		/* Room for this step: FLUSH_AT + MAX_GROWTH * IN_SIZE + STEP_EXTRA. */
-		if (t->used >= FLUSH_AT) {
-			int rc = flush_output(t);
-			if (rc < 0)
-				return rc;
+		if (o - out >= FLUSH_AT) {
+			t->used = (size_t)(o - out);
+			if ((rc = flush_output(t)) < 0)
+				break;
+			o = out;
 		}
-		char *o = t->out + t->used;
-		if (t->blanks >= 0) {
+		if (blanks >= 0) {
 			if (*p == '\n') {
 				/* An empty line. */
 				p++;
-				if (t->blanks < 2)
-					t->blanks++;
-				if (t->blanks == 2 && opt->squeeze_blank)
+				if (blanks < 2)
+					blanks++;
+				if (blanks == 2 && squeeze)
 					continue;
-				if (opt->number && !opt->number_nonblank)
+				if (number_empty)
 					o = put_number(t, o);
-				if (opt->show_ends)
+				if (show_ends)
 					*o++ = '$';
 				*o++ = '\n';
-				t->used = (size_t)(o - t->out);
 				continue;
 			}
-			if (opt->number)
+			if (number)
 				o = put_number(t, o);
-			t->blanks = -1;
+			blanks = -1;
 		}
 		const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
 		const unsigned char *stop = nl ? nl : end;
-		if (t->pending_cr) {
-			t->pending_cr = false;
+		if (pending_cr) {
+			pending_cr = false;
 			if (p == nl) {
 				*o++ = '^';
 				*o++ = 'M';
@@ -295,33 +318,35 @@ static int format(struct text_cat *t, const unsigned char *p, const unsigned cha
 		}
 		/* Under -E without -v, a CR just before LF shows as ^M; one at
 		 * the end of the read waits for the next byte. */
-		bool cr = t->cr_ends && stop > p && stop[-1] == '\r';
+		bool cr = cr_ends && stop > p && stop[-1] == '\r';
 		const unsigned char *bytes_end = cr ? stop - 1 : stop;
-		if (opt->show_nonprinting) {
+		if (nonprinting) {
 			o = put_escaped(t, o, p, bytes_end);
-		} else if (opt->show_tabs) {
+		} else if (tabs) {
 			o = put_tabs(o, p, bytes_end);
 		} else {
 			memcpy(o, p, (size_t)(bytes_end - p));
 			o += bytes_end - p;
 		}
-		if (nl) {
-			if (cr) {
-				*o++ = '^';
-				*o++ = 'M';
-			}
-			if (opt->show_ends)
-				*o++ = '$';
-			*o++ = '\n';
-			t->blanks = 0;
-			p = nl + 1;
-		} else {
-			t->pending_cr = cr;
-			p = end;
+		if (!nl) {
+			pending_cr = cr;
+			break;
 		}
-		t->used = (size_t)(o - t->out);
+		if (cr) {
+			*o++ = '^';
+			*o++ = 'M';
+		}
+		if (show_ends)
+			*o++ = '$';
+		*o++ = '\n';
+		blanks = 0;
+		p = nl + 1;
 	}
-	return 0;
+	if (rc == 0)
+		t->used = (size_t)(o - out);
+	t->blanks = blanks;
+	t->pending_cr = pending_cr;
+	return rc;
 }
 
 /* The monotonic clock in nanoseconds. */
