@@ -319,7 +319,8 @@ static int run(struct config *cfg)
 	struct text_cat *text = NULL;
 	int rc = sp_mover_new(&mover, &opts);
 	if (rc >= 0 && text_wanted(&cfg->text) &&
-	    (rc = text_new(&text, &cfg->text, STDOUT_FILENO, opts.progress, opts.progress_arg)) < 0)
+	    (rc = text_new(&text, &cfg->text, STDOUT_FILENO, opts.pipe_size, opts.progress,
+			     opts.progress_arg)) < 0)
 		sp_mover_free(mover);
 	if (rc < 0) {
 		cli_error(-rc, "cannot set up");

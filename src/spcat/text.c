@@ -97,7 +97,7 @@ static void fill_table(struct escape *table, bool show_tabs)
 }
 
 int text_new(struct text_cat **text, const struct text_options *opts, int out_fd,
-	     sp_progress_fn progress, void *progress_arg)
+	     size_t pipe_size, sp_progress_fn progress, void *progress_arg)
 {
 	struct text_cat *t = calloc(1, sizeof(*t));
 	if (!t)
@@ -114,6 +114,9 @@ int text_new(struct text_cat **text, const struct text_options *opts, int out_fd
 	t->num_first = NUM_LAST;
 	if (opts->show_nonprinting)
 		fill_table(t->table, opts->show_tabs);
+	/* Into a pipe, room for several writes lets the reader drain one
+	 * while the next is formatted (not an error where refused). */
+	sp_pipe_grow(out_fd, pipe_size ? pipe_size : SP_DEFAULT_PIPE_SIZE);
 	/* put_escaped() may read 8 bytes from the last of a read. */
 	t->in = malloc(IN_SIZE + 8);
 	t->out = malloc(FLUSH_AT + MAX_GROWTH * IN_SIZE + STEP_EXTRA);

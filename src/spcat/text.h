@@ -26,11 +26,12 @@ struct text_cat;
 /* Whether any option asks for formatting (else the data may be spliced). */
 bool text_wanted(const struct text_options *opts);
 
-/* Make a formatter for opts writing to out_fd; progress (may be NULL) is
- * called with the totals after each read, as a mover calls it.  Returns 0
- * or -ENOMEM. */
+/* Make a formatter for opts writing to out_fd, which is grown to pipe_size
+ * bytes (0: the library's default) when it is a pipe; progress (may be
+ * NULL) is called with the totals after each read, as a mover calls it.
+ * Returns 0 or -ENOMEM. */
 int text_new(struct text_cat **text, const struct text_options *opts, int out_fd,
-	     sp_progress_fn progress, void *progress_arg);
+	     size_t pipe_size, sp_progress_fn progress, void *progress_arg);
 
 /* Format at most length bytes (SP_LENGTH_EOF: up to end of file) of fd,
  * fstat'ed as st, from offset (SP_OFFSET_CURRENT: where fd is) to the
