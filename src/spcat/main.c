@@ -91,8 +91,9 @@ static void report_directory(int fd, const char *name)
 /* Copy the operand name, open as fd and fstat'ed as st, to stdout (through
  * text when a text option is on).  Returns 0, 1 after a reported input
  * error, or -1 after a reported output error. */
-static int copy_operand(struct sp_mover *mover, struct text_cat *text, int fd, const struct stat *st, const char *name,
-			const struct config *cfg, const struct output_id *out)
+static int copy_operand(struct sp_mover *mover, struct text_cat *text, int fd,
+			const struct stat *st, const char *name, const struct config *cfg,
+			const struct output_id *out)
 {
 	uint64_t length = length_from(st, cfg->offset, cfg->length);
 	if (input_is_output(fd, st, cfg->offset, length, out)) {
@@ -120,8 +121,8 @@ static int copy_operand(struct sp_mover *mover, struct text_cat *text, int fd, c
 
 /* Copy one operand to stdout.  Returns 0, 1 after a reported input error,
  * or -1 after a reported output error (which ends the run, as with cat). */
-static int cat_one(struct sp_mover *mover, struct text_cat *text, const char *name, const struct config *cfg,
-		   const struct output_id *out)
+static int cat_one(struct sp_mover *mover, struct text_cat *text, const char *name,
+		   const struct config *cfg, const struct output_id *out)
 {
 	bool is_stdin = !strcmp(name, "-");
 	int fd = is_stdin ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
@@ -202,9 +203,10 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 	};
 	struct cli_options p;
 	cli_options_start(&p, argc, argv, table, "[OPTION]... [FILE]...\n"
-			  "Concatenate FILE(s) to standard output, through splice(2) unless a\n"
-			  "text option (-A, -b, -e, -E, -n, -s, -t, -T, -v) formats the data.\n"
-			  "With no FILE, or when FILE is -, read standard input.", 0);
+			  "Concatenate FILE(s) to standard output.\n\n"
+			  "With no FILE, or when FILE is -, read standard input.\n"
+			  "The data move through splice(2) unless a text option formats them\n"
+			  "(-A, -b, -e, -E, -n, -s, -t, -T, -v).\n", 0);
 	int rc, progress = -1;
 	struct text_options text = { 0 };
 	while ((rc = cli_options_next(&p)) > 0) {
