@@ -25,7 +25,8 @@ enum {
 	FLUSH_AT = 128 * 1024, /* write once this much output has gathered */
 	MAX_GROWTH = 4,        /* an input byte gives at most "M-^X" */
 	/* Output of one step of format() besides its bytes: a line number
-	 * (NUM_LEN), a held-back CR and "^M$\n". */
+	 * (NUM_LEN), a held-back CR and "^M$\n", and the 8 bytes that
+	 * put_escaped_line() may write past its end. */
 	STEP_EXTRA = 64,
 	NUM_LEN = 24,          /* 22 digits (more than 2^64 lines), TAB, NUL */
 	NUM_LAST = NUM_LEN - 3,/* index of the units digit */
@@ -117,8 +118,7 @@ int text_new(struct text_cat **text, const struct text_options *opts, int out_fd
 	/* Into a pipe, room for several writes lets the reader drain one
 	 * while the next is formatted (not an error where refused). */
 	sp_pipe_grow(out_fd, pipe_size ? pipe_size : SP_DEFAULT_PIPE_SIZE);
-	/* put_escaped() may read 8 bytes from the last of a read. */
-	t->in = malloc(IN_SIZE + 8);
+	t->in = malloc(IN_SIZE);
 	t->out = malloc(FLUSH_AT + MAX_GROWTH * IN_SIZE + STEP_EXTRA);
 	if (!t->in || !t->out) {
 		text_free(t);
@@ -183,19 +183,19 @@ static inline char *put_escape(const struct text_cat *t, char *o, unsigned char 
 	return o + e->n;
 }
 
-/* Write [p, end) at o as -v shows it (TAB as ^I under -T): eight bytes at
- * a time up to the first that needs an escape.  Returns the end of what
- * was written; it may write up to 8 bytes past that, and read up to 8
- * past end (the buffers leave room). */
-static char *put_escaped(const struct text_cat *t, char *o, const unsigned char *p,
-			 const unsigned char *end)
+/* Write the bytes from p up to the next LF (or end) at *o as -v shows them
+ * (TAB as ^I under -T), eight at a time up to the first that needs an
+ * escape or is the LF; *o moves past what was written, and up to 8 bytes
+ * past that may be written.  Returns the LF, or NULL when end came first. */
+static const unsigned char *put_escaped_line(const struct text_cat *t, char **op,
+					     const unsigned char *p, const unsigned char *end)
 {
-	const unsigned char *start = p;
-	uint64_t w, marks;
+	char *o = *op;
 	while (end - p >= 8) {
+		uint64_t w;
 		memcpy(&w, p, 8);
 		memcpy(o, p, 8);
-		marks = escape_marks(w);
+		uint64_t marks = escape_marks(w);
 		if (!marks) {
 			o += 8;
 			p += 8;
@@ -204,25 +204,32 @@ static char *put_escaped(const struct text_cat *t, char *o, const unsigned char 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 		/* The bytes before the first mark are copied already. */
 		unsigned clean = (unsigned)__builtin_ctzll(marks) / 8;
-		o = put_escape(t, o + clean, p[clean]);
-		p += clean + 1;
+		o += clean;
+		p += clean;
+		if (*p == '\n') {
+			*op = o;
+			return p;
+		}
+		o = put_escape(t, o, *p++);
 #else
-		for (const unsigned char *stop = p + 8; p < stop; p++)
+		for (const unsigned char *stop = p + 8; p < stop; p++) {
+			if (*p == '\n') {
+				*op = o;
+				return p;
+			}
 			o = put_escape(t, o, *p);
+		}
 #endif
 	}
-	/* The last few bytes: when the 8 that end the run (some seen
-	 * already) need nothing, copy them whole. */
-	if (p < end && end - start >= 8) {
-		memcpy(&w, end - 8, 8);
-		if (!escape_marks(w)) {
-			memcpy(o, p, 8);
-			return o + (end - p);
+	for (; p < end; p++) {
+		if (*p == '\n') {
+			*op = o;
+			return p;
 		}
-	}
-	for (; p < end; p++)
 		o = put_escape(t, o, *p);
-	return o;
+	}
+	*op = o;
+	return NULL;
 }
 
 /* Write [p, end) at o with each TAB as ^I.  Returns the end of what was
@@ -308,28 +315,33 @@ static int format(struct text_cat *t, const unsigned char *p, const unsigned cha
 				o = put_number(t, o);
 			blanks = -1;
 		}
-		const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
-		const unsigned char *stop = nl ? nl : end;
-		if (pending_cr) {
-			pending_cr = false;
-			if (p == nl) {
-				*o++ = '^';
-				*o++ = 'M';
-			} else {
-				*o++ = '\r';
-			}
-		}
-		/* Under -E without -v, a CR just before LF shows as ^M; one at
-		 * the end of the read waits for the next byte. */
-		bool cr = cr_ends && stop > p && stop[-1] == '\r';
-		const unsigned char *bytes_end = cr ? stop - 1 : stop;
+		const unsigned char *nl;
+		bool cr = false;
 		if (nonprinting) {
-			o = put_escaped(t, o, p, bytes_end);
-		} else if (tabs) {
-			o = put_tabs(o, p, bytes_end);
+			/* One pass finds the LF and escapes the bytes before it. */
+			nl = put_escaped_line(t, &o, p, end);
 		} else {
-			memcpy(o, p, (size_t)(bytes_end - p));
-			o += bytes_end - p;
+			nl = memchr(p, '\n', (size_t)(end - p));
+			const unsigned char *stop = nl ? nl : end;
+			if (pending_cr) {
+				pending_cr = false;
+				if (p == nl) {
+					*o++ = '^';
+					*o++ = 'M';
+				} else {
+					*o++ = '\r';
+				}
+			}
+			/* Under -E without -v, a CR just before LF shows as ^M;
+			 * one at the end of the read waits for the next byte. */
+			cr = cr_ends && stop > p && stop[-1] == '\r';
+			const unsigned char *bytes_end = cr ? stop - 1 : stop;
+			if (tabs) {
+				o = put_tabs(o, p, bytes_end);
+			} else {
+				memcpy(o, p, (size_t)(bytes_end - p));
+				o += bytes_end - p;
+			}
 		}
 		if (!nl) {
 			pending_cr = cr;
