@@ -1,9 +1,9 @@
 /* cat's text options: read into a large buffer, format line by line into
  * an output buffer, write that in large blocks.
  *
- * A line is found with memchr(3); its bytes are copied whole (-n, -b, -s,
- * -E) or through a table of escapes (-v), skipping eight printable bytes at
- * a time, or with memchr for TAB (-T alone).  The state that crosses reads
+ * A line is found and copied eight bytes at a time, the word tested for
+ * an LF (-n, -b, -s, -E) or for any byte -v changes, which then goes
+ * through a table of escapes; -T alone finds LF and TAB with memchr(3).  The state that crosses reads
  * and files: where the line is (inside a line, or at its start after how
  * many empty lines), the line number, and under -E without -v a carriage
  * return that ended a read, which shows as "^M" only if a newline follows
@@ -232,6 +232,40 @@ static const unsigned char *put_escaped_line(const struct text_cat *t, char **op
 	return NULL;
 }
 
+/* Copy the bytes from p up to the next LF (or end) to *o, eight at a time;
+ * *o moves past them, and up to 8 bytes past that may be written.
+ * Returns the LF, or NULL when end came first. */
+static const unsigned char *copy_line(char **op, const unsigned char *p,
+				      const unsigned char *end)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	char *o = *op;
+	while (end - p >= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		memcpy(o, p, 8);
+		uint64_t lf = w ^ ('\n' * ones);
+		uint64_t marks = (lf - ones) & ~lf & highs;
+		if (!marks) {
+			o += 8;
+			p += 8;
+			continue;
+		}
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		unsigned clean = (unsigned)__builtin_ctzll(marks) / 8;
+		*op = o + clean;
+		return p + clean;
+#else
+		break;
+#endif
+	}
+	const unsigned char *nl = memchr(p, '\n', (size_t)(end - p));
+	const unsigned char *stop = nl ? nl : end;
+	memcpy(o, p, (size_t)(stop - p));
+	*op = o + (stop - p);
+	return nl;
+}
+
 /* Write [p, end) at o with each TAB as ^I.  Returns the end of what was
  * written. */
 static char *put_tabs(char *o, const unsigned char *p, const unsigned char *end)
@@ -321,27 +355,29 @@ static int format(struct text_cat *t, const unsigned char *p, const unsigned cha
 			/* One pass finds the LF and escapes the bytes before it. */
 			nl = put_escaped_line(t, &o, p, end);
 		} else {
-			nl = memchr(p, '\n', (size_t)(end - p));
-			const unsigned char *stop = nl ? nl : end;
 			if (pending_cr) {
 				pending_cr = false;
-				if (p == nl) {
+				if (*p == '\n') {
 					*o++ = '^';
 					*o++ = 'M';
 				} else {
 					*o++ = '\r';
 				}
 			}
-			/* Under -E without -v, a CR just before LF shows as ^M;
-			 * one at the end of the read waits for the next byte. */
-			cr = cr_ends && stop > p && stop[-1] == '\r';
-			const unsigned char *bytes_end = cr ? stop - 1 : stop;
+			const unsigned char *line = p;
 			if (tabs) {
-				o = put_tabs(o, p, bytes_end);
+				nl = memchr(p, '\n', (size_t)(end - p));
+				o = put_tabs(o, p, nl ? nl : end);
 			} else {
-				memcpy(o, p, (size_t)(bytes_end - p));
-				o += bytes_end - p;
+				nl = copy_line(&o, p, end);
 			}
+			/* Under -E without -v, a CR just before LF shows as ^M;
+			 * one at the end of the read waits for the next byte.
+			 * Either way it is taken back from the output. */
+			const unsigned char *stop = nl ? nl : end;
+			cr = cr_ends && stop > line && stop[-1] == '\r';
+			if (cr)
+				o--;
 		}
 		if (!nl) {
 			pending_cr = cr;
