@@ -19,6 +19,7 @@
 #include "quote.h"
 #include "stats.h"
 #include "stdfds.h"
+#include "text.h"
 #include "usage.h"
 #include "version.h"
 
@@ -38,6 +39,7 @@ struct config {
 	bool stats;
 	bool json;                /* --stats as JSON */
 	int progress;             /* -1 without --progress, else its style */
+	struct text_options text; /* cat's text options */
 	struct sp_options mover;
 	char **operands;          /* NULL-terminated */
 	unsigned closed;          /* standard fds closed at start (CLI_*_CLOSED) */
@@ -88,11 +90,12 @@ static void report_directory(int fd, const char *name)
 	cli_error(read(fd, &byte, 1) < 0 ? errno : EISDIR, "%s", cli_quote(name));
 }
 
-/* Copy the operand name, open as fd and fstat'ed as st, to stdout.
- * Returns 0, 1 after a reported input error, or -1 after a reported
- * output error. */
-static int copy_operand(struct sp_mover *mover, int fd, const struct stat *st, const char *name,
-			const struct config *cfg, const struct output_id *out)
+/* Copy the operand name, open as fd and fstat'ed as st, to stdout (through
+ * text when a text option is on).  Returns 0, 1 after a reported input
+ * error, or -1 after a reported output error. */
+static int copy_operand(struct sp_mover *mover, struct text_cat *text, int fd,
+			const struct stat *st, const char *name, const struct config *cfg,
+			const struct output_id *out)
 {
 	uint64_t length = length_from(st, cfg->offset, cfg->length);
 	if (input_is_output(fd, st, cfg->offset, length, out)) {
@@ -105,10 +108,12 @@ static int copy_operand(struct sp_mover *mover, int fd, const struct stat *st, c
 	}
 	/* Both fstat(2)s are made already: two system calls fewer per file,
 	 * which is what separates the many-small-files case from cat's. */
-	int64_t n = sp_move_stat(mover, fd, st, STDOUT_FILENO, &out->st, cfg->offset, length);
+	bool output_error = false;
+	int64_t n = text ? text_copy(text, fd, st, cfg->offset, length, &output_error)
+			 : sp_move_stat(mover, fd, st, STDOUT_FILENO, &out->st, cfg->offset, length);
 	if (n >= 0)
 		return 0;
-	if (sp_error_side(mover) == SP_SIDE_OUTPUT) {
+	if (text ? output_error : sp_error_side(mover) == SP_SIDE_OUTPUT) {
 		cli_error((int)-n, "write error");
 		return -1;
 	}
@@ -131,8 +136,8 @@ static int open_input(const char *name)
 
 /* Copy one operand to stdout.  Returns 0, 1 after a reported input error,
  * or -1 after a reported output error (which ends the run, as with cat). */
-static int cat_one(struct sp_mover *mover, const char *name, const struct config *cfg,
-		   const struct output_id *out)
+static int cat_one(struct sp_mover *mover, struct text_cat *text, const char *name,
+		   const struct config *cfg, const struct output_id *out)
 {
 	bool is_stdin = !strcmp(name, "-");
 	if (is_stdin && (cfg->closed & CLI_STDIN_CLOSED)) {
@@ -151,7 +156,7 @@ static int cat_one(struct sp_mover *mover, const char *name, const struct config
 	if (fstat(fd, &st) < 0)
 		cli_error(errno, "%s", cli_quote(name));
 	else
-		status = copy_operand(mover, fd, &st, name, cfg, out);
+		status = copy_operand(mover, text, fd, &st, name, cfg, out);
 	/* As cat: a failed close is reported after an input error too, not
 	 * after an output error, which ends the run at once. */
 	if (!is_stdin && close(fd) < 0 && status >= 0) {
@@ -161,9 +166,19 @@ static int cat_one(struct sp_mover *mover, const char *name, const struct config
 	return status;
 }
 
-/* Option codes: cat's text-formatting options, which spcat refuses, and
- * --progress. */
-enum { OPT_TEXT = 1, OPT_PROGRESS };
+/* Option codes besides cat's text options, which are their letters. */
+enum { OPT_PROGRESS = 1 };
+
+/* Turn on the text option letter (one of cat's AbeEnstTv) in o. */
+static void set_text_option(struct text_options *o, int letter)
+{
+	o->show_nonprinting |= strchr("Aetv", letter) != NULL;
+	o->show_ends |= strchr("AeE", letter) != NULL;
+	o->show_tabs |= strchr("AtT", letter) != NULL;
+	o->number |= letter == 'n' || letter == 'b';
+	o->number_nonblank |= letter == 'b';
+	o->squeeze_blank |= letter == 's';
+}
 
 /* Parse the command line into cfg.  Returns 0, or CLI_EXIT_USAGE after
  * reporting a usage error. */
@@ -171,7 +186,22 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 {
 	const char *offset_arg = NULL, *length_arg = NULL, *pipe_size_arg = NULL;
 	int no_splice = 0, nocache = 0, stats = 0, json = 0;
+	/* cat's options first, in cat's order and words. */
 	const struct poptOption table[] = {
+		{ "show-all", 'A', POPT_ARG_NONE, NULL, 'A', "equivalent to -vET", NULL },
+		{ "number-nonblank", 'b', POPT_ARG_NONE, NULL, 'b',
+		  "number nonempty output lines, overrides -n", NULL },
+		{ NULL, 'e', POPT_ARG_NONE, NULL, 'e', "equivalent to -vE", NULL },
+		{ "show-ends", 'E', POPT_ARG_NONE, NULL, 'E',
+		  "display $ or ^M$ at end of each line", NULL },
+		{ "number", 'n', POPT_ARG_NONE, NULL, 'n', "number all output lines", NULL },
+		{ "squeeze-blank", 's', POPT_ARG_NONE, NULL, 's',
+		  "suppress repeated empty output lines", NULL },
+		{ NULL, 't', POPT_ARG_NONE, NULL, 't', "equivalent to -vT", NULL },
+		{ "show-tabs", 'T', POPT_ARG_NONE, NULL, 'T', "display TAB characters as ^I", NULL },
+		{ NULL, 'u', POPT_ARG_NONE, NULL, 0, "(ignored)", NULL },
+		{ "show-nonprinting", 'v', POPT_ARG_NONE, NULL, 'v',
+		  "use ^ and M- notation, except for LFD and TAB", NULL },
 		{ "offset", '\0', POPT_ARG_STRING, &offset_arg, 0,
 		  "start each FILE at byte N (suffixes K, M, G, ... and KB, MB, ...)", "N" },
 		{ "length", '\0', POPT_ARG_STRING, &length_arg, 0,
@@ -188,31 +218,24 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		{ "progress", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_PROGRESS,
 		  "show progress on stderr: a bar on a terminal, else numbers as pv -n "
 		  "(STYLE: auto, bar, numeric)", "STYLE" },
-		{ NULL, 'u', POPT_ARG_NONE, NULL, 0, "(ignored)", NULL },
-		{ NULL, 'A', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
-		{ NULL, 'b', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
-		{ NULL, 'e', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
-		{ NULL, 'E', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
-		{ NULL, 'n', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
-		{ NULL, 's', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
-		{ NULL, 't', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
-		{ NULL, 'T', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
-		{ NULL, 'v', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL, OPT_TEXT, NULL, NULL },
 		CLI_AUTOVERSION
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
 	struct cli_options p;
 	cli_options_start(&p, argc, argv, table, "[OPTION]... [FILE]...\n"
-			  "Concatenate FILE(s) to standard output through splice(2).\n"
-			  "With no FILE, or when FILE is -, read standard input.", 0);
+			  "Concatenate FILE(s) to standard output.\n\n"
+			  "With no FILE, or when FILE is -, read standard input.\n"
+			  "The data move through splice(2) unless a text option formats them\n"
+			  "(-A, -b, -e, -E, -n, -s, -t, -T, -v).\n", 0);
 	int rc, progress = -1;
-	while ((rc = cli_options_next(&p)) == OPT_PROGRESS)
-		if ((progress = cli_progress_style_parse(p.arg)) < 0)
+	struct text_options text = { 0 };
+	while ((rc = cli_options_next(&p)) > 0) {
+		if (rc != OPT_PROGRESS)
+			set_text_option(&text, rc);
+		else if ((progress = cli_progress_style_parse(p.arg)) < 0)
 			return CLI_EXIT_USAGE;
-	if (rc == OPT_TEXT)
-		return cli_usage_message("-%c: spcat copies bytes unchanged; use cat(1) for its "
-					 "text options", p.opt->shortName);
+	}
 	if (rc < 0)
 		return CLI_EXIT_USAGE;
 	if (json && !stats)
@@ -221,6 +244,7 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 	uint64_t offset = 0, pipe_size = 0;
 	*cfg = (struct config){ .offset = SP_OFFSET_CURRENT, .length = SP_LENGTH_EOF,
 				.stats = stats, .json = json, .progress = progress,
+				.text = text,
 				/* Splice, read/write where the kernel refuses. */
 				.mover = { .policy = SP_POLICY_PREFER, .path = SP_PATH_SPLICE } };
 	if ((offset_arg && !cli_size_option("offset", offset_arg, &offset, INT64_MAX)) ||
@@ -317,7 +341,12 @@ static int run(struct config *cfg)
 		opts.progress = cli_progress_update;
 		opts.progress_arg = progress;
 	}
+	struct text_cat *text = NULL;
 	int rc = sp_mover_new(&mover, &opts);
+	if (rc >= 0 && text_wanted(&cfg->text) &&
+	    (rc = text_new(&text, &cfg->text, STDOUT_FILENO, opts.pipe_size, opts.progress,
+			     opts.progress_arg)) < 0)
+		sp_mover_free(mover);
 	if (rc < 0) {
 		cli_error(-rc, "cannot set up");
 		cli_progress_finish(progress);
@@ -326,18 +355,26 @@ static int run(struct config *cfg)
 	struct output_id out = { st.st_dev, st.st_ino, st };
 	int status = 0;
 	bool read_stdin = false;
+	int r = 0;
 	for (char **operand = cfg->operands; *operand; operand++) {
 		read_stdin |= !strcmp(*operand, "-");
-		int r = cat_one(mover, *operand, cfg, &out);
+		r = cat_one(mover, text, *operand, cfg, &out);
 		if (r < 0) {
 			status = 1;
 			break;
 		}
 		status |= r;
 	}
+	if (text && r >= 0 && (rc = text_finish(text)) < 0) {
+		cli_error(-rc, "write error");
+		status = 1;
+	}
 	cli_progress_finish(progress);
-	if (cfg->stats)
+	if (cfg->stats && text)
+		cli_print_stats(text_stats(text), cfg->json, "formatted in user space", NULL);
+	else if (cfg->stats)
 		print_stats(mover, cfg->json);
+	text_free(text);
 	sp_mover_free(mover);
 	bool stdin_closed = cfg->closed & CLI_STDIN_CLOSED;
 	if (read_stdin && (stdin_closed || close(STDIN_FILENO) < 0)) {

@@ -49,8 +49,10 @@ check_eq "POSIXLY_CORRECT: --bogus is a file" "spcat: --bogus: No such file or d
 unset POSIXLY_CORRECT
 
 # The same errors in spcat's own options, worded as glibc words them.
-usage_error "ambiguous abbreviation" "option '--=1' is ambiguous; possibilities: '--offset' \
-'--length' '--pipe-size' '--no-splice' '--nocache' '--stats' '--json' '--progress' '--version' '--help' '--usage'" --=1 a
+usage_error "ambiguous abbreviation" "option '--=1' is ambiguous; possibilities: '--show-all' \
+'--number-nonblank' '--show-ends' '--number' '--squeeze-blank' '--show-tabs' '--show-nonprinting' \
+'--offset' '--length' '--pipe-size' '--no-splice' '--nocache' '--stats' '--json' '--progress' \
+'--version' '--help' '--usage'" --=1 a
 cat --=1 a 2>cat.err
 ok "ambiguous abbreviation: GNU cat words it so" \
 	grep -q "^cat: option '--=1' is ambiguous; possibilities: '--number-nonblank' " cat.err
@@ -60,8 +62,11 @@ usage_error "missing argument of an abbreviation: the full name" \
 usage_error "argument to a flag" "option '--stats' doesn't allow an argument" --stats=1 a
 usage_error "argument to an abbreviated flag: the full name" \
 	"option '--no-splice' doesn't allow an argument" --no-s=1 a
-usage_error "cat's text options are refused, named alone in a bundle" \
-	"-A: spcat copies bytes unchanged; use cat(1) for its text options" -uA a
+as_cat "cat's text options in a bundle" -uAns a in
+as_cat "cat's long options abbreviated" --show-a --num-n --sq a in
+as_cat "an abbreviation of cat's long options only" --show-t in
+as_cat "an ambiguous abbreviation between two of cat's options" --num a
+as_cat "an argument to cat's flag" --number=1 a
 cat --show-all=1 a 2>cat.err
 check_eq "argument to a flag: GNU cat words it so" \
 	"cat: option '--show-all' doesn't allow an argument" "$(head -n1 cat.err)"
