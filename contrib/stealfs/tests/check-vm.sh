@@ -112,7 +112,7 @@ judge() {
 need_tools
 command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 is missing"
 mkdir -p "$cache" || die "cannot create $cache"
-[ -n "$(apt-cache pkgnames linux-image-6 | head -n 1)" ] || apt-get update -q >/dev/null
+apt_private_update || die "cannot read Debian's archive"
 
 status=0
 for series in $kernels; do
