@@ -204,8 +204,17 @@ build_module() {
 		rm -rf "$out" && mkdir -p "$out"
 		cp "$srcdir"/contrib/stealfs/{*.c,*.h,Kbuild} "$out/"
 		module_sources "$kdir" > "$out/.sources"
+		# The compiler Debian built the kernel with (gcc-10 for 5.10) may
+		# not be installed here: then this machine's gcc.
+		local cc
+		cc=$(sed -n 's/^CC = .*\(gcc-[0-9][0-9]*\)$/\1/p' "$kdir/.kernelvariables" 2>/dev/null)
+		if [ -n "$cc" ] && ! command -v "$cc" > /dev/null; then
+			cc=gcc
+		else
+			cc=
+		fi
 		# Module BTF needs pahole and is of no use here.
-		make -s -C "$kdir" M="$out" STEALFS_CFLAGS=-Werror \
+		make -s -C "$kdir" M="$out" STEALFS_CFLAGS=-Werror ${cc:+CC=$cc} \
 			CONFIG_DEBUG_INFO_BTF_MODULES= modules > "$out/build.log" 2>&1
 		local rc=$?
 		if [ $rc != 0 ] || grep -qi 'warning' "$out/build.log"; then
