@@ -456,8 +456,8 @@ def plot(path, png):
                     n += 0.5
             w = 1.0 / len(benched)
             g += ["set origin %f,0" % (i * w), "set size %f,%f" % (w, 1 - frac),
-                  "set lmargin 8", "set rmargin 1", "set tmargin 2", "set bmargin 9",
-                  "unset x2tics", "unset ytics", "set ytics nomirror", "set xtics rotate by -60 font ',7'",
+                  "set lmargin 8", "set rmargin 2", "set tmargin 3", "set bmargin 9",
+                  "unset x2tics", "unset ytics", "set ytics nomirror", "set xtics rotate by 60 right font ',7'",
                   "set autoscale", "set yrange [0:*]", "unset key", "unset label 1",
                   "set title %s" % gp_text("%s: MiB/s (median, min-max)" % k["name"]),
                   "set style fill solid 0.6 border lc rgb 'black'", "set boxwidth 0.8",
