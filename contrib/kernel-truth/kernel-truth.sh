@@ -88,6 +88,7 @@ measure_vm() {
 			say "$series: stealfs.ko does not build for $abi ($(grep -m 1 -E 'error|\*\*\*' "$work/$series.module.log" | sed 's/^[^ ]*: *//' | cut -c 1-200)); measuring without it"
 			ko=
 		}
+		grep '^kernel-truth:' "$work/$series.module.log"
 	fi
 	vm_init=$here/init.sh vm_payload="$here/kt-run.sh $here/kt-guest.sh"
 	build_initramfs "$abi" "$ko" kt-initramfs || return 1

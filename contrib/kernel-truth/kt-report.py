@@ -83,15 +83,17 @@ def from_probe(probe, fs, key):
     return {"verdict": m["verdict"], "reason": m["reason"], "raw": raw}
 
 
-def stealfs_answer(counters, probe):
-    """stealfs's own counters over the probe on it, with the frame evidence."""
+def stealfs_answer(counters, probe, missing="stealfs is not loaded on this kernel"):
+    """stealfs's own counters over a measurement (the probe on it, with its
+    frame evidence; or, probe None, a move of an ext4 file into it)."""
     if not counters or "before" not in counters or "after" not in counters:
-        return cannot_tell("stealfs is not loaded on this kernel")
+        return cannot_tell(missing)
     before, after = counters["before"], counters["after"]
     delta = {k: after[k] - before[k] for k in after if k in before}
     refused = sum(v for k, v in delta.items() if k.startswith("refused_"))
     stolen = delta.get("stolen_anon", 0) + delta.get("stolen_pagecache", 0)
-    frames = [from_probe(probe, "stealfs", k)["raw"] for k in ("pagecache_move", "gift_move")]
+    frames = [] if probe is None else \
+        [from_probe(probe, "stealfs", k)["raw"] for k in ("pagecache_move", "gift_move")]
     return {
         "verdict": "steals" if stolen else "copies" if delta.get("copied", 0) else "cannot tell",
         "reason": None if stolen or delta.get("copied", 0) else "the probe moved no pages through it",
@@ -199,6 +201,8 @@ def kernel_entry(name, boots):
             "vmsplice_gift": from_probe(tmpfs, "tmpfs", "vmsplice_gift"),
             "tee": from_probe(tmpfs, "tmpfs", "tee"),
             "stealfs": stealfs_answer(first["counters"].get("stealfs"), probes.get("stealfs")),
+            "ext4_to_stealfs": stealfs_answer(first["counters"].get("ext4-move"), None,
+                                              "no ext4 file was moved into stealfs on this kernel"),
         },
         "accounting": accounting(first["acct"], first["acct-foreign"]),
         "bench": bench(samples),
@@ -234,7 +238,9 @@ def answers(k):
     out += [("vmsplice", "vmsplice: pipe references user pages", q["vmsplice"]),
             ("vmsplice_gift", "vmsplice SPLICE_F_GIFT", q["vmsplice_gift"]),
             ("tee", "tee(2): second pipe shares the frames", q["tee"]),
-            ("stealfs", "stealfs counters over the probe", q["stealfs"])]
+            ("stealfs", "stealfs counters over the probe", q["stealfs"]),
+            ("ext4_to_stealfs", "clean ext4 file → stealfs, -M: page cache stolen",
+             q["ext4_to_stealfs"])]
     for a in k["accounting"]:
         out.append(("accounting." + a["scenario"], "acct vs unmount: " + a["scenario"], a))
     return out
@@ -323,9 +329,13 @@ def markdown(path):
         w("| " + label + " | " + " | ".join(cells) + " |\n")
 
     def steal(a):
-        return "%s: stolen %d anon + %d page cache, %d copied, %d refused (%d gifts)" % (
+        r = a["raw"]
+        why = ", ".join("%d %s" % (r["after"][c] - r["before"][c], c[len("refused_"):])
+                        for c in sorted(r["after"]) if c.startswith("refused_") and c in r["before"]
+                        and r["after"][c] != r["before"][c])
+        return "%s: stolen %d anon + %d page cache, %d copied, %d refused (%s)" % (
             a["verdict"], a["stolen_anon"], a["stolen_pagecache"], a["copied"], a["refused"],
-            a["refused_gift"])
+            why or "none")
 
     def acct(a):
         unmount = (a["unmount"] or "").rpartition(" returned ")[2].split(" (")[0]
@@ -337,7 +347,8 @@ def markdown(path):
     def cell(qid, a):
         if a["verdict"] == "cannot tell":
             return footnote(a["reason"])
-        text = steal(a) if qid == "stealfs" else acct(a) if qid.startswith("accounting.") \
+        text = steal(a) if qid in ("stealfs", "ext4_to_stealfs") \
+            else acct(a) if qid.startswith("accounting.") \
             else short(a)
         if a.get("changed_since"):
             text = "**%s** ⚑ changed since %s" % (text, a["changed_since"])
@@ -508,8 +519,9 @@ def check(path):
         for fs, qs in q["pipe_to_file"].items():
             for name, a in qs.items():
                 page("%s pipe_to_file %s %s" % (k["name"], fs, name), a)
-        s = q["stealfs"]
-        if s["verdict"] != "cannot tell":
+        for s in (q["stealfs"], q["ext4_to_stealfs"]):
+            if s["verdict"] == "cannot tell":
+                continue
             r = s["raw"]
             d = {c: r["after"][c] - r["before"][c] for c in r["after"]}
             want = "steals" if d["stolen_anon"] + d["stolen_pagecache"] else \
