@@ -156,6 +156,7 @@ for series in $kernels; do
 		status=1
 		continue
 	fi
+	grep '^check-vm:' "$cache/$abi/module.log"
 	build_initramfs "$abi" "$ko" || { say "$abi: building the initramfs failed"; status=1; continue; }
 	t1=$(date +%s)
 	say "$abi: prepared in $((t1 - t0))s; booting"
