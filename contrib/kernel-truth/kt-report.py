@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 FILE_SYSTEMS = ("tmpfs", "ext4", "stealfs")
 # The probe's page measurements behind the pipe -> file questions.
 PIPE_TO_FILE = {
@@ -83,17 +83,30 @@ def from_probe(probe, fs, key):
     return {"verdict": m["verdict"], "reason": m["reason"], "raw": raw}
 
 
-def stealfs_answer(counters, probe):
-    """stealfs's own counters over the probe on it, with the frame evidence."""
+def steal_verdict(delta, majority):
+    """"steals" when any page was stolen (majority: when more were stolen
+    than copied), "copies" when pages were copied, else "cannot tell"."""
+    stolen = delta.get("stolen_anon", 0) + delta.get("stolen_pagecache", 0)
+    copied = delta.get("copied", 0)
+    if majority:
+        return "steals" if stolen > copied else "copies" if stolen + copied else "cannot tell"
+    return "steals" if stolen else "copies" if copied else "cannot tell"
+
+
+def stealfs_answer(counters, probe, missing="stealfs is not loaded on this kernel"):
+    """stealfs's own counters over a measurement: the probe on it, with its
+    frame evidence ("steals" when any page was stolen); or, probe None, a
+    move of a whole ext4 file into it ("steals" when most pages were)."""
     if not counters or "before" not in counters or "after" not in counters:
-        return cannot_tell("stealfs is not loaded on this kernel")
+        return cannot_tell(missing)
     before, after = counters["before"], counters["after"]
     delta = {k: after[k] - before[k] for k in after if k in before}
     refused = sum(v for k, v in delta.items() if k.startswith("refused_"))
     stolen = delta.get("stolen_anon", 0) + delta.get("stolen_pagecache", 0)
-    frames = [from_probe(probe, "stealfs", k)["raw"] for k in ("pagecache_move", "gift_move")]
+    frames = [] if probe is None else \
+        [from_probe(probe, "stealfs", k)["raw"] for k in ("pagecache_move", "gift_move")]
     return {
-        "verdict": "steals" if stolen else "copies" if delta.get("copied", 0) else "cannot tell",
+        "verdict": steal_verdict(delta, probe is None),
         "reason": None if stolen or delta.get("copied", 0) else "the probe moved no pages through it",
         "stolen_anon": delta.get("stolen_anon", 0),
         "stolen_pagecache": delta.get("stolen_pagecache", 0),
@@ -199,11 +212,75 @@ def kernel_entry(name, boots):
             "vmsplice_gift": from_probe(tmpfs, "tmpfs", "vmsplice_gift"),
             "tee": from_probe(tmpfs, "tmpfs", "tee"),
             "stealfs": stealfs_answer(first["counters"].get("stealfs"), probes.get("stealfs")),
+            "ext4_to_stealfs": stealfs_answer(first["counters"].get("ext4-move"), None,
+                                              "no ext4 file was moved into stealfs on this kernel"),
         },
         "accounting": accounting(first["acct"], first["acct-foreign"]),
         "bench": bench(samples),
         "probes": probes,
     }
+
+
+def release_key(k):
+    """Kernels oldest first by release (5.10.223 < 6.1.158 < 6.12.118 <
+    6.18.44 < 7.2.13); a kernel built from the same release with other
+    options (debug) after the distribution's own."""
+    rel = k["release"] or ""
+    nums = []
+    for part in rel.replace("-", ".").replace("+", ".").split(".")[:3]:
+        if not part.isdigit():
+            break
+        nums.append(int(part))
+    return (nums or [9999], k["name"] == "debug", k["name"])
+
+
+def answers(k):
+    """(id, label, answer) for every behaviour question of kernel entry k,
+    in the table's order."""
+    q = k["questions"]
+    out = [("file_to_pipe", "file → pipe: pipe holds the page-cache page", q["file_to_pipe"])]
+    for fs in FILE_SYSTEMS:
+        for key, label in (("page_cache_without_move", "page cache"),
+                           ("page_cache_with_move", "page cache, -M"),
+                           ("gift_with_move", "gifted pages, -M"),
+                           ("write_pages_with_move", "write(2) pages, -M")):
+            out.append(("pipe_to_file.%s.%s" % (fs, key), "pipe → %s: %s" % (fs, label),
+                        q["pipe_to_file"][fs][key]))
+    out += [("vmsplice", "vmsplice: pipe references user pages", q["vmsplice"]),
+            ("vmsplice_gift", "vmsplice SPLICE_F_GIFT", q["vmsplice_gift"]),
+            ("tee", "tee(2): second pipe shares the frames", q["tee"]),
+            ("stealfs", "stealfs counters over the probe", q["stealfs"]),
+            ("ext4_to_stealfs", "clean ext4 file → stealfs, -M: most pages stolen",
+             q["ext4_to_stealfs"])]
+    for a in k["accounting"]:
+        out.append(("accounting." + a["scenario"], "acct vs unmount: " + a["scenario"], a))
+    return out
+
+
+def changes(kernels):
+    """{(kernel name, question id): name of the kernel before} for every
+    answer whose verdict differs from the one of the nearest kernel before
+    it (in the given order) that answered the question; "cannot tell" is no
+    answer, neither a change nor a base for one."""
+    last, out = {}, {}
+    for k in kernels:
+        for qid, _, a in answers(k):
+            if a["verdict"] == "cannot tell":
+                continue
+            before = last.get(qid)
+            if before is not None and before[1] != a["verdict"]:
+                out[(k["name"], qid)] = before[0]
+            last[qid] = (k["name"], a["verdict"])
+    return out
+
+
+def mark_changes(kernels):
+    """Set changed_since on every answer: the kernel before whose verdict it
+    differs from, or None."""
+    ch = changes(kernels)
+    for k in kernels:
+        for qid, _, a in answers(k):
+            a["changed_since"] = ch.get((k["name"], qid))
 
 
 def assemble(out, paths):
@@ -212,12 +289,13 @@ def assemble(out, paths):
         base = os.path.basename(p)[:-len(".rec")]
         name, _, boot = base.rpartition(".")
         kernels.setdefault(name, {})[int(boot)] = parse_records(p)
-    order = ["host"] + sorted(k for k in kernels if k != "host")
+    entries = sorted((kernel_entry(k, kernels[k]) for k in kernels), key=release_key)
+    mark_changes(entries)
     doc = {
         "schema_version": SCHEMA_VERSION,
         "generated": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "host": platform.node(),
-        "kernels": [kernel_entry(k, kernels[k]) for k in order if k in kernels],
+        "kernels": entries,
     }
     with open(out, "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=1, sort_keys=False)
@@ -261,39 +339,38 @@ def markdown(path):
     def row(label, cells):
         w("| " + label + " | " + " | ".join(cells) + " |\n")
 
-    q = [k["questions"] for k in ks]
-    row("file → pipe: pipe holds the page-cache page", [short(x["file_to_pipe"]) for x in q])
-    for fs in FILE_SYSTEMS:
-        for key, label in (("page_cache_without_move", "page cache"),
-                           ("page_cache_with_move", "page cache, -M"),
-                           ("gift_with_move", "gifted pages, -M"),
-                           ("write_pages_with_move", "write(2) pages, -M")):
-            row("pipe → %s: %s" % (fs, label), [short(x["pipe_to_file"][fs][key]) for x in q])
-    row("vmsplice: pipe references user pages", [short(x["vmsplice"]) for x in q])
-    row("vmsplice SPLICE_F_GIFT", [short(x["vmsplice_gift"]) for x in q])
-    row("tee(2): second pipe shares the frames", [short(x["tee"]) for x in q])
-
     def steal(a):
+        r = a["raw"]
+        why = ", ".join("%d %s" % (r["after"][c] - r["before"][c], c[len("refused_"):])
+                        for c in sorted(r["after"]) if c.startswith("refused_") and c in r["before"]
+                        and r["after"][c] != r["before"][c])
+        return "%s: stolen %d anon + %d page cache, %d copied, %d refused (%s)" % (
+            a["verdict"], a["stolen_anon"], a["stolen_pagecache"], a["copied"], a["refused"],
+            why or "none")
+
+    def acct(a):
+        unmount = (a["unmount"] or "").rpartition(" returned ")[2].split(" (")[0]
+        last = (a["last_record"] or "").partition("last record: ")[2].split(" (")[0]
+        return "%s: umount %s, accounting %s, last %s" % (
+            a["verdict"], unmount or "?",
+            {True: "stopped", False: "went on", None: "?"}[a["accounting_stopped"]], last or "?")
+
+    def cell(qid, a):
         if a["verdict"] == "cannot tell":
             return footnote(a["reason"])
-        return "%s: stolen %d anon + %d page cache, %d copied, %d refused (%d gifts)" % (
-            a["verdict"], a["stolen_anon"], a["stolen_pagecache"], a["copied"], a["refused"],
-            a["refused_gift"])
-    row("stealfs counters over the probe", [steal(x["stealfs"]) for x in q])
-    for s in SCENARIOS:
-        cells = []
-        for k in ks:
-            a = next(r for r in k["accounting"] if r["scenario"] == s)
-            if a["verdict"] == "cannot tell":
-                cells.append(footnote(a["reason"]))
-            else:
-                unmount = (a["unmount"] or "").rpartition(" returned ")[2].split(" (")[0]
-                last = (a["last_record"] or "").partition("last record: ")[2].split(" (")[0]
-                cells.append("%s: umount %s, accounting %s, last %s" % (
-                    a["verdict"], unmount or "?",
-                    {True: "stopped", False: "went on", None: "?"}[a["accounting_stopped"]],
-                    last or "?"))
-        row("acct vs unmount: " + s, cells)
+        text = steal(a) if qid in ("stealfs", "ext4_to_stealfs") \
+            else acct(a) if qid.startswith("accounting.") \
+            else short(a)
+        if a.get("changed_since"):
+            text = "**%s** ⚑ changed since %s" % (text, a["changed_since"])
+        return text
+
+    per_kernel = [answers(k) for k in ks]
+    for i, (qid, label, _) in enumerate(per_kernel[0]):
+        cells = [cell(qid, pk[i][2]) for pk in per_kernel]
+        if any(pk[i][2].get("changed_since") for pk in per_kernel):
+            label += " ⚑"
+        row(label, cells)
     cases = sorted({(b["case"], b["target"], b["a"], b["b"]) for k in ks for b in k["bench"]})
     for case, target, a, b in cases:
         cells = []
@@ -310,37 +387,106 @@ def markdown(path):
     w("\nCells: the verdict and what it rests on (frames: destination pages whose physical "
       "frame was the source's, from /proc/self/pagemap; 'B' after write: the destination "
       "changed when the source did). Bench: median MiB/s of each side, the ratio of b's time "
-      "to a's with min–max over %s; a spread that crosses 1.0 is no difference.\n"
+      "to a's with min–max over %s; a spread that crosses 1.0 is no difference. "
+      "Kernels oldest first by release; ⚑: the verdict differs from the one of the nearest "
+      "kernel to its left that answered (changed_since in the JSON).\n"
       % ", ".join("%s: %d runs, %d boots" % (k["name"], r["runs"], r["boots"])
                   for k in ks for r in k["bench"][:1]))
     for i, reason in enumerate(REASONS):
         w("\n[%d] %s\n" % (i + 1, reason))
 
 
+# The grid's colour for each verdict (stealfs's steals/copies are its moved
+# and copied; accounting's are whether the kernel kept Linux's or BSD's
+# promise).
+COLOURS = (("shared", 0x4C72B0), ("copied", 0xDD8452), ("moved", 0x55A868),
+           ("refused", 0x8172B3), ("matches linux", 0x64B5CD), ("matches bsd", 0xC9A227),
+           ("differs", 0xC44E52), ("cannot tell", 0xD0D0D0))
+
+
+def colour(verdict):
+    v = {"steals": "moved", "copies": "copied"}.get(verdict, verdict)
+    if v.startswith("differs from"):
+        v = "differs"
+    return next(c for name, c in COLOURS if name == v)
+
+
+def gp_text(text):
+    """text as a gnuplot double-quoted string (newlines kept)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
 def plot(path, png):
+    """The picture: a grid (one row per question, one column per kernel,
+    each cell coloured by its verdict, a cell whose verdict changed from the
+    kernel to its left outlined) over one throughput panel per kernel, each
+    on its own scale."""
     doc = json.load(open(path, encoding="utf-8"))
+    ks = doc["kernels"]
+    rows = answers(ks[0])
+    nq, nk = len(rows), len(ks)
+    benched = [k for k in ks if k["bench"]]
+    width = 420 + 150 * nk
+    grid_h = 130 + 22 * nq
+    bench_h = 360 if benched else 0
     with tempfile.TemporaryDirectory() as tmp:
-        dat = os.path.join(tmp, "kt.dat")
-        n = 0
-        with open(dat, "w") as f:
-            for k in doc["kernels"]:
+        cells = os.path.join(tmp, "cells.dat")
+        with open(cells, "w") as f:
+            for x, k in enumerate(ks):
+                for y, (_, _, a) in enumerate(answers(k)):
+                    v = a["verdict"]
+                    word = {"matches linux": "Linux", "matches bsd": "BSD",
+                            "cannot tell": "?"}.get(v, v.split(" ")[0])
+                    f.write('%d %d %d %d "%s"\n' % (x, nq - 1 - y, colour(v),
+                                                    1 if a.get("changed_since") else 0, word))
+        g = ["set terminal pngcairo size %d,%d font ',9'" % (width, grid_h + bench_h),
+             "set output %s" % gp_text(png), "set termoption noenhanced", "set multiplot"]
+        # the grid, at the top
+        frac = grid_h / (grid_h + bench_h)
+        g += ["set origin 0,%f" % (1 - frac), "set size 1,%f" % frac,
+              "set lmargin at screen %f" % (380 / width), "set rmargin at screen 0.99",
+              "set tmargin 6", "set bmargin 4",
+              "unset title",
+              "set label 1 'kernel-truth: what each kernel does (outlined: changed from the "
+              "kernel to its left)' at screen 0.5,screen 0.99 center front",
+              "set xrange [-0.5:%f]" % (nk - 0.5), "set yrange [-0.5:%f]" % (nq - 0.5),
+              "set x2tics (%s)" % ", ".join("%s %d" % (gp_text("%s\n%s" % (k["name"], k["release"])), i)
+                                            for i, k in enumerate(ks)),
+              "unset xtics", "set ytics (%s)" % ", ".join(
+                  "%s %d" % (gp_text(label), nq - 1 - i) for i, (_, label, _) in enumerate(rows)),
+              "set ytics nomirror scale 0", "set x2tics scale 0", "unset grid",
+              "set key outside bottom center horizontal maxcols 8 samplen 1",
+              "set style fill solid 1.0 border lc rgb 'white'"]
+        legend = ", ".join("NaN with boxes lc rgb '#%06X' title %s" % (c, gp_text(n))
+                           for n, c in COLOURS)
+        g.append("plot %s using 1:2:(0.5):(0.5):3 with boxxyerror lc rgb variable notitle, "
+                 "'' using 1:($4 > 0 ? $2 : NaN):(0.47):(0.44) with boxxyerror fs empty border "
+                 "lc rgb 'black' lw 3 notitle, "
+                 "'' using 1:2:5 with labels font ',8' notitle, %s" % (gp_text(cells), legend))
+        # one throughput panel per kernel, on its own scale
+        for i, k in enumerate(benched):
+            dat = os.path.join(tmp, "bench%d.dat" % i)
+            with open(dat, "w") as f:
+                n = 0
                 for r in k["bench"]:
                     for side in ("a", "b"):
                         m = r[side + "_mib_s"]
-                        f.write('%d "%s %s %s %s" %f %f %f\n' % (
-                            n, k["name"], r["case"], r["target"], r[side], m["median"],
-                            m["min"], m["max"]))
+                        f.write('%d "%s→%s %s" %f %f %f %d\n' % (
+                            n, r["case"], r["target"], r[side], m["median"], m["min"], m["max"],
+                            0 if side == "a" else 1))
                         n += 1
-        script = ("set terminal png size %d,600\nset output '%s'\n"
-                  "set title 'kernel-truth: throughput per kernel and path (median, min-max)'\n"
-                  "set ylabel 'MiB/s'\nset style fill solid 0.5\nset boxwidth 0.7\n"
-                  "set xtics rotate by -45 font ',8'\nset yrange [0:*]\nset rmargin 10\nunset key\n"
-                  "plot '%s' using 1:3:xtic(2) with boxes, '' using 1:3:4:5 with yerrorbars "
-                  "pt 0 lc rgb 'black'\n") % (max(800, 40 * n), png, dat)
-        if n == 0:
-            script = ("set terminal png\nset output '%s'\nset label 'no bench measured' at 0,0\n"
-                      "plot [-1:1][-1:1] 1/0 notitle\n") % png
-        subprocess.run(["gnuplot"], input=script, text=True, check=True)
+                    n += 0.5
+            w = 1.0 / len(benched)
+            g += ["set origin %f,0" % (i * w), "set size %f,%f" % (w, 1 - frac),
+                  "set lmargin 8", "set rmargin 2", "set tmargin 3", "set bmargin 9",
+                  "unset x2tics", "unset ytics", "set ytics nomirror", "set xtics rotate by 60 right font ',7'",
+                  "set autoscale", "set yrange [0:*]", "unset key", "unset label 1",
+                  "set title %s" % gp_text("%s: MiB/s (median, min-max)" % k["name"]),
+                  "set style fill solid 0.6 border lc rgb 'black'", "set boxwidth 0.8",
+                  "plot %s using 1:3:($6 > 0 ? 0xA6BDDB : 0x2B5C8A):xtic(2) with boxes lc rgb variable, "
+                  "'' using 1:3:4:5 with yerrorbars pt 7 ps 0.4 lc rgb 'black'" % gp_text(dat)]
+        g.append("unset multiplot")
+        subprocess.run(["gnuplot"], input="\n".join(g) + "\n", text=True, check=True)
 
 
 def check(path):
@@ -373,6 +519,10 @@ def check(path):
         if not ok:
             bad.append("%s: %s disagrees with %s" % (where, v, json.dumps(raw)))
 
+    ch = changes(doc["kernels"])
+    if [k["name"] for k in sorted(doc["kernels"], key=release_key)] != \
+            [k["name"] for k in doc["kernels"]]:
+        bad.append("the kernels are not in release order")
     for k in doc["kernels"]:
         q = k["questions"]
         for name in ("file_to_pipe", "vmsplice", "vmsplice_gift", "tee"):
@@ -380,12 +530,12 @@ def check(path):
         for fs, qs in q["pipe_to_file"].items():
             for name, a in qs.items():
                 page("%s pipe_to_file %s %s" % (k["name"], fs, name), a)
-        s = q["stealfs"]
-        if s["verdict"] != "cannot tell":
+        for s, majority in ((q["stealfs"], False), (q["ext4_to_stealfs"], True)):
+            if s["verdict"] == "cannot tell":
+                continue
             r = s["raw"]
             d = {c: r["after"][c] - r["before"][c] for c in r["after"]}
-            want = "steals" if d["stolen_anon"] + d["stolen_pagecache"] else \
-                "copies" if d["copied"] else "cannot tell"
+            want = steal_verdict(d, majority)
             if (want != s["verdict"] or d["stolen_anon"] != s["stolen_anon"]
                     or d["copied"] != s["copied"] or d["refused_gift"] != s["refused_gift"]):
                 bad.append("%s stealfs: counters disagree with the verdict" % k["name"])
@@ -398,6 +548,11 @@ def check(path):
             if want != a["verdict"]:
                 bad.append("%s accounting %s: %s, checks say %s" % (k["name"], a["scenario"],
                                                                      a["verdict"], want))
+        for qid, _, a in answers(k):
+            want = ch.get((k["name"], qid))
+            if a.get("changed_since", "missing") != want:
+                bad.append("%s %s: changed_since %s, the verdicts say %s" % (
+                    k["name"], qid, a.get("changed_since", "missing"), want))
         for b in k["bench"]:
             ratios = [r["b_ns"] / r["a_ns"] for r in b["raw"]]
             rt = b["ratio_b_time_to_a"]

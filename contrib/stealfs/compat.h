@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * compat.h - the kernel API differences between Debian's 6.1 and 6.12
- * kernels that stealfs touches, in one place.
+ * compat.h - the kernel API differences between Debian's 6.1, 6.12 and
+ * 7.2 kernels that stealfs touches, in one place.
  *
  *   - inode operations take a struct user_namespace * (6.1) or a
  *     struct mnt_idmap * (6.3+);
@@ -17,7 +17,19 @@
  *   - filemap_add_folio() leaves a folio locked or not after a failed
  *     charge (stealfs_add_folio_locked() below);
  *   - struct mem_cgroup exists only with CONFIG_MEMCG
- *     (stealfs_folio_memcg_get() below).
+ *     (stealfs_folio_memcg_get() below);
+ *   - mkdir returns a struct dentry * (6.15+);
+ *   - write_begin/write_end take a const struct kiocb * (6.17+);
+ *   - folio->flags is a memdesc_flags_t (6.18+);
+ *   - generic_delete_inode() is called inode_just_drop() (6.18+);
+ *   - a RAM filesystem pins its dentries with d_make_persistent(), which
+ *     simple_unlink()/simple_rmdir() undo, and kill_litter_super() is gone
+ *     (6.19+).
+ *
+ * Each rule below names the kernel commit that made the difference (by
+ * subject and author: the Debian source packages carry no history, so the
+ * release is the one whose headers first have the new form; 7.2.13's
+ * sources were read for every rule).
  */
 #ifndef STEALFS_COMPAT_H
 #define STEALFS_COMPAT_H
@@ -29,11 +41,13 @@
 #include <linux/splice.h>
 
 /*
- * Every helper stealfs calls was read, error paths included, in 6.1 and
- * 6.12, and the module is tested on those two (contrib/stealfs/tests).
+ * Every helper stealfs calls was read, error paths included, in 6.1, 6.12
+ * and 7.2, and the module is tested on those (contrib/stealfs/tests).
+ * Before 6.1 the page cache has no filemap_add_folio() and no folio
+ * write_begin; Debian 11's 5.10 is refused here rather than half-supported.
  */
 #if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
-#error "stealfs needs Linux 6.1 or later: older kernels are not tested"
+#error "stealfs needs Linux 6.1 or later (tested on 6.1, 6.12 and 7.2): this kernel lacks filemap_add_folio() and the folio page-cache API the module steals pages with"
 #endif
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
@@ -59,6 +73,82 @@ static inline struct folio *stealfs_wb_folio(stealfs_wb_t *p)
 	return page_folio(p);
 }
 #endif
+
+/*
+ * write_begin/write_end get the kiocb of the write instead of its file:
+ * "fs: change write_begin/write_end interface to take struct kiocb *"
+ * (Taotao Chen, 6.17).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 17, 0)
+typedef const struct kiocb stealfs_wb_ctx_t;
+#else
+typedef struct file stealfs_wb_ctx_t;
+#endif
+
+/*
+ * mkdir returns the dentry it made (NULL: the one it was given) or an
+ * ERR_PTR: "Change inode_operations.mkdir to return struct dentry *"
+ * (NeilBrown, 6.15).  STEALFS_MKDIR_RETURN(err) turns 0/-errno into it.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0)
+typedef struct dentry *stealfs_mkdir_t;
+#define STEALFS_MKDIR_RETURN(err) ((err) ? ERR_PTR(err) : NULL)
+#else
+typedef int stealfs_mkdir_t;
+#define STEALFS_MKDIR_RETURN(err) (err)
+#endif
+
+/*
+ * The flags word of a folio: "mm: introduce memdesc_flags_t" (Matthew
+ * Wilcox, 6.18) wrapped it in a struct.
+ */
+static inline unsigned long stealfs_folio_flags(const struct folio *folio)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 18, 0)
+	return folio->flags.f;
+#else
+	return folio->flags;
+#endif
+}
+
+/*
+ * drop_inode for a filesystem whose inodes live only while linked:
+ * "fs: rename generic_delete_inode() and generic_drop_inode()" (Mateusz
+ * Guzik, 6.18) renamed it inode_just_drop().
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 18, 0)
+#define stealfs_drop_inode inode_just_drop
+#else
+#define stealfs_drop_inode generic_delete_inode
+#endif
+
+/*
+ * Pins @dentry, now positive with @inode, as the only copy of a RAM file's
+ * name, and frees a superblock's pinned tree.  From Al Viro's "d_make_persistent"
+ * series (6.19) the pin is d_make_persistent() (DCACHE_PERSISTENT, which
+ * simple_unlink()/simple_rmdir() drop with d_make_discardable() and
+ * generic_shutdown_super() drops at unmount), so kill_anon_super() frees
+ * the tree and kill_litter_super() is gone; before, d_instantiate() plus
+ * an extra reference, which kill_litter_super()'s d_genocide() drops.
+ */
+static inline void stealfs_pin_dentry(struct dentry *dentry, struct inode *inode)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 19, 0)
+	d_make_persistent(dentry, inode);
+#else
+	d_instantiate(dentry, inode);
+	dget(dentry);
+#endif
+}
+
+static inline void stealfs_kill_pinned_super(struct super_block *sb)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 19, 0)
+	kill_anon_super(sb);
+#else
+	kill_litter_super(sb);
+#endif
+}
 
 /* Puts @new (locked, no mapping) into @old's slot; @old must be locked. */
 static inline void stealfs_replace_folio(struct folio *old, struct folio *new)

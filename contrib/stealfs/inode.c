@@ -63,7 +63,7 @@ void stealfs_settle(struct inode *inode, loff_t size)
 }
 
 /* Accounts the write, then lets ramfs' write_begin find the folio. */
-static int stealfs_write_begin(struct file *file, struct address_space *mapping,
+static int stealfs_write_begin(stealfs_wb_ctx_t *file, struct address_space *mapping,
 			       loff_t pos, unsigned int len,
 			       stealfs_wb_t **pagep, void **fsdata)
 {
@@ -75,7 +75,7 @@ static int stealfs_write_begin(struct file *file, struct address_space *mapping,
 }
 
 /* ramfs' write_end: copies done, page dirtied, i_size extended. */
-static int stealfs_write_end(struct file *file, struct address_space *mapping,
+static int stealfs_write_end(stealfs_wb_ctx_t *file, struct address_space *mapping,
 			     loff_t pos, unsigned int len, unsigned int copied,
 			     stealfs_wb_t *page, void *fsdata)
 {
@@ -186,21 +186,20 @@ static int stealfs_mknod(stealfs_idmap_t *idmap, struct inode *dir,
 		iput(inode);
 		return err;
 	}
-	d_instantiate(dentry, inode);
-	dget(dentry);	/* pin the dentry: it is the only copy */
+	stealfs_pin_dentry(dentry, inode);	/* it is the only copy */
 	stealfs_touch(dir);
 	return 0;
 }
 
-/* Creates a directory; returns 0 or -errno. */
-static int stealfs_mkdir(stealfs_idmap_t *idmap, struct inode *dir,
-			 struct dentry *dentry, umode_t mode)
+/* Creates a directory; returns 0 or -errno (as compat.h's mkdir wants). */
+static stealfs_mkdir_t stealfs_mkdir(stealfs_idmap_t *idmap, struct inode *dir,
+				     struct dentry *dentry, umode_t mode)
 {
 	int err = stealfs_mknod(idmap, dir, dentry, mode | S_IFDIR, 0);
 
 	if (!err)
 		inc_nlink(dir);
-	return err;
+	return STEALFS_MKDIR_RETURN(err);
 }
 
 /* Creates a regular file; returns 0 or -errno. */

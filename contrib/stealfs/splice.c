@@ -178,7 +178,7 @@ static enum stealfs_counter stealfs_postcheck(struct folio *src,
 		return STEALFS_REFUSED_LARGE;
 	if (src->mapping || folio_mapped(src))
 		return STEALFS_REFUSED_MAPPED;
-	if ((src->flags & PAGE_FLAGS_CHECK_AT_PREP & ~ok) ||
+	if ((stealfs_folio_flags(src) & PAGE_FLAGS_CHECK_AT_PREP & ~ok) ||
 	    folio_test_hwpoison(src) ||
 	    from_cache != !!(buf->flags & PIPE_BUF_FLAG_LRU) ||
 	    (from_cache && !folio_test_lru(src)))

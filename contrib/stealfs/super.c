@@ -201,7 +201,7 @@ static void stealfs_evict_inode(struct inode *inode)
 
 static const struct super_operations stealfs_super_ops = {
 	.statfs		= stealfs_statfs,
-	.drop_inode	= generic_delete_inode,
+	.drop_inode	= stealfs_drop_inode,
 	.evict_inode	= stealfs_evict_inode,
 	.show_options	= stealfs_show_options,
 };
@@ -308,7 +308,7 @@ static void stealfs_kill_sb(struct super_block *sb)
 {
 	struct stealfs_sb *sbi = STEALFS_SB(sb);
 
-	kill_litter_super(sb);
+	stealfs_kill_pinned_super(sb);
 	kfree(sbi);
 }
 

@@ -12,7 +12,7 @@ SCHEMA="$top_srcdir/contrib/kernel-truth/kernel-truth.schema.json"
 ok "assemble the recorded run" python3 "$REPORT" assemble kt.json "$top_srcdir"/tests/kernel-truth/recorded/*.rec
 ok "the JSON follows the schema" python3 "$REPORT" validate kt.json "$SCHEMA"
 ok "every verdict agrees with its raw measurement" python3 "$REPORT" check kt.json
-check_eq "one object per kernel: host, 6.1, 6.12" "host 6.1 6.12" \
+check_eq "one object per kernel, oldest release first: 5.10, 6.1, 6.12, host, 7.2" "5.10 6.1 6.12 host 7.2" \
 	"$(python3 -c 'import json,sys; print(" ".join(k["name"] for k in json.load(open(sys.argv[1]))["kernels"]))' kt.json)"
 check_eq "the bench pairs at least 7 runs over 2 boots in each VM" "" \
 	"$(python3 -c 'import json,sys
@@ -21,7 +21,27 @@ for k in json.load(open(sys.argv[1]))["kernels"]:
         if k["where"] == "qemu" and (b["runs"] < 14 or b["boots"] != 2): print(k["name"], b["case"], b["target"])' kt.json)"
 
 python3 "$REPORT" markdown kt.json > kt.md
-ok "the table has a column per kernel" grep -q '^| question | host (.*) | 6.1 (.*) | 6.12 (.*) |$' kt.md
+ok "the table has a column per kernel" grep -q '^| question | 5.10 (.*) | 6.1 (.*) | 6.12 (.*) | host (.*) | 7.2 (.*) |$' kt.md
+check_eq "changed_since follows from the verdicts of the kernels before" "" \
+	"$(python3 -c 'import json,sys
+d = json.load(open(sys.argv[1])); last = {}
+def walk(k):
+    q = k["questions"]
+    yield "f2p", q["file_to_pipe"]
+    for fs, qs in sorted(q["pipe_to_file"].items()):
+        for n, a in sorted(qs.items()): yield fs + n, a
+    for n in ("vmsplice", "vmsplice_gift", "tee", "stealfs"): yield n, q[n]
+    for a in k["accounting"]: yield a["scenario"], a
+for k in d["kernels"]:
+    for n, a in walk(k):
+        if a["verdict"] == "cannot tell":
+            if a["changed_since"] is not None: print(k["name"], n, "cannot tell marked changed")
+            continue
+        want = last[n][0] if n in last and last[n][1] != a["verdict"] else None
+        if a["changed_since"] != want: print(k["name"], n, a["changed_since"], want)
+        last[n] = (k["name"], a["verdict"])' kt.json)"
+changed=$(grep -c '"changed_since": "' kt.json)
+check_eq "the table marks as many cells changed as the JSON" "$changed" "$(grep -o '⚑ changed since' kt.md | wc -l)"
 ok "the table answers tee(2)" grep -q '^| tee(2): second pipe shares the frames | ' kt.md
 ok "the table states the spread of each ratio" grep -Eq '^\| bench pipe → stealfs: .*×[0-9.]+ \([0-9.]+–[0-9.]+\)' kt.md
 ok "the picture is a PNG" sh -c 'python3 "$1" plot kt.json kt.png && head -c 8 kt.png | od -An -c | grep -q "P   N   G"' sh "$REPORT"
@@ -50,19 +70,27 @@ caught "an accounting verdict the checks contradict is caught" \
 	'a = k[1]["accounting"][0]; a["raw"]["checks"][0]["ok"] = False'
 caught "stealfs figures the counters contradict are caught" \
 	's = k[1]["questions"]["stealfs"]; s["stolen_anon"] += 1'
+caught "a changed_since the verdicts contradict is caught" \
+	'a = k[2]["questions"]["tee"]; assert a["changed_since"] is None; a["changed_since"] = k[1]["name"]'
+caught "an answer without changed_since breaks the schema" \
+	'del k[1]["questions"]["vmsplice"]["changed_since"]' "$SCHEMA"
+caught "kernels out of release order are caught" \
+	'k.reverse()'
 caught "a verdict without its measurement breaks the schema" \
 	'q = k[1]["questions"]["vmsplice"]; q["raw"] = None' "$SCHEMA"
 caught "'cannot tell' without a reason breaks the schema" \
 	'q = k[0]["questions"]["pipe_to_file"]["tmpfs"]["write_pages_with_move"]; q["verdict"] = "cannot tell"; q["reason"] = None' "$SCHEMA"
 
-# The published report (the table of doc/kernel-truth.md) is a real one: it
+# The published report (contrib/kernel-truth/results/) is a real one: it
 # follows the schema, its verdicts agree with its measurements, and its
-# Markdown is the table in doc/kernel-truth.md.
+# table is the Markdown recorded beside it and the one in
+# doc/kernel-truth.md.
 for f in "$top_srcdir"/contrib/kernel-truth/results/*.json; do
 	n=${f##*/}
 	ok "$n follows the schema" python3 "$REPORT" validate "$f" "$SCHEMA"
 	ok "$n: every verdict agrees with its raw measurement" python3 "$REPORT" check "$f"
 	python3 "$REPORT" markdown "$f" | sed 1d > published.md
+	ok "$n: its table is ${n%.json}.md's" sh -c 'sed 1d "$1" | grep -vx "" | while IFS= read -r line; do grep -qxF -- "$line" "$2" || exit 1; done' sh published.md "${f%.json}.md"
 	ok "$n: its table is in doc/kernel-truth.md" sh -c 'sed 1d "$1" | grep -vx "" | while IFS= read -r line; do grep -qxF -- "$line" "$2" || exit 1; done' sh published.md "$top_srcdir/doc/kernel-truth.md"
 done
 done_testing

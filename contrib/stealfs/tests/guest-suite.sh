@@ -303,7 +303,10 @@ section_basic() {
 	stealprobe filemove -M -m $E/src $M/bm > /tmp/check.out 2>&1
 	r=$?; [ $r = 0 ] || sed 's/^/# /' /tmp/check.out
 	ok $r "ext4 file mapped by a process -> stealfs: mapping intact"
-	check "mapped ext4 pages: refused as mapped, not stolen" test "$(delta stolen_pagecache)" = 0 -a "$(delta refused_mapped)" -gt 0
+	# ext4 caches in large folios on newer kernels (7.2): refused as large
+	# before the mapping is looked at.
+	check "mapped ext4 pages: refused as mapped (or large), not stolen" \
+		test "$(delta stolen_pagecache)" = 0 -a $(( $(delta refused_mapped) + $(delta refused_large) )) -gt 0
 	check "mapped ext4 pages: data intact" cmp /tmp/src $M/bm
 	rm -f $M/bm
 	snap
@@ -858,8 +861,9 @@ section_memcg_pays() {
 	kb1=$(cg_kb acct)
 	counts
 	tc="page cache charged to the root group, writer in a group"
-	check "$tc: refused (refused_memcg), not stolen" \
-		test "$(delta refused_memcg)" -ge 4000 -a "$(delta stolen_pagecache)" = 0
+	# Large folios (ext4 on 7.2) are refused before their group is asked.
+	check "$tc: refused (refused_memcg, or refused_large), not stolen" \
+		test $(( $(delta refused_memcg) + $(delta refused_large) )) -ge 4000 -a "$(delta stolen_pagecache)" = 0
 	check "$tc: copied, paid by the writer's group (+$((kb1 - kb0)) KiB for 16 MiB)" \
 		test $((kb1 - kb0)) -ge 15360
 	check "$tc: data intact" cmp /tmp/src $M/macct
@@ -872,9 +876,12 @@ section_memcg_pays() {
 	kb1=$(cg_kb acct)
 	counts
 	st=$(delta stolen_pagecache)
+	large=$(delta refused_large)
 	tc="page cache charged to the writer's own group"
-	check "$tc: $st pages stolen, none refused for their group" \
-		test "$st" -gt 2048 -a "$(delta refused_memcg)" = 0
+	# Of the 4096 pages, those not in large folios (all of them on 6.1 and
+	# 6.12; ext4 on 7.2 caches most of a file in large folios) can be stolen.
+	check "$tc: $st pages stolen ($large in large folios refused), none refused for their group" \
+		test $((st + large)) -gt 2048 -a "$st" -gt 0 -a "$(delta refused_memcg)" = 0
 	check "$tc: nothing charged twice (+$((kb1 - kb0)) KiB, $(delta copied) pages copied)" \
 		test $((kb1 - kb0)) -le $(( $(delta copied) * 4 + 1024 ))
 	check "$tc: data intact" cmp /tmp/src $M/macct

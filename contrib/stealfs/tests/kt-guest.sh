@@ -5,6 +5,8 @@
 # contrib/kernel-truth/kt-report.py assembles:
 #   probe FS JSON                  spmove --probe --json in a directory on FS
 #   counters FS before|after JSON  stealfs's counters around that probe
+#                                  (FS ext4-move: around a move of a clean
+#                                  ext4 file into stealfs with -M)
 #   acct JSON                      acctpin run --json
 #   acct-foreign JSON              ... --acct-file FILE --allow-foreign -s plain
 #   bench CASE TARGET SIDE RUN NS BYTES
@@ -55,6 +57,20 @@ if [ "$stage" != bench ]; then
 		if [ $? = 0 ]; then echo "probe $fs $out"; else echo "note probe on $fs failed: $out"; fi
 		[ "$fs" = stealfs ] && echo "counters $fs after $(counters)"
 	done
+fi
+# A clean ext4 file's page cache moved into stealfs with SPLICE_F_MOVE:
+# stealfs's counters around one kt-bench file move (8 MiB, page cache
+# filled by kt-bench's read), recorded as the "ext4-move" counters.
+e=$(dir_of ext4) s=$(dir_of stealfs)
+if [ "$stage" != bench ] && [ -n "$e" ] && [ -n "$s" ]; then
+	if kt-bench pipe 8M "$e/kt-move-src" > /dev/null; then
+		fresh
+		echo "counters ext4-move before $(counters)"
+		kt-bench file "$e/kt-move-src" "$s/kt-move" -M > /dev/null ||
+			echo "note the ext4 -> stealfs move failed"
+		echo "counters ext4-move after $(counters)"
+	fi
+	rm -f "$e/kt-move-src" "$s/kt-move"
 fi
 if [ "$stage" = all ]; then
 	if [ "$(id -u)" = 0 ]; then

@@ -13,7 +13,8 @@ mkdir -p /mnt/s /mnt/off /mnt/e /tmp/kt
 {
 	echo KT-RECORDS-BEGIN
 	echo "boot ${boot:-1}"
-	insmod /lib/modules/stealfs.ko || echo "note insmod stealfs.ko failed"
+	if [ ! -f /lib/modules/stealfs.ko ]; then echo "note stealfs.ko was not built for this kernel"
+	elif ! insmod /lib/modules/stealfs.ko; then echo "note insmod stealfs.ko failed"; fi
 	dd if=/dev/zero of=/tmp/e.img bs=1M count=112 2>/dev/null
 	losetup /dev/loop0 /tmp/e.img && mke2fs -q /dev/loop0 >/dev/null 2>&1 &&
 		mount -t ext4 /dev/loop0 /mnt/e || echo "note no ext4 on a loop device"
