@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -34,6 +35,9 @@ struct config {
 	int count;               /* how many */
 };
 
+/* Which program this is: spmove, or spcp and spmv (from argv[0]). */
+static enum personality personality;
+
 /* Option codes for what the parser hands back. */
 enum {
 	OPT_ARCHIVE = 1,
@@ -56,6 +60,11 @@ enum {
 	OPT_SPARSE,
 	OPT_NO_PROGRESS,
 	OPT_PROGRESS,
+	OPT_TARGET,
+	OPT_STRIP_SLASHES,
+	OPT_CONTEXT,
+	OPT_HELP,
+	OPT_UNSUPPORTED, /* an option of cp or mv that spmove lacks */
 };
 
 /* What the options set, before they are put together. */
@@ -65,6 +74,9 @@ struct raw_options {
 	enum ask ask_copy, ask_move; /* -i/-n last; -f/-i/-n last */
 	int recursive, remove_source, in_place, fsync, verify, stats, json, splice_move, probe,
 	    no_target, verbose, remove_destination;
+	const char *target_dir;  /* -t DIR */
+	bool strip_slashes;      /* --strip-trailing-slashes */
+	const char *unsupported; /* the first option of cp or mv not supported */
 };
 
 /* Apply a --preserve (on) or --no-preserve (off) list.  Returns false
@@ -99,7 +111,7 @@ static bool apply_preserve(struct spmove_options *o, const char *list, bool on)
 /* Act on an option the parser handed back.  Returns false after reporting
  * a bad argument. */
 static bool apply_option(struct spmove_options *o, struct raw_options *raw, int code,
-			 const char *arg)
+			 const struct poptOption *opt, const char *arg)
 {
 	static const struct cli_choice reflinks[] = {
 		{ "auto", REFLINK_AUTO }, { "always", REFLINK_ALWAYS }, { "never", REFLINK_NEVER },
@@ -145,6 +157,29 @@ static bool apply_option(struct spmove_options *o, struct raw_options *raw, int 
 	case OPT_SPARSE:
 		v = cli_argmatch("--sparse", arg, sparses, 3);
 		o->sparse = (enum sparse_mode)v;
+		break;
+	case OPT_TARGET:
+		/* cp and mv take one -t (spmove, the last). */
+		if (raw->target_dir && personality != PERSONALITY_SPMOVE) {
+			cli_error(0, "multiple target directories specified");
+			return false;
+		}
+		raw->target_dir = arg;
+		break;
+	case OPT_STRIP_SLASHES: raw->strip_slashes = true; break;
+	case OPT_CONTEXT:
+		/* As cp and mv on a kernel without SELinux: -Z does nothing,
+		 * cp --context=CTX warns. */
+		if (arg)
+			cli_error(0, "warning: ignoring --context; it requires an SELinux-enabled "
+				     "kernel");
+		break;
+	case OPT_HELP:
+		personality_help(personality);
+		exit(EXIT_SUCCESS); /* cli_init()'s exit handler checks stdout */
+	case OPT_UNSUPPORTED:
+		if (!raw->unsupported)
+			raw->unsupported = opt->longName;
 		break;
 	case OPT_NO_PROGRESS: o->progress = 0; break;
 	case OPT_PROGRESS:
@@ -231,13 +266,27 @@ static int take_options(struct raw_options *raw, struct config *cfg)
 	return 0;
 }
 
+/* --strip-trailing-slashes: the trailing slashes of each SRC operand
+ * (every operand but the last, or every one with -t) taken off, as cp and
+ * mv do ("/" stays "/"). */
+static void strip_source_slashes(struct config *cfg)
+{
+	int sources = cfg->target_dir ? cfg->count : cfg->count - 1;
+	for (int i = 0; i < sources; i++) {
+		char *name = cfg->operands[i];
+		size_t len = strlen(name);
+		while (len > 1 && name[len - 1] == '/')
+			name[--len] = '\0';
+	}
+}
+
 /* Parse the command line into cfg.  Returns 0, or CLI_EXIT_USAGE after
  * reporting a usage error. */
 static int parse_command_line(int argc, char **argv, struct config *cfg)
 {
 	struct raw_options raw = { NULL };
 	*cfg = (struct config){ .o = { .progress = -1 } };
-	const struct poptOption table[] = {
+	const struct poptOption spmove_table[] = {
 		{ "archive", 'a', POPT_ARG_NONE, NULL, OPT_ARCHIVE,
 		  "same as -dR --preserve=all", NULL },
 		{ "backup", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_BACKUP,
@@ -275,7 +324,7 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		  "remove each existing destination before copying", NULL },
 		{ "suffix", 'S', POPT_ARG_STRING, NULL, OPT_SUFFIX,
 		  "override the usual backup suffix", "SUFFIX" },
-		{ "target-directory", 't', POPT_ARG_STRING, &cfg->target_dir, 0,
+		{ "target-directory", 't', POPT_ARG_STRING, NULL, OPT_TARGET,
 		  "copy every SRC into DIR", "DIR" },
 		{ "no-target-directory", 'T', POPT_ARG_NONE, &raw.no_target, 0,
 		  "treat DST as a normal file", NULL },
@@ -313,7 +362,86 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
+	/* cp's options, in cp's order (abbreviations resolve as in GNU cp). */
+	const struct poptOption cp_table[] = {
+		{ "archive", 'a', POPT_ARG_NONE, NULL, OPT_ARCHIVE, NULL, NULL },
+		{ "attributes-only", '\0', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
+		{ "backup", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_BACKUP, NULL,
+		  NULL },
+		{ NULL, 'b', POPT_ARG_NONE, NULL, OPT_BACKUP_DEFAULT, NULL, NULL },
+		{ "copy-contents", '\0', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
+		{ NULL, 'd', POPT_ARG_NONE, NULL, OPT_NO_DEREF_KEEP_LINKS, NULL, NULL },
+		{ "debug", '\0', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
+		{ "dereference", 'L', POPT_ARG_NONE, NULL, OPT_DEREF, NULL, NULL },
+		{ "force", 'f', POPT_ARG_NONE, NULL, OPT_FORCE, NULL, NULL },
+		{ NULL, 'H', POPT_ARG_NONE, NULL, OPT_DEREF_ARGS, NULL, NULL },
+		{ "interactive", 'i', POPT_ARG_NONE, NULL, OPT_INTERACTIVE, NULL, NULL },
+		{ "link", 'l', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
+		{ "no-clobber", 'n', POPT_ARG_NONE, NULL, OPT_NO_CLOBBER, NULL, NULL },
+		{ "no-dereference", 'P', POPT_ARG_NONE, NULL, OPT_NO_DEREF, NULL, NULL },
+		{ "no-preserve", '\0', POPT_ARG_STRING, NULL, OPT_NO_PRESERVE, NULL, NULL },
+		{ "no-target-directory", 'T', POPT_ARG_NONE, &raw.no_target, 0, NULL, NULL },
+		{ "one-file-system", 'x', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
+		{ NULL, 'p', POPT_ARG_NONE, NULL, OPT_PRESERVE_DEFAULT, NULL, NULL },
+		{ "parents", '\0', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
+		{ "path", '\0', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
+		{ "preserve", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_PRESERVE,
+		  NULL, NULL },
+		{ "recursive", 'R', POPT_ARG_NONE, &raw.recursive, 0, NULL, NULL },
+		{ NULL, 'r', POPT_ARG_NONE, &raw.recursive, 0, NULL, NULL },
+		{ "remove-destination", '\0', POPT_ARG_NONE, &raw.remove_destination, 0, NULL,
+		  NULL },
+		{ "sparse", '\0', POPT_ARG_STRING, NULL, OPT_SPARSE, NULL, NULL },
+		{ "reflink", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_REFLINK, NULL,
+		  NULL },
+		{ "strip-trailing-slashes", '\0', POPT_ARG_NONE, NULL, OPT_STRIP_SLASHES, NULL,
+		  NULL },
+		{ "suffix", 'S', POPT_ARG_STRING, NULL, OPT_SUFFIX, NULL, NULL },
+		{ "symbolic-link", 's', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
+		{ "target-directory", 't', POPT_ARG_STRING, NULL, OPT_TARGET, NULL, NULL },
+		{ NULL, 'u', POPT_ARG_NONE, NULL, OPT_UPDATE_OLDER, NULL, NULL },
+		{ "update", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_UPDATE, NULL,
+		  NULL },
+		{ "verbose", 'v', POPT_ARG_NONE, &raw.verbose, 0, NULL, NULL },
+		{ "keep-directory-symlink", '\0', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL,
+		  NULL },
+		{ "context", 'Z', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_CONTEXT, NULL,
+		  NULL },
+		{ "help", '\0', POPT_ARG_NONE, NULL, OPT_HELP, NULL, NULL },
+		CLI_AUTOVERSION
+		POPT_TABLEEND
+	};
+	/* mv's options, in mv's order. */
+	const struct poptOption mv_table[] = {
+		{ "backup", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_BACKUP, NULL,
+		  NULL },
+		{ NULL, 'b', POPT_ARG_NONE, NULL, OPT_BACKUP_DEFAULT, NULL, NULL },
+		{ "context", 'Z', POPT_ARG_NONE, NULL, OPT_CONTEXT, NULL, NULL },
+		{ "debug", '\0', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
+		{ "exchange", '\0', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
+		{ "force", 'f', POPT_ARG_NONE, NULL, OPT_FORCE, NULL, NULL },
+		{ "interactive", 'i', POPT_ARG_NONE, NULL, OPT_INTERACTIVE, NULL, NULL },
+		{ "no-clobber", 'n', POPT_ARG_NONE, NULL, OPT_NO_CLOBBER, NULL, NULL },
+		{ "no-copy", '\0', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
+		{ "no-target-directory", 'T', POPT_ARG_NONE, &raw.no_target, 0, NULL, NULL },
+		{ "strip-trailing-slashes", '\0', POPT_ARG_NONE, NULL, OPT_STRIP_SLASHES, NULL,
+		  NULL },
+		{ "suffix", 'S', POPT_ARG_STRING, NULL, OPT_SUFFIX, NULL, NULL },
+		{ "target-directory", 't', POPT_ARG_STRING, NULL, OPT_TARGET, NULL, NULL },
+		{ NULL, 'u', POPT_ARG_NONE, NULL, OPT_UPDATE_OLDER, NULL, NULL },
+		{ "update", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_UPDATE, NULL,
+		  NULL },
+		{ "verbose", 'v', POPT_ARG_NONE, &raw.verbose, 0, NULL, NULL },
+		{ "help", '\0', POPT_ARG_NONE, NULL, OPT_HELP, NULL, NULL },
+		CLI_AUTOVERSION
+		POPT_TABLEEND
+	};
 	struct cli_options p;
+	const struct poptOption *table = personality == PERSONALITY_SPCP   ? cp_table
+				       : personality == PERSONALITY_SPMV ? mv_table
+									 : spmove_table;
+	if (personality == PERSONALITY_SPMV)
+		raw.remove_source = 1;
 	cli_options_start(&p, argc, argv, table, "[OPTION]... [-T] SRC DST\n"
 			  "  or:  spmove [OPTION]... SRC... DIR\n"
 			  "  or:  spmove [OPTION]... -t DIR SRC...\n"
@@ -322,11 +450,18 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 			  "SRC - streams standard input into DST.", 0);
 	int rc;
 	while ((rc = cli_options_next(&p)) > 0)
-		if (!apply_option(&cfg->o, &raw, rc, p.arg))
+		if (!apply_option(&cfg->o, &raw, rc, p.opt, p.arg))
 			return CLI_EXIT_USAGE;
 	if (rc < 0)
 		return CLI_EXIT_USAGE;
+	if (raw.unsupported) {
+		cli_error(0, "option '--%s' is not supported yet", raw.unsupported);
+		return CLI_EXIT_USAGE;
+	}
+	cfg->target_dir = raw.target_dir;
 	cfg->operands = cli_options_operands(&p, &cfg->count);
+	if (raw.strip_slashes)
+		strip_source_slashes(cfg);
 	return take_options(&raw, cfg);
 }
 
@@ -453,7 +588,8 @@ static int run(struct config *cfg)
 
 int main(int argc, char **argv)
 {
-	cli_init("spmove");
+	personality = personality_of(argc > 0 ? argv[0] : NULL);
+	cli_init(personality_name(personality));
 	struct config cfg;
 	int status = parse_command_line(argc, argv, &cfg);
 	if (status == 0 && cfg.probe)

@@ -104,6 +104,23 @@ struct spmove {
 	unsigned workers_used;     /* workers started (for --stats) */
 };
 
+/* ---- personality.c ---- */
+
+/* Which program spmove runs as: itself, or (installed as links to it) spcp
+ * with cp's options and spmv with mv's. */
+enum personality { PERSONALITY_SPMOVE, PERSONALITY_SPCP, PERSONALITY_SPMV };
+
+/* The personality that argv0's last component names (spcp, spmv, or
+ * libtool's lt-spcp...; anything else is spmove). */
+enum personality personality_of(const char *argv0);
+
+/* The program's name for messages: "spmove", "spcp" or "spmv". */
+const char *personality_name(enum personality p);
+
+/* Print --help of spcp or spmv (the usage lines and options of GNU cp or
+ * mv) on stdout. */
+void personality_help(enum personality p);
+
 /* ---- loc.c ---- */
 
 /*
