@@ -392,6 +392,10 @@ static int move_by_rename(struct spmove *s, const struct loc *src, const struct 
 		out->into_self = true;
 		return 1;
 	}
+	if (err == EXDEV && s->o->no_copy) {
+		cli_error(err, "cannot move %s to %s", quoted(src->path), quoted(dst->path));
+		return 1;
+	}
 	if (err == EXDEV && d->exists && !S_ISDIR(d->st.st_mode) && !writable_dir(dst)) {
 		/* mv removes the target first: its directory must be writable. */
 		cli_error(errno, "inter-device move failed: %s to %s; unable to remove target",
@@ -420,6 +424,30 @@ static int move_by_rename(struct spmove *s, const struct loc *src, const struct 
 		cli_error(err, "cannot move %s to %s", quoted(src->path), quoted(dst->path));
 	}
 	return 1;
+}
+
+/* mv --exchange: swap src and dst in one renameat2(RENAME_EXCHANGE),
+ * unless -n or --update keeps dst.  Returns 0 or 1. */
+static int exchange(struct spmove *s, const struct loc *src, const struct stat *st,
+		    const struct loc *dst, struct outcome *out)
+{
+	struct stat dst_st;
+	out->renamed = true; /* nothing is copied, nothing removed after */
+	if (loc_stat(dst, &dst_st, false) == 0) {
+		if (not_older(s, st, &dst_st))
+			return 0;
+		if (skip_existing(s, dst, st, &dst_st))
+			return skipped(s, dst);
+	}
+	if (renameat2(src->dir, src->name, dst->dir, dst->name, RENAME_EXCHANGE) < 0) {
+		cli_error(errno, "cannot exchange %s and %s", quoted(src->path), quoted(dst->path));
+		return 1;
+	}
+	if (s->o->verbose)
+		printf("exchanged %s <-> %s\n", quoted(src->path), quoted(dst->path));
+	if (s->o->fsync)
+		(void)loc_sync_dir(dst->dir);
+	return 0;
 }
 
 /* Whether directory st is one of the directories being copied. */
@@ -519,7 +547,9 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 	int status = tree_enter(s, &here, top, out);
 	bool outer = s->in_new_dir;
 	s->in_new_dir = made;
-	status |= copy_children(s, src, dst, top, &here, out);
+	/* cp -x: a directory of another file system is made, not filled. */
+	if (!(o->one_file_system && up && up->dev != st->st_dev))
+		status |= copy_children(s, src, dst, top, &here, out);
 	s->in_new_dir = outer;
 	/* Closed and opened again (tree.c) when the tree was deep. */
 	int fd = here.dst_fd;
@@ -607,6 +637,8 @@ int copy_entry(struct spmove *s, const struct loc *src, const struct loc *dst,
 			return 0;
 		}
 	}
+	if (o->exchange && command_line)
+		return exchange(s, src, &st, dst, out);
 	/* In a directory this run made, as in cp, a name is known to be free
 	 * without a look (should another process take it meanwhile, the copy
 	 * replaces what it made, in one step). */

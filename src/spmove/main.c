@@ -64,6 +64,9 @@ enum {
 	OPT_STRIP_SLASHES,
 	OPT_CONTEXT,
 	OPT_HELP,
+	OPT_ONE_FS,
+	OPT_EXCHANGE,
+	OPT_NO_COPY,
 	OPT_UNSUPPORTED, /* an option of cp or mv that spmove lacks */
 };
 
@@ -167,6 +170,9 @@ static bool apply_option(struct spmove_options *o, struct raw_options *raw, int 
 		raw->target_dir = arg;
 		break;
 	case OPT_STRIP_SLASHES: raw->strip_slashes = true; break;
+	case OPT_ONE_FS: o->one_file_system = true; break;
+	case OPT_EXCHANGE: o->exchange = true; break;
+	case OPT_NO_COPY: o->no_copy = true; break;
 	case OPT_CONTEXT:
 		/* As cp and mv on a kernel without SELinux: -Z does nothing,
 		 * cp --context=CTX warns. */
@@ -204,7 +210,8 @@ static int combine_options(struct raw_options *raw, struct config *cfg)
 	o->ask = o->remove_source ? raw->ask_move : raw->ask_copy;
 	if (o->ask == ASK_SKIP)
 		o->update = UPDATE_NONE;
-	if (raw->backup && (o->update == UPDATE_NONE || o->update == UPDATE_NONE_FAIL))
+	if (raw->backup &&
+	    (o->update == UPDATE_NONE || o->update == UPDATE_NONE_FAIL || o->exchange))
 		return o->remove_source
 			       ? cli_usage_message("cannot combine --backup with --exchange, -n, "
 						   "or --update=none-fail")
@@ -381,7 +388,7 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		{ "no-dereference", 'P', POPT_ARG_NONE, NULL, OPT_NO_DEREF, NULL, NULL },
 		{ "no-preserve", '\0', POPT_ARG_STRING, NULL, OPT_NO_PRESERVE, NULL, NULL },
 		{ "no-target-directory", 'T', POPT_ARG_NONE, &raw.no_target, 0, NULL, NULL },
-		{ "one-file-system", 'x', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
+		{ "one-file-system", 'x', POPT_ARG_NONE, NULL, OPT_ONE_FS, NULL, NULL },
 		{ NULL, 'p', POPT_ARG_NONE, NULL, OPT_PRESERVE_DEFAULT, NULL, NULL },
 		{ "parents", '\0', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
 		{ "path", '\0', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
@@ -418,11 +425,11 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		{ NULL, 'b', POPT_ARG_NONE, NULL, OPT_BACKUP_DEFAULT, NULL, NULL },
 		{ "context", 'Z', POPT_ARG_NONE, NULL, OPT_CONTEXT, NULL, NULL },
 		{ "debug", '\0', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
-		{ "exchange", '\0', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
+		{ "exchange", '\0', POPT_ARG_NONE, NULL, OPT_EXCHANGE, NULL, NULL },
 		{ "force", 'f', POPT_ARG_NONE, NULL, OPT_FORCE, NULL, NULL },
 		{ "interactive", 'i', POPT_ARG_NONE, NULL, OPT_INTERACTIVE, NULL, NULL },
 		{ "no-clobber", 'n', POPT_ARG_NONE, NULL, OPT_NO_CLOBBER, NULL, NULL },
-		{ "no-copy", '\0', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
+		{ "no-copy", '\0', POPT_ARG_NONE, NULL, OPT_NO_COPY, NULL, NULL },
 		{ "no-target-directory", 'T', POPT_ARG_NONE, &raw.no_target, 0, NULL, NULL },
 		{ "strip-trailing-slashes", '\0', POPT_ARG_NONE, NULL, OPT_STRIP_SLASHES, NULL,
 		  NULL },

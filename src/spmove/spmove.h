@@ -55,6 +55,9 @@ struct spmove_options {
 	bool remove_source;        /* --remove-source: mv */
 	bool no_target_directory;  /* -T */
 	bool verbose;              /* -v */
+	bool one_file_system;      /* cp -x: no directory of another fs filled */
+	bool exchange;             /* mv --exchange: renameat2(RENAME_EXCHANGE) */
+	bool no_copy;              /* mv --no-copy: no copy when rename fails */
 	bool in_place;             /* --in-place: write DST directly */
 	bool fsync;                /* --fsync */
 	bool verify;               /* --verify */
