@@ -14,6 +14,7 @@
 
 #include "message.h"
 #include "path.h"
+#include "quote.h"
 #include "spmove.h"
 
 /* What is known of the destination before anything is changed. */
@@ -73,6 +74,9 @@ static bool same_file_ok(const struct spmove *s, const struct loc *src, const st
 	bool move = o->remove_source, backup = o->backup != BACKUP_NONE;
 	struct stat src_l, dst_l;
 	bool same = same_file(st, dst_st);
+	struct stat dst_link;
+	if (o->symbolic_link && loc_stat(dst, &dst_link, false) == 0 && S_ISLNK(dst_link.st_mode))
+		return true; /* cp -s makes a link again */
 	if (o->deref == DEREF_NEVER || move) {
 		src_l = *st;
 		dst_l = *dst_st;
@@ -119,9 +123,22 @@ static bool same_file_ok(const struct spmove *s, const struct loc *src, const st
 		struct stat a, b;
 		if (loc_stat(src, &a, true) || loc_stat(dst, &b, true))
 			return true;
-		return !same_file(&a, &b);
+		return o->hard_link || !same_file(&a, &b); /* cp -dl: a link fails or replaces */
 	}
 	return false;
+}
+
+/* cp -l onto a link of the source already, where cp does nothing: dst is
+ * the source file, or with -P is not a symbolic link and is the file both
+ * names lead to. */
+static bool already_linked(const struct spmove *s, const struct loc *src, const struct stat *st,
+			   const struct loc *dst, const struct stat *dst_st)
+{
+	struct stat a, b, l;
+	if (same_file(st, dst_st))
+		return true;
+	return s->o->deref == DEREF_NEVER && loc_stat(dst, &l, false) == 0 && !S_ISLNK(l.st_mode) &&
+	       loc_stat(src, &a, true) == 0 && loc_stat(dst, &b, true) == 0 && same_file(&a, &b);
 }
 
 /* Whether dst (mode) may be written without asking: a symlink, root, or
@@ -194,7 +211,7 @@ static int stat_dest(const struct spmove *s, const struct stat *st, const struct
 {
 	const struct spmove_options *o = s->o;
 	bool no_follow = !S_ISREG(st->st_mode) || o->remove_source || o->backup != BACKUP_NONE ||
-			 o->remove_destination;
+			 o->remove_destination || o->hard_link || o->symbolic_link;
 	*d = (struct dest){ 0 };
 	int err = loc_stat(dst, &d->st, false);
 	if (err) {
@@ -247,6 +264,8 @@ static int check_existing(struct spmove *s, const struct loc *src, const struct 
 {
 	const struct spmove_options *o = s->o;
 	bool move = o->remove_source;
+	if (o->hard_link && already_linked(s, src, st, dst, &d->st))
+		return -1; /* cp -l: already a link of the source */
 	if (o->update != UPDATE_NONE && o->update != UPDATE_NONE_FAIL &&
 	    !same_file_ok(s, src, st, dst, &d->st)) {
 		cli_error(0, "%s and %s are the same file", quoted(src->path), quoted(dst->path));
@@ -426,6 +445,61 @@ static int move_by_rename(struct spmove *s, const struct loc *src, const struct 
 	return 1;
 }
 
+/* Whether a failed link(2) or symlink(2) onto dst may remove dst and try
+ * again: cp -f, and -i once the user said yes (cp's rule for -l and -s). */
+static bool may_replace(const struct spmove *s)
+{
+	return s->o->force || s->o->remove_destination || s->o->ask == ASK_USER;
+}
+
+/* cp -l: dst made a hard link of src (of what a symbolic link src names
+ * when links are followed), replacing dst only as may_replace() says.
+ * Returns 0 or 1. */
+static int make_hard_link(struct spmove *s, const struct loc *src, bool follow,
+			  const struct loc *dst)
+{
+	int flags = follow ? AT_SYMLINK_FOLLOW : 0;
+	if (linkat(src->dir, src->name, dst->dir, dst->name, flags) == 0)
+		return 0;
+	int err = errno;
+	if (err == EEXIST && may_replace(s)) {
+		if (unlinkat(dst->dir, dst->name, 0) == 0 &&
+		    linkat(src->dir, src->name, dst->dir, dst->name, flags) == 0)
+			return 0;
+		err = errno;
+	}
+	cli_error(err, "cannot create hard link %s to %s", quoted(dst->path), quoted(src->path));
+	return 1;
+}
+
+/* cp -s: dst made a symbolic link to src's name as given, which must be
+ * absolute unless dst is made in the current directory.  Returns 0 or 1. */
+static int make_symbolic_link(struct spmove *s, const struct loc *src, const struct loc *dst)
+{
+	if (src->path[0] != '/') {
+		struct stat dot, here;
+		bool in_dot = dst->dir == AT_FDCWD || stat(".", &dot) < 0 ||
+			      fstat(dst->dir, &here) < 0 || same_inode(&dot, &here);
+		if (!in_dot) {
+			cli_error(0, "%s: can make relative symbolic links only in current directory",
+				  cli_quote(dst->path));
+			return 1;
+		}
+	}
+	if (symlinkat(src->path, dst->dir, dst->name) == 0)
+		return 0;
+	int err = errno;
+	if (err == EEXIST && (s->o->force || s->o->remove_destination)) {
+		if (unlinkat(dst->dir, dst->name, 0) == 0 &&
+		    symlinkat(src->path, dst->dir, dst->name) == 0)
+			return 0;
+		err = errno;
+	}
+	cli_error(err, "cannot create symbolic link %s to %s", quoted(dst->path),
+		  quoted(src->path));
+	return 1;
+}
+
 /* mv --exchange: swap src and dst in one renameat2(RENAME_EXCHANGE),
  * unless -n or --update keeps dst.  Returns 0 or 1. */
 static int exchange(struct spmove *s, const struct loc *src, const struct stat *st,
@@ -588,6 +662,10 @@ static int copy_by_type(struct spmove *s, const struct loc *src, const struct st
 	bool as_data = !s->o->recursive && !s->o->remove_source;
 	if (s->progress)
 		cli_progress_name(s->progress, src->path);
+	if (s->o->hard_link && !S_ISDIR(st->st_mode))
+		return make_hard_link(s, src, follow, dst);
+	if (s->o->symbolic_link && !S_ISDIR(st->st_mode))
+		return make_symbolic_link(s, src, dst);
 	switch (st->st_mode & S_IFMT) {
 	case S_IFDIR:
 		return copy_directory(s, src, st, follow, dst, d, top, up, out);

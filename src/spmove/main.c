@@ -65,6 +65,8 @@ enum {
 	OPT_CONTEXT,
 	OPT_HELP,
 	OPT_ONE_FS,
+	OPT_LINK,
+	OPT_SYMLINK,
 	OPT_EXCHANGE,
 	OPT_NO_COPY,
 	OPT_UNSUPPORTED, /* an option of cp or mv that spmove lacks */
@@ -171,6 +173,8 @@ static bool apply_option(struct spmove_options *o, struct raw_options *raw, int 
 		break;
 	case OPT_STRIP_SLASHES: raw->strip_slashes = true; break;
 	case OPT_ONE_FS: o->one_file_system = true; break;
+	case OPT_LINK: o->hard_link = true; break;
+	case OPT_SYMLINK: o->symbolic_link = true; break;
 	case OPT_EXCHANGE: o->exchange = true; break;
 	case OPT_NO_COPY: o->no_copy = true; break;
 	case OPT_CONTEXT:
@@ -208,6 +212,8 @@ static int combine_options(struct raw_options *raw, struct config *cfg)
 	o->verbose = raw->verbose;
 	o->remove_destination = raw->remove_destination;
 	o->ask = o->remove_source ? raw->ask_move : raw->ask_copy;
+	if (o->hard_link && o->symbolic_link)
+		return cli_usage_message("cannot make both hard and symbolic links");
 	if (o->ask == ASK_SKIP)
 		o->update = UPDATE_NONE;
 	if (raw->backup &&
@@ -232,7 +238,7 @@ static int combine_options(struct raw_options *raw, struct config *cfg)
 	if (o->remove_source)
 		o->deref = DEREF_NEVER;
 	else if (o->deref == DEREF_UNSET)
-		o->deref = o->recursive ? DEREF_NEVER : DEREF_ALWAYS;
+		o->deref = o->recursive && !o->hard_link ? DEREF_NEVER : DEREF_ALWAYS;
 	return 0;
 }
 
@@ -383,7 +389,7 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		{ "force", 'f', POPT_ARG_NONE, NULL, OPT_FORCE, NULL, NULL },
 		{ NULL, 'H', POPT_ARG_NONE, NULL, OPT_DEREF_ARGS, NULL, NULL },
 		{ "interactive", 'i', POPT_ARG_NONE, NULL, OPT_INTERACTIVE, NULL, NULL },
-		{ "link", 'l', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
+		{ "link", 'l', POPT_ARG_NONE, NULL, OPT_LINK, NULL, NULL },
 		{ "no-clobber", 'n', POPT_ARG_NONE, NULL, OPT_NO_CLOBBER, NULL, NULL },
 		{ "no-dereference", 'P', POPT_ARG_NONE, NULL, OPT_NO_DEREF, NULL, NULL },
 		{ "no-preserve", '\0', POPT_ARG_STRING, NULL, OPT_NO_PRESERVE, NULL, NULL },
@@ -404,7 +410,7 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		{ "strip-trailing-slashes", '\0', POPT_ARG_NONE, NULL, OPT_STRIP_SLASHES, NULL,
 		  NULL },
 		{ "suffix", 'S', POPT_ARG_STRING, NULL, OPT_SUFFIX, NULL, NULL },
-		{ "symbolic-link", 's', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
+		{ "symbolic-link", 's', POPT_ARG_NONE, NULL, OPT_SYMLINK, NULL, NULL },
 		{ "target-directory", 't', POPT_ARG_STRING, NULL, OPT_TARGET, NULL, NULL },
 		{ NULL, 'u', POPT_ARG_NONE, NULL, OPT_UPDATE_OLDER, NULL, NULL },
 		{ "update", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_UPDATE, NULL,

@@ -56,6 +56,8 @@ struct spmove_options {
 	bool no_target_directory;  /* -T */
 	bool verbose;              /* -v */
 	bool one_file_system;      /* cp -x: no directory of another fs filled */
+	bool hard_link;            /* cp -l: hard links for the non-directories */
+	bool symbolic_link;        /* cp -s: symbolic links to them */
 	bool exchange;             /* mv --exchange: renameat2(RENAME_EXCHANGE) */
 	bool no_copy;              /* mv --no-copy: no copy when rename fails */
 	bool in_place;             /* --in-place: write DST directly */
