@@ -313,8 +313,9 @@ static int check_existing(struct spmove *s, const struct loc *src, const struct 
 		d->exists = false;
 	} else if (!dst_dir && !move &&
 		   (o->remove_destination ||
-		    ((o->keep & KEEP_LINKS) && d->st.st_nlink > 1 && !d->followed) ||
-		    (o->deref == DEREF_NEVER && !S_ISREG(st->st_mode)))) {
+		    (!o->attributes_only && (o->keep & KEEP_LINKS) && d->st.st_nlink > 1 &&
+		     !d->followed) ||
+		    (!o->attributes_only && o->deref == DEREF_NEVER && !S_ISREG(st->st_mode)))) {
 		if (unlinkat(dst->dir, dst->name, 0) < 0 && errno != ENOENT) {
 			cli_error(errno, "cannot remove %s", quoted(dst->path));
 			return 1;
@@ -500,6 +501,41 @@ static int make_symbolic_link(struct spmove *s, const struct loc *src, const str
 	return 1;
 }
 
+/* cp --attributes-only for the regular file src: dst made empty, or kept
+ * with its data, and given src's attributes as the options say.
+ * Returns 0 or 1. */
+static int copy_attributes_only(struct spmove *s, const struct loc *src, const struct stat *st,
+				bool follow, const struct loc *dst, const struct dest *d)
+{
+	struct stat now;
+	int src_fd = loc_open_checked(src, O_RDONLY | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW), st,
+				      &now);
+	if (src_fd == -ESTALE) {
+		loc_replaced(src);
+		return 1;
+	}
+	if (src_fd < 0) {
+		cli_error(-src_fd, "cannot open %s for reading", quoted(src->path));
+		return 1;
+	}
+	int flags = O_WRONLY | O_NOCTTY | O_CLOEXEC;
+	int fd = d->exists ? openat(dst->dir, dst->name, flags)
+			   : openat(dst->dir, dst->name, flags | O_CREAT | O_EXCL | O_NOFOLLOW,
+				    new_file_mode(s, st->st_mode));
+	if (fd < 0) {
+		cli_error(errno, "cannot create regular file %s", quoted(dst->path));
+		close(src_fd);
+		return 1;
+	}
+	int status = attrs_copy(s, src, src_fd, st, fd, dst, !d->exists);
+	if (close(fd) < 0 && !status) {
+		cli_error(errno, "failed to close %s", quoted(dst->path));
+		status = 1;
+	}
+	close(src_fd);
+	return status;
+}
+
 /* mv --exchange: swap src and dst in one renameat2(RENAME_EXCHANGE),
  * unless -n or --update keeps dst.  Returns 0 or 1. */
 static int exchange(struct spmove *s, const struct loc *src, const struct stat *st,
@@ -666,6 +702,13 @@ static int copy_by_type(struct spmove *s, const struct loc *src, const struct st
 		return make_hard_link(s, src, follow, dst);
 	if (s->o->symbolic_link && !S_ISDIR(st->st_mode))
 		return make_symbolic_link(s, src, dst);
+	if (s->o->attributes_only && S_ISREG(st->st_mode))
+		return copy_attributes_only(s, src, st, follow, dst, d);
+	if (s->o->attributes_only && S_ISLNK(st->st_mode) && d->exists) {
+		/* cp --attributes-only leaves an existing file to a link. */
+		cli_error(EEXIST, "cannot create symbolic link %s", quoted(dst->path));
+		return 1;
+	}
 	switch (st->st_mode & S_IFMT) {
 	case S_IFDIR:
 		return copy_directory(s, src, st, follow, dst, d, top, up, out);

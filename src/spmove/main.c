@@ -66,6 +66,7 @@ enum {
 	OPT_HELP,
 	OPT_ONE_FS,
 	OPT_LINK,
+	OPT_ATTRIBUTES_ONLY,
 	OPT_SYMLINK,
 	OPT_EXCHANGE,
 	OPT_NO_COPY,
@@ -174,6 +175,7 @@ static bool apply_option(struct spmove_options *o, struct raw_options *raw, int 
 	case OPT_STRIP_SLASHES: raw->strip_slashes = true; break;
 	case OPT_ONE_FS: o->one_file_system = true; break;
 	case OPT_LINK: o->hard_link = true; break;
+	case OPT_ATTRIBUTES_ONLY: o->attributes_only = true; break;
 	case OPT_SYMLINK: o->symbolic_link = true; break;
 	case OPT_EXCHANGE: o->exchange = true; break;
 	case OPT_NO_COPY: o->no_copy = true; break;
@@ -378,7 +380,7 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 	/* cp's options, in cp's order (abbreviations resolve as in GNU cp). */
 	const struct poptOption cp_table[] = {
 		{ "archive", 'a', POPT_ARG_NONE, NULL, OPT_ARCHIVE, NULL, NULL },
-		{ "attributes-only", '\0', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
+		{ "attributes-only", '\0', POPT_ARG_NONE, NULL, OPT_ATTRIBUTES_ONLY, NULL, NULL },
 		{ "backup", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_BACKUP, NULL,
 		  NULL },
 		{ NULL, 'b', POPT_ARG_NONE, NULL, OPT_BACKUP_DEFAULT, NULL, NULL },

@@ -58,6 +58,7 @@ struct spmove_options {
 	bool one_file_system;      /* cp -x: no directory of another fs filled */
 	bool hard_link;            /* cp -l: hard links for the non-directories */
 	bool symbolic_link;        /* cp -s: symbolic links to them */
+	bool attributes_only;      /* cp --attributes-only: files made, no data */
 	bool exchange;             /* mv --exchange: renameat2(RENAME_EXCHANGE) */
 	bool no_copy;              /* mv --no-copy: no copy when rename fails */
 	bool in_place;             /* --in-place: write DST directly */
