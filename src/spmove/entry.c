@@ -248,6 +248,8 @@ static int skipped(const struct spmove *s, const struct loc *dst)
 {
 	if (s->o->update == UPDATE_NONE_FAIL)
 		cli_error(0, "not replacing %s", quoted(dst->path));
+	else if (s->o->debug)
+		printf("skipped %s\n", quoted(dst->path));
 	return s->o->update != UPDATE_NONE;
 }
 
@@ -501,6 +503,28 @@ static int make_symbolic_link(struct spmove *s, const struct loc *src, const str
 	return 1;
 }
 
+/* --debug: how the regular file st was copied, in GNU's words and ours:
+ * the path that moved the bytes (copy offload: yes for copy_file_range(2),
+ * which the file system may offload; no otherwise, naming the path), the
+ * clone, and holes looked for (a file with fewer blocks than its size). */
+static void debug_line(const struct spmove *s, const struct stat *st)
+{
+	const char *offload = s->data_path == SP_PATH_COPY_FILE_RANGE ? "yes"
+			      : s->data_path != SP_PATH_NONE         ? "no"
+			      : s->cloned > 0                       ? "avoided"
+								    : "unknown";
+	const char *reflink = s->cloned > 0 ? "yes" : s->cloned < 0 ? "unsupported" : "no";
+	bool holes = (uint64_t)st->st_blocks * 512 < (uint64_t)st->st_size;
+	const char *sparse = s->o->sparse == SPARSE_NEVER    ? "no"
+			     : s->o->sparse == SPARSE_ALWAYS ? (holes ? "SEEK_HOLE + zeros" : "zeros")
+			     : holes                         ? "SEEK_HOLE"
+							     : "no";
+	printf("copy offload: %s", offload);
+	if (s->data_path != SP_PATH_NONE)
+		printf(" (%s)", sp_path_name(s->data_path));
+	printf(", reflink: %s, sparse detection: %s\n", reflink, sparse);
+}
+
 /* cp --attributes-only for the regular file src: dst made empty, or kept
  * with its data, and given src's attributes as the options say.
  * Returns 0 or 1. */
@@ -717,8 +741,24 @@ static int copy_by_type(struct spmove *s, const struct loc *src, const struct st
 	case S_IFREG:
 		if (d->absent && up && pool_takes(s, st))
 			return pool_copy(s, src, st, follow, dst, up, false);
+		if (s->o->debug) {
+			s->cloned = 0;
+			s->data_path = SP_PATH_NONE;
+			int rc = copy_regular(s, src, st, follow, dst, d->exists ? &d->st : NULL,
+					      d->absent);
+			debug_line(s, st);
+			return rc;
+		}
 		return copy_regular(s, src, st, follow, dst, d->exists ? &d->st : NULL, d->absent);
 	case S_IFIFO: case S_IFCHR: case S_IFBLK:
+		if (as_data && s->o->debug) {
+			s->cloned = 0;
+			s->data_path = SP_PATH_NONE;
+			int rc = copy_regular(s, src, st, follow, dst, d->exists ? &d->st : NULL,
+					      d->absent);
+			debug_line(s, st);
+			return rc;
+		}
 		if (as_data)
 			return copy_regular(s, src, st, follow, dst, d->exists ? &d->st : NULL,
 					    d->absent);

@@ -66,6 +66,7 @@ enum {
 	OPT_HELP,
 	OPT_ONE_FS,
 	OPT_LINK,
+	OPT_DEBUG,
 	OPT_ATTRIBUTES_ONLY,
 	OPT_SYMLINK,
 	OPT_EXCHANGE,
@@ -175,6 +176,7 @@ static bool apply_option(struct spmove_options *o, struct raw_options *raw, int 
 	case OPT_STRIP_SLASHES: raw->strip_slashes = true; break;
 	case OPT_ONE_FS: o->one_file_system = true; break;
 	case OPT_LINK: o->hard_link = true; break;
+	case OPT_DEBUG: o->debug = true; raw->verbose = 1; break;
 	case OPT_ATTRIBUTES_ONLY: o->attributes_only = true; break;
 	case OPT_SYMLINK: o->symbolic_link = true; break;
 	case OPT_EXCHANGE: o->exchange = true; break;
@@ -386,7 +388,7 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		{ NULL, 'b', POPT_ARG_NONE, NULL, OPT_BACKUP_DEFAULT, NULL, NULL },
 		{ "copy-contents", '\0', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
 		{ NULL, 'd', POPT_ARG_NONE, NULL, OPT_NO_DEREF_KEEP_LINKS, NULL, NULL },
-		{ "debug", '\0', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
+		{ "debug", '\0', POPT_ARG_NONE, NULL, OPT_DEBUG, NULL, NULL },
 		{ "dereference", 'L', POPT_ARG_NONE, NULL, OPT_DEREF, NULL, NULL },
 		{ "force", 'f', POPT_ARG_NONE, NULL, OPT_FORCE, NULL, NULL },
 		{ NULL, 'H', POPT_ARG_NONE, NULL, OPT_DEREF_ARGS, NULL, NULL },
@@ -432,7 +434,7 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		  NULL },
 		{ NULL, 'b', POPT_ARG_NONE, NULL, OPT_BACKUP_DEFAULT, NULL, NULL },
 		{ "context", 'Z', POPT_ARG_NONE, NULL, OPT_CONTEXT, NULL, NULL },
-		{ "debug", '\0', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
+		{ "debug", '\0', POPT_ARG_NONE, NULL, OPT_DEBUG, NULL, NULL },
 		{ "exchange", '\0', POPT_ARG_NONE, NULL, OPT_EXCHANGE, NULL, NULL },
 		{ "force", 'f', POPT_ARG_NONE, NULL, OPT_FORCE, NULL, NULL },
 		{ "interactive", 'i', POPT_ARG_NONE, NULL, OPT_INTERACTIVE, NULL, NULL },

@@ -59,6 +59,7 @@ struct spmove_options {
 	bool hard_link;            /* cp -l: hard links for the non-directories */
 	bool symbolic_link;        /* cp -s: symbolic links to them */
 	bool attributes_only;      /* cp --attributes-only: files made, no data */
+	bool debug;                /* --debug: how each file was copied */
 	bool exchange;             /* mv --exchange: renameat2(RENAME_EXCHANGE) */
 	bool no_copy;              /* mv --no-copy: no copy when rename fails */
 	bool in_place;             /* --in-place: write DST directly */
@@ -96,6 +97,9 @@ struct spmove {
 	mode_t umask;
 	bool root;                 /* may keep another user's ownership */
 	unsigned methods_used;     /* bit (1 << enum sp_path) per path taken */
+	/* For --debug, of the last regular file copied: */
+	int cloned;                /* 1 cloned, -1 refused, 0 not tried */
+	enum sp_path data_path;    /* what moved its bytes (SP_PATH_NONE: none) */
 	struct refusals refused;
 	struct cli_progress *progress; /* NULL without --progress */
 	struct seen *sources;      /* command-line sources seen (name, file) */
