@@ -218,6 +218,17 @@ static int stat_dest(const struct spmove *s, const struct stat *st, const struct
 		d->absent = err == ENOENT;
 		if (d->absent)
 			return 0;
+	} else if (S_ISLNK(d->st.st_mode) && S_ISDIR(st->st_mode) && o->keep_directory_symlink &&
+		   !o->remove_source) {
+		/* --keep-directory-symlink: a link to a directory is entered. */
+		struct stat target;
+		if (loc_stat(dst, &target, true) == 0 && S_ISDIR(target.st_mode)) {
+			d->st = target;
+			d->exists = d->followed = true;
+			return 0;
+		}
+		d->exists = true;
+		return 0;
 	} else if (no_follow || !S_ISLNK(d->st.st_mode)) {
 		d->exists = true;
 		d->followed = !no_follow;
@@ -597,11 +608,12 @@ static bool cyclic(const struct stat *st, const struct ancestor *up)
  * seen), without following a symbolic link, into *fd and its fstat into
  * *st.  Returns 0, or 1 after a report: another file has the name now. */
 static int open_dest_dir(const struct spmove *s, const struct loc *dst, bool made,
-			 const struct stat *seen, int *fd, struct stat *st)
+			 const struct stat *seen, bool follow, int *fd, struct stat *st)
 {
-	*fd = openat(dst->dir, dst->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int no_follow = follow ? 0 : O_NOFOLLOW;
+	*fd = openat(dst->dir, dst->name, O_RDONLY | O_DIRECTORY | no_follow | O_CLOEXEC);
 	if (*fd < 0 && errno == EACCES && !made)
-		*fd = openat(dst->dir, dst->name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		*fd = openat(dst->dir, dst->name, O_PATH | O_DIRECTORY | no_follow | O_CLOEXEC);
 	if (*fd < 0) {
 		cli_error(errno, "cannot open %s", quoted(dst->path));
 		return 1;
@@ -669,7 +681,8 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 	}
 	struct ancestor here = { .up = up, .dev = st->st_dev, .ino = st->st_ino,
 				 .src_fd = src_fd, .depth = up ? up->depth + 1 : 1 };
-	if (open_dest_dir(s, dst, made, &d->st, &here.dst_fd, &here.dst_st)) {
+	if (open_dest_dir(s, dst, made, &d->st, d->followed && S_ISDIR(d->st.st_mode),
+			  &here.dst_fd, &here.dst_st)) {
 		close(src_fd);
 		return 1;
 	}
@@ -719,7 +732,7 @@ static int copy_by_type(struct spmove *s, const struct loc *src, const struct st
 			bool follow, const struct loc *dst, struct dest *d,
 			const struct top *top, struct ancestor *up, struct outcome *out)
 {
-	bool as_data = !s->o->recursive && !s->o->remove_source;
+	bool as_data = (!s->o->recursive || s->o->copy_contents) && !s->o->remove_source;
 	if (s->progress)
 		cli_progress_name(s->progress, src->path);
 	if (s->o->hard_link && !S_ISDIR(st->st_mode))

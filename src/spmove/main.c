@@ -66,6 +66,8 @@ enum {
 	OPT_HELP,
 	OPT_ONE_FS,
 	OPT_LINK,
+	OPT_KEEP_DIR_SYMLINK,
+	OPT_COPY_CONTENTS,
 	OPT_DEBUG,
 	OPT_ATTRIBUTES_ONLY,
 	OPT_SYMLINK,
@@ -176,6 +178,8 @@ static bool apply_option(struct spmove_options *o, struct raw_options *raw, int 
 	case OPT_STRIP_SLASHES: raw->strip_slashes = true; break;
 	case OPT_ONE_FS: o->one_file_system = true; break;
 	case OPT_LINK: o->hard_link = true; break;
+	case OPT_KEEP_DIR_SYMLINK: o->keep_directory_symlink = true; break;
+	case OPT_COPY_CONTENTS: o->copy_contents = true; break;
 	case OPT_DEBUG: o->debug = true; raw->verbose = 1; break;
 	case OPT_ATTRIBUTES_ONLY: o->attributes_only = true; break;
 	case OPT_SYMLINK: o->symbolic_link = true; break;
@@ -386,7 +390,7 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		{ "backup", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_BACKUP, NULL,
 		  NULL },
 		{ NULL, 'b', POPT_ARG_NONE, NULL, OPT_BACKUP_DEFAULT, NULL, NULL },
-		{ "copy-contents", '\0', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
+		{ "copy-contents", '\0', POPT_ARG_NONE, NULL, OPT_COPY_CONTENTS, NULL, NULL },
 		{ NULL, 'd', POPT_ARG_NONE, NULL, OPT_NO_DEREF_KEEP_LINKS, NULL, NULL },
 		{ "debug", '\0', POPT_ARG_NONE, NULL, OPT_DEBUG, NULL, NULL },
 		{ "dereference", 'L', POPT_ARG_NONE, NULL, OPT_DEREF, NULL, NULL },
@@ -420,7 +424,7 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		{ "update", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_UPDATE, NULL,
 		  NULL },
 		{ "verbose", 'v', POPT_ARG_NONE, &raw.verbose, 0, NULL, NULL },
-		{ "keep-directory-symlink", '\0', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL,
+		{ "keep-directory-symlink", '\0', POPT_ARG_NONE, NULL, OPT_KEEP_DIR_SYMLINK, NULL,
 		  NULL },
 		{ "context", 'Z', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_CONTEXT, NULL,
 		  NULL },

@@ -60,6 +60,8 @@ struct spmove_options {
 	bool symbolic_link;        /* cp -s: symbolic links to them */
 	bool attributes_only;      /* cp --attributes-only: files made, no data */
 	bool debug;                /* --debug: how each file was copied */
+	bool keep_directory_symlink; /* a DST link to a directory is followed */
+	bool copy_contents;        /* -R --copy-contents: special files as data */
 	bool exchange;             /* mv --exchange: renameat2(RENAME_EXCHANGE) */
 	bool no_copy;              /* mv --no-copy: no copy when rename fails */
 	bool in_place;             /* --in-place: write DST directly */
