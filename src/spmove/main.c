@@ -66,6 +66,7 @@ enum {
 	OPT_HELP,
 	OPT_ONE_FS,
 	OPT_LINK,
+	OPT_PARENTS,
 	OPT_KEEP_DIR_SYMLINK,
 	OPT_COPY_CONTENTS,
 	OPT_DEBUG,
@@ -73,7 +74,6 @@ enum {
 	OPT_SYMLINK,
 	OPT_EXCHANGE,
 	OPT_NO_COPY,
-	OPT_UNSUPPORTED, /* an option of cp or mv that spmove lacks */
 };
 
 /* What the options set, before they are put together. */
@@ -85,7 +85,6 @@ struct raw_options {
 	    no_target, verbose, remove_destination;
 	const char *target_dir;  /* -t DIR */
 	bool strip_slashes;      /* --strip-trailing-slashes */
-	const char *unsupported; /* the first option of cp or mv not supported */
 };
 
 /* Apply a --preserve (on) or --no-preserve (off) list.  Returns false
@@ -120,7 +119,7 @@ static bool apply_preserve(struct spmove_options *o, const char *list, bool on)
 /* Act on an option the parser handed back.  Returns false after reporting
  * a bad argument. */
 static bool apply_option(struct spmove_options *o, struct raw_options *raw, int code,
-			 const struct poptOption *opt, const char *arg)
+			 const char *arg)
 {
 	static const struct cli_choice reflinks[] = {
 		{ "auto", REFLINK_AUTO }, { "always", REFLINK_ALWAYS }, { "never", REFLINK_NEVER },
@@ -178,6 +177,7 @@ static bool apply_option(struct spmove_options *o, struct raw_options *raw, int 
 	case OPT_STRIP_SLASHES: raw->strip_slashes = true; break;
 	case OPT_ONE_FS: o->one_file_system = true; break;
 	case OPT_LINK: o->hard_link = true; break;
+	case OPT_PARENTS: o->parents = true; break;
 	case OPT_KEEP_DIR_SYMLINK: o->keep_directory_symlink = true; break;
 	case OPT_COPY_CONTENTS: o->copy_contents = true; break;
 	case OPT_DEBUG: o->debug = true; raw->verbose = 1; break;
@@ -195,10 +195,6 @@ static bool apply_option(struct spmove_options *o, struct raw_options *raw, int 
 	case OPT_HELP:
 		personality_help(personality);
 		exit(EXIT_SUCCESS); /* cli_init()'s exit handler checks stdout */
-	case OPT_UNSUPPORTED:
-		if (!raw->unsupported)
-			raw->unsupported = opt->longName;
-		break;
 	case OPT_NO_PROGRESS: o->progress = 0; break;
 	case OPT_PROGRESS:
 		v = cli_progress_style_parse(arg);
@@ -404,8 +400,8 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		{ "no-target-directory", 'T', POPT_ARG_NONE, &raw.no_target, 0, NULL, NULL },
 		{ "one-file-system", 'x', POPT_ARG_NONE, NULL, OPT_ONE_FS, NULL, NULL },
 		{ NULL, 'p', POPT_ARG_NONE, NULL, OPT_PRESERVE_DEFAULT, NULL, NULL },
-		{ "parents", '\0', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
-		{ "path", '\0', POPT_ARG_NONE, NULL, OPT_UNSUPPORTED, NULL, NULL },
+		{ "parents", '\0', POPT_ARG_NONE, NULL, OPT_PARENTS, NULL, NULL },
+		{ "path", '\0', POPT_ARG_NONE, NULL, OPT_PARENTS, NULL, NULL },
 		{ "preserve", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_PRESERVE,
 		  NULL, NULL },
 		{ "recursive", 'R', POPT_ARG_NONE, &raw.recursive, 0, NULL, NULL },
@@ -471,14 +467,10 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 			  "SRC - streams standard input into DST.", 0);
 	int rc;
 	while ((rc = cli_options_next(&p)) > 0)
-		if (!apply_option(&cfg->o, &raw, rc, p.opt, p.arg))
+		if (!apply_option(&cfg->o, &raw, rc, p.arg))
 			return CLI_EXIT_USAGE;
 	if (rc < 0)
 		return CLI_EXIT_USAGE;
-	if (raw.unsupported) {
-		cli_error(0, "option '--%s' is not supported yet", raw.unsupported);
-		return CLI_EXIT_USAGE;
-	}
 	cfg->target_dir = raw.target_dir;
 	cfg->operands = cli_options_operands(&p, &cfg->count);
 	if (raw.strip_slashes)

@@ -62,6 +62,7 @@ struct spmove_options {
 	bool debug;                /* --debug: how each file was copied */
 	bool keep_directory_symlink; /* a DST link to a directory is followed */
 	bool copy_contents;        /* -R --copy-contents: special files as data */
+	bool parents;              /* cp --parents: SRC copied to DIR/SRC */
 	bool exchange;             /* mv --exchange: renameat2(RENAME_EXCHANGE) */
 	bool no_copy;              /* mv --no-copy: no copy when rename fails */
 	bool in_place;             /* --in-place: write DST directly */
