@@ -516,24 +516,28 @@ static int make_symbolic_link(struct spmove *s, const struct loc *src, const str
 
 /* --debug: how the regular file st was copied, in GNU's words and ours:
  * the path that moved the bytes (copy offload: yes for copy_file_range(2),
- * which the file system may offload; no otherwise, naming the path), the
+ * which the file system may offload; avoided when the options ruled it
+ * out; no otherwise; the path named at the end), the
  * clone, and holes looked for (a file with fewer blocks than its size). */
 static void debug_line(const struct spmove *s, const struct stat *st)
 {
+	/* --reflink=never (or --sparse=never) rules copy_file_range(2) out,
+	 * since it may share blocks: GNU's "avoided". */
+	bool avoided = s->o->reflink == REFLINK_NEVER;
 	const char *offload = s->data_path == SP_PATH_COPY_FILE_RANGE ? "yes"
-			      : s->data_path != SP_PATH_NONE         ? "no"
-			      : s->cloned > 0                       ? "avoided"
-								    : "unknown";
+			      : s->data_path == SP_PATH_NONE         ? "unknown"
+			      : avoided                             ? "avoided"
+								    : "no";
 	const char *reflink = s->cloned > 0 ? "yes" : s->cloned < 0 ? "unsupported" : "no";
 	bool holes = (uint64_t)st->st_blocks * 512 < (uint64_t)st->st_size;
 	const char *sparse = s->o->sparse == SPARSE_NEVER    ? "no"
 			     : s->o->sparse == SPARSE_ALWAYS ? (holes ? "SEEK_HOLE + zeros" : "zeros")
 			     : holes                         ? "SEEK_HOLE"
 							     : "no";
-	printf("copy offload: %s", offload);
+	printf("copy offload: %s, reflink: %s, sparse detection: %s", offload, reflink, sparse);
 	if (s->data_path != SP_PATH_NONE)
-		printf(" (%s)", sp_path_name(s->data_path));
-	printf(", reflink: %s, sparse detection: %s\n", reflink, sparse);
+		printf(" (data: %s)", sp_path_name(s->data_path));
+	putchar('\n');
 }
 
 /* cp --attributes-only for the regular file src: dst made empty, or kept

@@ -6,7 +6,7 @@
 . "$top_srcdir/tests/spmove/opt-lib.sh"
 SPCP=$top_builddir/src/spmove/spcp
 SPMV=$top_builddir/src/spmove/spmv
-pattern='^copy offload: [a-z]*\( ([a-z_]*)\)\?, reflink: [a-z]*, sparse detection: [A-Za-z_ +]*$'
+pattern='^copy offload: [a-z]*, reflink: [a-z]*, sparse detection: [A-Za-z_ +]*\( (data: [a-z_]*)\)\?$'
 
 fresh file
 echo data >a
@@ -16,10 +16,11 @@ ok "then the debug line" sh -c "sed -n 2p out | grep -q '$pattern'"
 "$SPCP" --debug --reflink=never a c >out
 ok "--reflink=never: no clone" grep -q "reflink: no," out
 "$SPCP" --debug --sparse=never a d >out
-ok "--sparse=never: no hole detection" grep -q "sparse detection: no$" out
+ok "--sparse=never: no hole detection" grep -q "sparse detection: no " out
+ok "--sparse=never: copy_file_range avoided" grep -q "^copy offload: avoided, reflink: no" out
 truncate -s 1M sparse
 "$SPCP" --debug sparse e >out
-ok "a sparse file: SEEK_HOLE" grep -q "sparse detection: SEEK_HOLE$" out
+ok "a sparse file: SEEK_HOLE" grep -q "sparse detection: SEEK_HOLE" out
 "$SPCP" --debug --update=none a b >out
 check_eq "--update=none: skipped" "skipped 'b'" "$(cat out)"
 "$SPCP" --debug --attributes-only a f >out
