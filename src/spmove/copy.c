@@ -475,8 +475,11 @@ static int try_clone(struct spmove *s, const struct target *t, int in, int out,
 	if (s->o->reflink != REFLINK_ALWAYS && t->dev && r->no_clone &&
 	    r->clone_src == st->st_dev && r->clone_dst == t->dev)
 		return 0;
-	if (clone_data(in, out) == 0)
+	s->cloned = -1;
+	if (clone_data(in, out) == 0) {
+		s->cloned = 1;
 		return 1;
+	}
 	if (t->dev && (errno == EOPNOTSUPP || errno == EXDEV)) {
 		r->no_clone = true;
 		r->clone_src = st->st_dev;

@@ -27,7 +27,8 @@ int copy_data(struct spmove *s, int in, int out, const struct stat *in_st, bool 
 	/* A fresh temporary file: four system calls fewer per file. */
 	int64_t n = fresh ? sp_copy_to_new(s->mover, in, in_st, out, holes[s->o->sparse])
 			  : sp_move_sparse(s->mover, in, out, holes[s->o->sparse]);
-	s->methods_used |= 1u << sp_last_path(s->mover);
+	s->data_path = sp_last_path(s->mover);
+	s->methods_used |= 1u << s->data_path;
 	if (s->progress && n >= 0)
 		progress_end(s->progress);
 	else if (s->progress)

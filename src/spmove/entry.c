@@ -14,6 +14,7 @@
 
 #include "message.h"
 #include "path.h"
+#include "quote.h"
 #include "spmove.h"
 
 /* What is known of the destination before anything is changed. */
@@ -73,6 +74,9 @@ static bool same_file_ok(const struct spmove *s, const struct loc *src, const st
 	bool move = o->remove_source, backup = o->backup != BACKUP_NONE;
 	struct stat src_l, dst_l;
 	bool same = same_file(st, dst_st);
+	struct stat dst_link;
+	if (o->symbolic_link && loc_stat(dst, &dst_link, false) == 0 && S_ISLNK(dst_link.st_mode))
+		return true; /* cp -s makes a link again */
 	if (o->deref == DEREF_NEVER || move) {
 		src_l = *st;
 		dst_l = *dst_st;
@@ -119,9 +123,22 @@ static bool same_file_ok(const struct spmove *s, const struct loc *src, const st
 		struct stat a, b;
 		if (loc_stat(src, &a, true) || loc_stat(dst, &b, true))
 			return true;
-		return !same_file(&a, &b);
+		return o->hard_link || !same_file(&a, &b); /* cp -dl: a link fails or replaces */
 	}
 	return false;
+}
+
+/* cp -l onto a link of the source already, where cp does nothing: dst is
+ * the source file, or with -P is not a symbolic link and is the file both
+ * names lead to. */
+static bool already_linked(const struct spmove *s, const struct loc *src, const struct stat *st,
+			   const struct loc *dst, const struct stat *dst_st)
+{
+	struct stat a, b, l;
+	if (same_file(st, dst_st))
+		return true;
+	return s->o->deref == DEREF_NEVER && loc_stat(dst, &l, false) == 0 && !S_ISLNK(l.st_mode) &&
+	       loc_stat(src, &a, true) == 0 && loc_stat(dst, &b, true) == 0 && same_file(&a, &b);
 }
 
 /* Whether dst (mode) may be written without asking: a symlink, root, or
@@ -194,13 +211,24 @@ static int stat_dest(const struct spmove *s, const struct stat *st, const struct
 {
 	const struct spmove_options *o = s->o;
 	bool no_follow = !S_ISREG(st->st_mode) || o->remove_source || o->backup != BACKUP_NONE ||
-			 o->remove_destination;
+			 o->remove_destination || o->hard_link || o->symbolic_link;
 	*d = (struct dest){ 0 };
 	int err = loc_stat(dst, &d->st, false);
 	if (err) {
 		d->absent = err == ENOENT;
 		if (d->absent)
 			return 0;
+	} else if (S_ISLNK(d->st.st_mode) && S_ISDIR(st->st_mode) && o->keep_directory_symlink &&
+		   !o->remove_source) {
+		/* --keep-directory-symlink: a link to a directory is entered. */
+		struct stat target;
+		if (loc_stat(dst, &target, true) == 0 && S_ISDIR(target.st_mode)) {
+			d->st = target;
+			d->exists = d->followed = true;
+			return 0;
+		}
+		d->exists = true;
+		return 0;
 	} else if (no_follow || !S_ISLNK(d->st.st_mode)) {
 		d->exists = true;
 		d->followed = !no_follow;
@@ -231,6 +259,8 @@ static int skipped(const struct spmove *s, const struct loc *dst)
 {
 	if (s->o->update == UPDATE_NONE_FAIL)
 		cli_error(0, "not replacing %s", quoted(dst->path));
+	else if (s->o->debug)
+		printf("skipped %s\n", quoted(dst->path));
 	return s->o->update != UPDATE_NONE;
 }
 
@@ -247,6 +277,8 @@ static int check_existing(struct spmove *s, const struct loc *src, const struct 
 {
 	const struct spmove_options *o = s->o;
 	bool move = o->remove_source;
+	if (o->hard_link && already_linked(s, src, st, dst, &d->st))
+		return -1; /* cp -l: already a link of the source */
 	if (o->update != UPDATE_NONE && o->update != UPDATE_NONE_FAIL &&
 	    !same_file_ok(s, src, st, dst, &d->st)) {
 		cli_error(0, "%s and %s are the same file", quoted(src->path), quoted(dst->path));
@@ -294,8 +326,9 @@ static int check_existing(struct spmove *s, const struct loc *src, const struct 
 		d->exists = false;
 	} else if (!dst_dir && !move &&
 		   (o->remove_destination ||
-		    ((o->keep & KEEP_LINKS) && d->st.st_nlink > 1 && !d->followed) ||
-		    (o->deref == DEREF_NEVER && !S_ISREG(st->st_mode)))) {
+		    (!o->attributes_only && (o->keep & KEEP_LINKS) && d->st.st_nlink > 1 &&
+		     !d->followed) ||
+		    (!o->attributes_only && o->deref == DEREF_NEVER && !S_ISREG(st->st_mode)))) {
 		if (unlinkat(dst->dir, dst->name, 0) < 0 && errno != ENOENT) {
 			cli_error(errno, "cannot remove %s", quoted(dst->path));
 			return 1;
@@ -392,6 +425,10 @@ static int move_by_rename(struct spmove *s, const struct loc *src, const struct 
 		out->into_self = true;
 		return 1;
 	}
+	if (err == EXDEV && s->o->no_copy) {
+		cli_error(err, "cannot move %s to %s", quoted(src->path), quoted(dst->path));
+		return 1;
+	}
 	if (err == EXDEV && d->exists && !S_ISDIR(d->st.st_mode) && !writable_dir(dst)) {
 		/* mv removes the target first: its directory must be writable. */
 		cli_error(errno, "inter-device move failed: %s to %s; unable to remove target",
@@ -422,6 +459,146 @@ static int move_by_rename(struct spmove *s, const struct loc *src, const struct 
 	return 1;
 }
 
+/* Whether a failed link(2) or symlink(2) onto dst may remove dst and try
+ * again: cp -f, and -i once the user said yes (cp's rule for -l and -s). */
+static bool may_replace(const struct spmove *s)
+{
+	return s->o->force || s->o->remove_destination || s->o->ask == ASK_USER;
+}
+
+/* cp -l: dst made a hard link of src (of what a symbolic link src names
+ * when links are followed), replacing dst only as may_replace() says.
+ * Returns 0 or 1. */
+static int make_hard_link(struct spmove *s, const struct loc *src, bool follow,
+			  const struct loc *dst)
+{
+	int flags = follow ? AT_SYMLINK_FOLLOW : 0;
+	if (linkat(src->dir, src->name, dst->dir, dst->name, flags) == 0)
+		return 0;
+	int err = errno;
+	if (err == EEXIST && may_replace(s)) {
+		if (unlinkat(dst->dir, dst->name, 0) == 0 &&
+		    linkat(src->dir, src->name, dst->dir, dst->name, flags) == 0)
+			return 0;
+		err = errno;
+	}
+	cli_error(err, "cannot create hard link %s to %s", quoted(dst->path), quoted(src->path));
+	return 1;
+}
+
+/* cp -s: dst made a symbolic link to src's name as given, which must be
+ * absolute unless dst is made in the current directory.  Returns 0 or 1. */
+static int make_symbolic_link(struct spmove *s, const struct loc *src, const struct loc *dst)
+{
+	if (src->path[0] != '/') {
+		struct stat dot, here;
+		bool in_dot = dst->dir == AT_FDCWD || stat(".", &dot) < 0 ||
+			      fstat(dst->dir, &here) < 0 || same_inode(&dot, &here);
+		if (!in_dot) {
+			cli_error(0, "%s: can make relative symbolic links only in current directory",
+				  cli_quote(dst->path));
+			return 1;
+		}
+	}
+	if (symlinkat(src->path, dst->dir, dst->name) == 0)
+		return 0;
+	int err = errno;
+	if (err == EEXIST && (s->o->force || s->o->remove_destination)) {
+		if (unlinkat(dst->dir, dst->name, 0) == 0 &&
+		    symlinkat(src->path, dst->dir, dst->name) == 0)
+			return 0;
+		err = errno;
+	}
+	cli_error(err, "cannot create symbolic link %s to %s", quoted(dst->path),
+		  quoted(src->path));
+	return 1;
+}
+
+/* --debug: how the regular file st was copied, in GNU's words and ours:
+ * the path that moved the bytes (copy offload: yes for copy_file_range(2),
+ * which the file system may offload; avoided when the options ruled it
+ * out; no otherwise; the path named at the end), the
+ * clone, and holes looked for (a file with fewer blocks than its size). */
+static void debug_line(const struct spmove *s, const struct stat *st)
+{
+	/* --reflink=never (or --sparse=never) rules copy_file_range(2) out,
+	 * since it may share blocks: GNU's "avoided". */
+	bool avoided = s->o->reflink == REFLINK_NEVER;
+	const char *offload = s->data_path == SP_PATH_COPY_FILE_RANGE ? "yes"
+			      : s->data_path == SP_PATH_NONE         ? "unknown"
+			      : avoided                             ? "avoided"
+								    : "no";
+	const char *reflink = s->cloned > 0 ? "yes" : s->cloned < 0 ? "unsupported" : "no";
+	bool holes = (uint64_t)st->st_blocks * 512 < (uint64_t)st->st_size;
+	const char *sparse = s->o->sparse == SPARSE_NEVER    ? "no"
+			     : s->o->sparse == SPARSE_ALWAYS ? (holes ? "SEEK_HOLE + zeros" : "zeros")
+			     : holes                         ? "SEEK_HOLE"
+							     : "no";
+	printf("copy offload: %s, reflink: %s, sparse detection: %s", offload, reflink, sparse);
+	if (s->data_path != SP_PATH_NONE)
+		printf(" (data: %s)", sp_path_name(s->data_path));
+	putchar('\n');
+}
+
+/* cp --attributes-only for the regular file src: dst made empty, or kept
+ * with its data, and given src's attributes as the options say.
+ * Returns 0 or 1. */
+static int copy_attributes_only(struct spmove *s, const struct loc *src, const struct stat *st,
+				bool follow, const struct loc *dst, const struct dest *d)
+{
+	struct stat now;
+	int src_fd = loc_open_checked(src, O_RDONLY | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW), st,
+				      &now);
+	if (src_fd == -ESTALE) {
+		loc_replaced(src);
+		return 1;
+	}
+	if (src_fd < 0) {
+		cli_error(-src_fd, "cannot open %s for reading", quoted(src->path));
+		return 1;
+	}
+	int flags = O_WRONLY | O_NOCTTY | O_CLOEXEC;
+	int fd = d->exists ? openat(dst->dir, dst->name, flags)
+			   : openat(dst->dir, dst->name, flags | O_CREAT | O_EXCL | O_NOFOLLOW,
+				    new_file_mode(s, st->st_mode));
+	if (fd < 0) {
+		cli_error(errno, "cannot create regular file %s", quoted(dst->path));
+		close(src_fd);
+		return 1;
+	}
+	int status = attrs_copy(s, src, src_fd, st, fd, dst, !d->exists);
+	if (close(fd) < 0 && !status) {
+		cli_error(errno, "failed to close %s", quoted(dst->path));
+		status = 1;
+	}
+	close(src_fd);
+	return status;
+}
+
+/* mv --exchange: swap src and dst in one renameat2(RENAME_EXCHANGE),
+ * unless -n or --update keeps dst.  Returns 0 or 1. */
+static int exchange(struct spmove *s, const struct loc *src, const struct stat *st,
+		    const struct loc *dst, struct outcome *out)
+{
+	struct stat dst_st;
+	out->renamed = true; /* nothing is copied, nothing removed after */
+	if (loc_stat(dst, &dst_st, false) == 0) {
+		if (not_older(s, st, &dst_st))
+			return 0;
+		if (skip_existing(s, dst, st, &dst_st))
+			return skipped(s, dst);
+	}
+	if (renameat2(src->dir, src->name, dst->dir, dst->name, RENAME_EXCHANGE) < 0) {
+		cli_error(errno, "cannot exchange %s and %s", quoted(src->path), quoted(dst->path));
+		return 1;
+	}
+	if (s->o->verbose)
+		printf("exchanged %s <-> %s\n", quoted(src->path), quoted(dst->path));
+	if (s->o->fsync)
+		(void)loc_sync_dir(dst->dir);
+	return 0;
+}
+
 /* Whether directory st is one of the directories being copied. */
 static bool cyclic(const struct stat *st, const struct ancestor *up)
 {
@@ -435,11 +612,12 @@ static bool cyclic(const struct stat *st, const struct ancestor *up)
  * seen), without following a symbolic link, into *fd and its fstat into
  * *st.  Returns 0, or 1 after a report: another file has the name now. */
 static int open_dest_dir(const struct spmove *s, const struct loc *dst, bool made,
-			 const struct stat *seen, int *fd, struct stat *st)
+			 const struct stat *seen, bool follow, int *fd, struct stat *st)
 {
-	*fd = openat(dst->dir, dst->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int no_follow = follow ? 0 : O_NOFOLLOW;
+	*fd = openat(dst->dir, dst->name, O_RDONLY | O_DIRECTORY | no_follow | O_CLOEXEC);
 	if (*fd < 0 && errno == EACCES && !made)
-		*fd = openat(dst->dir, dst->name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		*fd = openat(dst->dir, dst->name, O_PATH | O_DIRECTORY | no_follow | O_CLOEXEC);
 	if (*fd < 0) {
 		cli_error(errno, "cannot open %s", quoted(dst->path));
 		return 1;
@@ -507,7 +685,8 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 	}
 	struct ancestor here = { .up = up, .dev = st->st_dev, .ino = st->st_ino,
 				 .src_fd = src_fd, .depth = up ? up->depth + 1 : 1 };
-	if (open_dest_dir(s, dst, made, &d->st, &here.dst_fd, &here.dst_st)) {
+	if (open_dest_dir(s, dst, made, &d->st, d->followed && S_ISDIR(d->st.st_mode),
+			  &here.dst_fd, &here.dst_st)) {
 		close(src_fd);
 		return 1;
 	}
@@ -519,7 +698,9 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 	int status = tree_enter(s, &here, top, out);
 	bool outer = s->in_new_dir;
 	s->in_new_dir = made;
-	status |= copy_children(s, src, dst, top, &here, out);
+	/* cp -x: a directory of another file system is made, not filled. */
+	if (!(o->one_file_system && up && up->dev != st->st_dev))
+		status |= copy_children(s, src, dst, top, &here, out);
 	s->in_new_dir = outer;
 	/* Closed and opened again (tree.c) when the tree was deep. */
 	int fd = here.dst_fd;
@@ -555,9 +736,20 @@ static int copy_by_type(struct spmove *s, const struct loc *src, const struct st
 			bool follow, const struct loc *dst, struct dest *d,
 			const struct top *top, struct ancestor *up, struct outcome *out)
 {
-	bool as_data = !s->o->recursive && !s->o->remove_source;
+	bool as_data = (!s->o->recursive || s->o->copy_contents) && !s->o->remove_source;
 	if (s->progress)
 		cli_progress_name(s->progress, src->path);
+	if (s->o->hard_link && !S_ISDIR(st->st_mode))
+		return make_hard_link(s, src, follow, dst);
+	if (s->o->symbolic_link && !S_ISDIR(st->st_mode))
+		return make_symbolic_link(s, src, dst);
+	if (s->o->attributes_only && S_ISREG(st->st_mode))
+		return copy_attributes_only(s, src, st, follow, dst, d);
+	if (s->o->attributes_only && S_ISLNK(st->st_mode) && d->exists) {
+		/* cp --attributes-only leaves an existing file to a link. */
+		cli_error(EEXIST, "cannot create symbolic link %s", quoted(dst->path));
+		return 1;
+	}
 	switch (st->st_mode & S_IFMT) {
 	case S_IFDIR:
 		return copy_directory(s, src, st, follow, dst, d, top, up, out);
@@ -566,8 +758,24 @@ static int copy_by_type(struct spmove *s, const struct loc *src, const struct st
 	case S_IFREG:
 		if (d->absent && up && pool_takes(s, st))
 			return pool_copy(s, src, st, follow, dst, up, false);
+		if (s->o->debug) {
+			s->cloned = 0;
+			s->data_path = SP_PATH_NONE;
+			int rc = copy_regular(s, src, st, follow, dst, d->exists ? &d->st : NULL,
+					      d->absent);
+			debug_line(s, st);
+			return rc;
+		}
 		return copy_regular(s, src, st, follow, dst, d->exists ? &d->st : NULL, d->absent);
 	case S_IFIFO: case S_IFCHR: case S_IFBLK:
+		if (as_data && s->o->debug) {
+			s->cloned = 0;
+			s->data_path = SP_PATH_NONE;
+			int rc = copy_regular(s, src, st, follow, dst, d->exists ? &d->st : NULL,
+					      d->absent);
+			debug_line(s, st);
+			return rc;
+		}
 		if (as_data)
 			return copy_regular(s, src, st, follow, dst, d->exists ? &d->st : NULL,
 					    d->absent);
@@ -607,6 +815,8 @@ int copy_entry(struct spmove *s, const struct loc *src, const struct loc *dst,
 			return 0;
 		}
 	}
+	if (o->exchange && command_line)
+		return exchange(s, src, &st, dst, out);
 	/* In a directory this run made, as in cp, a name is known to be free
 	 * without a look (should another process take it meanwhile, the copy
 	 * replaces what it made, in one step). */

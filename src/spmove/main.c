@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -34,6 +35,9 @@ struct config {
 	int count;               /* how many */
 };
 
+/* Which program this is: spmove, or spcp and spmv (from argv[0]). */
+static enum personality personality;
+
 /* Option codes for what the parser hands back. */
 enum {
 	OPT_ARCHIVE = 1,
@@ -56,6 +60,20 @@ enum {
 	OPT_SPARSE,
 	OPT_NO_PROGRESS,
 	OPT_PROGRESS,
+	OPT_TARGET,
+	OPT_STRIP_SLASHES,
+	OPT_CONTEXT,
+	OPT_HELP,
+	OPT_ONE_FS,
+	OPT_LINK,
+	OPT_PARENTS,
+	OPT_KEEP_DIR_SYMLINK,
+	OPT_COPY_CONTENTS,
+	OPT_DEBUG,
+	OPT_ATTRIBUTES_ONLY,
+	OPT_SYMLINK,
+	OPT_EXCHANGE,
+	OPT_NO_COPY,
 };
 
 /* What the options set, before they are put together. */
@@ -65,6 +83,8 @@ struct raw_options {
 	enum ask ask_copy, ask_move; /* -i/-n last; -f/-i/-n last */
 	int recursive, remove_source, in_place, fsync, verify, stats, json, splice_move, probe,
 	    no_target, verbose, remove_destination;
+	const char *target_dir;  /* -t DIR */
+	bool strip_slashes;      /* --strip-trailing-slashes */
 };
 
 /* Apply a --preserve (on) or --no-preserve (off) list.  Returns false
@@ -146,6 +166,35 @@ static bool apply_option(struct spmove_options *o, struct raw_options *raw, int 
 		v = cli_argmatch("--sparse", arg, sparses, 3);
 		o->sparse = (enum sparse_mode)v;
 		break;
+	case OPT_TARGET:
+		/* cp and mv take one -t (spmove, the last). */
+		if (raw->target_dir && personality != PERSONALITY_SPMOVE) {
+			cli_error(0, "multiple target directories specified");
+			return false;
+		}
+		raw->target_dir = arg;
+		break;
+	case OPT_STRIP_SLASHES: raw->strip_slashes = true; break;
+	case OPT_ONE_FS: o->one_file_system = true; break;
+	case OPT_LINK: o->hard_link = true; break;
+	case OPT_PARENTS: o->parents = true; break;
+	case OPT_KEEP_DIR_SYMLINK: o->keep_directory_symlink = true; break;
+	case OPT_COPY_CONTENTS: o->copy_contents = true; break;
+	case OPT_DEBUG: o->debug = true; raw->verbose = 1; break;
+	case OPT_ATTRIBUTES_ONLY: o->attributes_only = true; break;
+	case OPT_SYMLINK: o->symbolic_link = true; break;
+	case OPT_EXCHANGE: o->exchange = true; break;
+	case OPT_NO_COPY: o->no_copy = true; break;
+	case OPT_CONTEXT:
+		/* As cp and mv on a kernel without SELinux: -Z does nothing,
+		 * cp --context=CTX warns. */
+		if (arg)
+			cli_error(0, "warning: ignoring --context; it requires an SELinux-enabled "
+				     "kernel");
+		break;
+	case OPT_HELP:
+		personality_help(personality);
+		exit(EXIT_SUCCESS); /* cli_init()'s exit handler checks stdout */
 	case OPT_NO_PROGRESS: o->progress = 0; break;
 	case OPT_PROGRESS:
 		v = cli_progress_style_parse(arg);
@@ -167,9 +216,12 @@ static int combine_options(struct raw_options *raw, struct config *cfg)
 	o->verbose = raw->verbose;
 	o->remove_destination = raw->remove_destination;
 	o->ask = o->remove_source ? raw->ask_move : raw->ask_copy;
+	if (o->hard_link && o->symbolic_link)
+		return cli_usage_message("cannot make both hard and symbolic links");
 	if (o->ask == ASK_SKIP)
 		o->update = UPDATE_NONE;
-	if (raw->backup && (o->update == UPDATE_NONE || o->update == UPDATE_NONE_FAIL))
+	if (raw->backup &&
+	    (o->update == UPDATE_NONE || o->update == UPDATE_NONE_FAIL || o->exchange))
 		return o->remove_source
 			       ? cli_usage_message("cannot combine --backup with --exchange, -n, "
 						   "or --update=none-fail")
@@ -190,7 +242,7 @@ static int combine_options(struct raw_options *raw, struct config *cfg)
 	if (o->remove_source)
 		o->deref = DEREF_NEVER;
 	else if (o->deref == DEREF_UNSET)
-		o->deref = o->recursive ? DEREF_NEVER : DEREF_ALWAYS;
+		o->deref = o->recursive && !o->hard_link ? DEREF_NEVER : DEREF_ALWAYS;
 	return 0;
 }
 
@@ -231,13 +283,27 @@ static int take_options(struct raw_options *raw, struct config *cfg)
 	return 0;
 }
 
+/* --strip-trailing-slashes: the trailing slashes of each SRC operand
+ * (every operand but the last, or every one with -t) taken off, as cp and
+ * mv do ("/" stays "/"). */
+static void strip_source_slashes(struct config *cfg)
+{
+	int sources = cfg->target_dir ? cfg->count : cfg->count - 1;
+	for (int i = 0; i < sources; i++) {
+		char *name = cfg->operands[i];
+		size_t len = strlen(name);
+		while (len > 1 && name[len - 1] == '/')
+			name[--len] = '\0';
+	}
+}
+
 /* Parse the command line into cfg.  Returns 0, or CLI_EXIT_USAGE after
  * reporting a usage error. */
 static int parse_command_line(int argc, char **argv, struct config *cfg)
 {
 	struct raw_options raw = { NULL };
 	*cfg = (struct config){ .o = { .progress = -1 } };
-	const struct poptOption table[] = {
+	const struct poptOption spmove_table[] = {
 		{ "archive", 'a', POPT_ARG_NONE, NULL, OPT_ARCHIVE,
 		  "same as -dR --preserve=all", NULL },
 		{ "backup", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_BACKUP,
@@ -275,7 +341,7 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		  "remove each existing destination before copying", NULL },
 		{ "suffix", 'S', POPT_ARG_STRING, NULL, OPT_SUFFIX,
 		  "override the usual backup suffix", "SUFFIX" },
-		{ "target-directory", 't', POPT_ARG_STRING, &cfg->target_dir, 0,
+		{ "target-directory", 't', POPT_ARG_STRING, NULL, OPT_TARGET,
 		  "copy every SRC into DIR", "DIR" },
 		{ "no-target-directory", 'T', POPT_ARG_NONE, &raw.no_target, 0,
 		  "treat DST as a normal file", NULL },
@@ -313,7 +379,86 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
+	/* cp's options, in cp's order (abbreviations resolve as in GNU cp). */
+	const struct poptOption cp_table[] = {
+		{ "archive", 'a', POPT_ARG_NONE, NULL, OPT_ARCHIVE, NULL, NULL },
+		{ "attributes-only", '\0', POPT_ARG_NONE, NULL, OPT_ATTRIBUTES_ONLY, NULL, NULL },
+		{ "backup", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_BACKUP, NULL,
+		  NULL },
+		{ NULL, 'b', POPT_ARG_NONE, NULL, OPT_BACKUP_DEFAULT, NULL, NULL },
+		{ "copy-contents", '\0', POPT_ARG_NONE, NULL, OPT_COPY_CONTENTS, NULL, NULL },
+		{ NULL, 'd', POPT_ARG_NONE, NULL, OPT_NO_DEREF_KEEP_LINKS, NULL, NULL },
+		{ "debug", '\0', POPT_ARG_NONE, NULL, OPT_DEBUG, NULL, NULL },
+		{ "dereference", 'L', POPT_ARG_NONE, NULL, OPT_DEREF, NULL, NULL },
+		{ "force", 'f', POPT_ARG_NONE, NULL, OPT_FORCE, NULL, NULL },
+		{ NULL, 'H', POPT_ARG_NONE, NULL, OPT_DEREF_ARGS, NULL, NULL },
+		{ "interactive", 'i', POPT_ARG_NONE, NULL, OPT_INTERACTIVE, NULL, NULL },
+		{ "link", 'l', POPT_ARG_NONE, NULL, OPT_LINK, NULL, NULL },
+		{ "no-clobber", 'n', POPT_ARG_NONE, NULL, OPT_NO_CLOBBER, NULL, NULL },
+		{ "no-dereference", 'P', POPT_ARG_NONE, NULL, OPT_NO_DEREF, NULL, NULL },
+		{ "no-preserve", '\0', POPT_ARG_STRING, NULL, OPT_NO_PRESERVE, NULL, NULL },
+		{ "no-target-directory", 'T', POPT_ARG_NONE, &raw.no_target, 0, NULL, NULL },
+		{ "one-file-system", 'x', POPT_ARG_NONE, NULL, OPT_ONE_FS, NULL, NULL },
+		{ NULL, 'p', POPT_ARG_NONE, NULL, OPT_PRESERVE_DEFAULT, NULL, NULL },
+		{ "parents", '\0', POPT_ARG_NONE, NULL, OPT_PARENTS, NULL, NULL },
+		{ "path", '\0', POPT_ARG_NONE, NULL, OPT_PARENTS, NULL, NULL },
+		{ "preserve", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_PRESERVE,
+		  NULL, NULL },
+		{ "recursive", 'R', POPT_ARG_NONE, &raw.recursive, 0, NULL, NULL },
+		{ NULL, 'r', POPT_ARG_NONE, &raw.recursive, 0, NULL, NULL },
+		{ "remove-destination", '\0', POPT_ARG_NONE, &raw.remove_destination, 0, NULL,
+		  NULL },
+		{ "sparse", '\0', POPT_ARG_STRING, NULL, OPT_SPARSE, NULL, NULL },
+		{ "reflink", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_REFLINK, NULL,
+		  NULL },
+		{ "strip-trailing-slashes", '\0', POPT_ARG_NONE, NULL, OPT_STRIP_SLASHES, NULL,
+		  NULL },
+		{ "suffix", 'S', POPT_ARG_STRING, NULL, OPT_SUFFIX, NULL, NULL },
+		{ "symbolic-link", 's', POPT_ARG_NONE, NULL, OPT_SYMLINK, NULL, NULL },
+		{ "target-directory", 't', POPT_ARG_STRING, NULL, OPT_TARGET, NULL, NULL },
+		{ NULL, 'u', POPT_ARG_NONE, NULL, OPT_UPDATE_OLDER, NULL, NULL },
+		{ "update", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_UPDATE, NULL,
+		  NULL },
+		{ "verbose", 'v', POPT_ARG_NONE, &raw.verbose, 0, NULL, NULL },
+		{ "keep-directory-symlink", '\0', POPT_ARG_NONE, NULL, OPT_KEEP_DIR_SYMLINK, NULL,
+		  NULL },
+		{ "context", 'Z', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_CONTEXT, NULL,
+		  NULL },
+		{ "help", '\0', POPT_ARG_NONE, NULL, OPT_HELP, NULL, NULL },
+		CLI_AUTOVERSION
+		POPT_TABLEEND
+	};
+	/* mv's options, in mv's order. */
+	const struct poptOption mv_table[] = {
+		{ "backup", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_BACKUP, NULL,
+		  NULL },
+		{ NULL, 'b', POPT_ARG_NONE, NULL, OPT_BACKUP_DEFAULT, NULL, NULL },
+		{ "context", 'Z', POPT_ARG_NONE, NULL, OPT_CONTEXT, NULL, NULL },
+		{ "debug", '\0', POPT_ARG_NONE, NULL, OPT_DEBUG, NULL, NULL },
+		{ "exchange", '\0', POPT_ARG_NONE, NULL, OPT_EXCHANGE, NULL, NULL },
+		{ "force", 'f', POPT_ARG_NONE, NULL, OPT_FORCE, NULL, NULL },
+		{ "interactive", 'i', POPT_ARG_NONE, NULL, OPT_INTERACTIVE, NULL, NULL },
+		{ "no-clobber", 'n', POPT_ARG_NONE, NULL, OPT_NO_CLOBBER, NULL, NULL },
+		{ "no-copy", '\0', POPT_ARG_NONE, NULL, OPT_NO_COPY, NULL, NULL },
+		{ "no-target-directory", 'T', POPT_ARG_NONE, &raw.no_target, 0, NULL, NULL },
+		{ "strip-trailing-slashes", '\0', POPT_ARG_NONE, NULL, OPT_STRIP_SLASHES, NULL,
+		  NULL },
+		{ "suffix", 'S', POPT_ARG_STRING, NULL, OPT_SUFFIX, NULL, NULL },
+		{ "target-directory", 't', POPT_ARG_STRING, NULL, OPT_TARGET, NULL, NULL },
+		{ NULL, 'u', POPT_ARG_NONE, NULL, OPT_UPDATE_OLDER, NULL, NULL },
+		{ "update", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_UPDATE, NULL,
+		  NULL },
+		{ "verbose", 'v', POPT_ARG_NONE, &raw.verbose, 0, NULL, NULL },
+		{ "help", '\0', POPT_ARG_NONE, NULL, OPT_HELP, NULL, NULL },
+		CLI_AUTOVERSION
+		POPT_TABLEEND
+	};
 	struct cli_options p;
+	const struct poptOption *table = personality == PERSONALITY_SPCP   ? cp_table
+				       : personality == PERSONALITY_SPMV ? mv_table
+									 : spmove_table;
+	if (personality == PERSONALITY_SPMV)
+		raw.remove_source = 1;
 	cli_options_start(&p, argc, argv, table, "[OPTION]... [-T] SRC DST\n"
 			  "  or:  spmove [OPTION]... SRC... DIR\n"
 			  "  or:  spmove [OPTION]... -t DIR SRC...\n"
@@ -326,7 +471,10 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 			return CLI_EXIT_USAGE;
 	if (rc < 0)
 		return CLI_EXIT_USAGE;
+	cfg->target_dir = raw.target_dir;
 	cfg->operands = cli_options_operands(&p, &cfg->count);
+	if (raw.strip_slashes)
+		strip_source_slashes(cfg);
 	return take_options(&raw, cfg);
 }
 
@@ -454,7 +602,8 @@ static int run(struct config *cfg)
 int main(int argc, char **argv)
 {
 	cli_hold_standard_fds();
-	cli_init("spmove");
+	personality = personality_of(argc > 0 ? argv[0] : NULL);
+	cli_init(personality_name(personality));
 	struct config cfg;
 	int status = parse_command_line(argc, argv, &cfg);
 	if (status == 0 && cfg.probe)

@@ -134,6 +134,147 @@ static int do_operand(struct spmove *s, const char *src_path, const char *dst_pa
 	return status;
 }
 
+/* A directory cp --parents made, to be given its source's attributes once
+ * the operand is copied. */
+struct made_dir {
+	int parent;       /* the destination directory it is in */
+	char *name;       /* its entry name there */
+	char *path;       /* its whole name, for messages */
+	int src_parent;   /* the source directory it copies ... */
+	char *src_name;   /* ... and the name there */
+	char *src_path;
+	struct stat st;   /* the source directory's status */
+	bool existed;     /* there already: only the attributes -p keeps */
+};
+
+/* Give the directories made for --parents their sources' attributes (as
+ * -p, -a, --preserve say; otherwise the source's mode less the umask, or
+ * with --no-preserve=mode the default), innermost first, and free them.
+ * Returns 0 or 1. */
+static int parents_protect(struct spmove *s, struct made_dir *made, int n)
+{
+	int status = 0;
+	while (n-- > 0) {
+		struct made_dir *m = &made[n];
+		struct loc src = { m->src_parent, m->src_name, m->src_path, 0 };
+		struct loc dst = { m->parent, m->name, m->path, 0 };
+		mode_t mode = s->o->no_keep_mode ? 0777 : m->st.st_mode & 07777;
+		if (!m->name || !m->path || !m->src_name || !m->src_path) {
+			cli_error(ENOMEM, "cannot copy %s", quoted(m->src_path ? m->src_path : "?"));
+			status = 1;
+		} else if (!m->existed && fchmodat(m->parent, m->name, mode & ~s->umask, 0) < 0) {
+			cli_error(errno, "setting permissions for %s", quoted(m->path));
+			status = 1;
+		} else {
+			status |= attrs_copy(s, &src, -1, &m->st, -1, &dst, !m->existed);
+		}
+		free(m->name);
+		free(m->path);
+		free(m->src_name);
+		free(m->src_path);
+	}
+	return status;
+}
+
+/* cp --parents: src copied to dir/src, the directories of its name made in
+ * dir (dirfd) one component at a time, never through a symbolic link, as
+ * the source's directories are (reached through descriptors too).
+ * Returns 0 or 1. */
+static int parents_operand(struct spmove *s, const char *src, const char *dir, int dirfd)
+{
+	enum { MAX_DEPTH = 256 };
+	struct made_dir made[MAX_DEPTH];
+	int n_made = 0, fds[MAX_DEPTH * 2], n_fds = 0, status = 1;
+	char dst[PATH_MAX], name[PATH_MAX];
+	if (path_join(dst, sizeof(dst), dir, src) ||
+	    snprintf(name, sizeof(name), "%s", src) >= (int)sizeof(name)) {
+		cli_error(ENAMETOOLONG, "cannot copy %s", quoted(src));
+		return 1;
+	}
+	size_t dst_base = strlen(dst) - strlen(src);
+	int cur = dirfd, src_cur = AT_FDCWD;
+	if (name[0] == '/') {
+		src_cur = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (src_cur < 0)
+			goto fail_errno;
+		fds[n_fds++] = src_cur;
+	}
+	char *p = name;
+	for (;;) {
+		while (*p == '/')
+			p++;
+		char *end = strchr(p, '/');
+		char *rest = end;
+		while (rest && *rest == '/')
+			rest++;
+		if (!end || !*rest)
+			break; /* p is the last component */
+		*end = '\0';
+		char prefix[PATH_MAX];
+		snprintf(prefix, sizeof(prefix), "%.*s", (int)(end - name), src);
+		char dst_prefix[PATH_MAX];
+		snprintf(dst_prefix, sizeof(dst_prefix), "%.*s", (int)(dst_base + (size_t)(end - name)),
+			 dst);
+		if (n_fds + 2 > MAX_DEPTH * 2) {
+			cli_error(ENAMETOOLONG, "cannot copy %s", quoted(src));
+			goto out;
+		}
+		int src_next = openat(src_cur, p, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		struct stat src_st;
+		if (src_next < 0 || fstat(src_next, &src_st) < 0) {
+			cli_error(errno, "failed to get attributes of %s", quoted(prefix));
+			goto out;
+		}
+		fds[n_fds++] = src_next;
+		int next = openat(cur, p, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		bool keep = s->o->keep & (KEEP_MODE | KEEP_OWNER | KEEP_TIMES);
+		if (next >= 0 && keep) {
+			/* cp -p --parents gives existing directories the
+			 * source's attributes too. */
+			made[n_made++] = (struct made_dir){ .parent = cur, .name = strdup(p),
+							    .path = strdup(dst_prefix),
+							    .src_parent = src_cur,
+							    .src_name = strdup(p),
+							    .src_path = strdup(prefix), .st = src_st,
+							    .existed = true };
+		} else if (next < 0 && errno == ENOENT) {
+			mode_t mode = s->o->no_keep_mode ? 0777 : src_st.st_mode & 07777;
+			if (mkdirat(cur, p, mode | S_IRWXU) < 0) {
+				cli_error(errno, "cannot make directory %s", quoted(dst_prefix));
+				goto out;
+			}
+			if (s->o->verbose)
+				printf("%s -> %s\n", prefix, dst_prefix);
+			made[n_made] = (struct made_dir){ .parent = cur, .name = strdup(p),
+							  .path = strdup(dst_prefix),
+							  .src_parent = src_cur, .src_name = strdup(p),
+							  .src_path = strdup(prefix), .st = src_st };
+			n_made++;
+			next = openat(cur, p, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		}
+		if (next < 0) {
+			if (errno == ENOTDIR || errno == ELOOP)
+				cli_error(0, "%s exists but is not a directory", quoted(dst_prefix));
+			else
+				cli_error(errno, "cannot access %s", quoted(dst_prefix));
+			goto out;
+		}
+		fds[n_fds++] = next;
+		cur = next;
+		src_cur = src_next;
+		p = rest;
+	}
+	status = do_operand(s, src, dst, cur, dst + dst_base + (size_t)(p - name));
+out:
+	status |= parents_protect(s, made, n_made);
+	while (n_fds > 0)
+		close(fds[--n_fds]);
+	return status;
+fail_errno:
+	cli_error(errno, "cannot copy %s", quoted(src));
+	return 1;
+}
+
 /* Run every operand into the directory dir, opened once.  Returns 0 or 1. */
 static int into_directory(struct spmove *s, char **srcs, int n, const char *dir)
 {
@@ -149,6 +290,10 @@ static int into_directory(struct spmove *s, char **srcs, int n, const char *dir)
 		if (!strcmp(srcs[i], "-") && !s->o->remove_source) {
 			cli_error(0, "cannot copy standard input into directory %s", quoted(dir));
 			status = 1;
+			continue;
+		}
+		if (s->o->parents) {
+			status |= parents_operand(s, srcs[i], dir, dirfd);
 			continue;
 		}
 		int err = path_split(srcs[i], buf, sizeof(buf), NULL, &base);
@@ -194,6 +339,8 @@ int run_operands(struct spmove *s, char **args, int n, const char *target_dir)
 	if (n < 2)
 		return cli_usage_message("missing destination file operand after %s",
 					 quoted(args[0]));
+	if (s->o->no_target_directory && s->o->parents)
+		return cli_usage_message("with --parents, the destination must be a directory");
 	if (s->o->no_target_directory) {
 		if (n > 2)
 			return cli_usage_message("extra operand %s", quoted(args[2]));
@@ -202,6 +349,8 @@ int run_operands(struct spmove *s, char **args, int n, const char *target_dir)
 	const char *dst = args[n - 1];
 	if (is_dir(dst))
 		return into_directory(s, args, n - 1, dst);
+	if (s->o->parents)
+		return cli_usage_message("with --parents, the destination must be a directory");
 	if (n > 2) {
 		cli_error(errno, "target %s", quoted(dst));
 		return 1;

@@ -217,12 +217,15 @@ static void pool_start(struct spmove *s)
 	s->workers_used = p->workers;
 }
 
-/* Whether the options let workers copy, and there are some to be had. */
+/* Whether the options let workers copy (not with -l or -s, which make
+ * links rather than copies), and there are some to be had. */
 static bool pool_allowed(const struct spmove *s)
 {
 	const struct spmove_options *o = s->o;
 	return s->tree_depth && !s->pool_failed && !o->verbose && !s->progress &&
-	       !o->remove_source && !o->in_place && (s->pool || pool_worker_count());
+	       !o->remove_source && !o->in_place && !o->hard_link && !o->symbolic_link &&
+	       !o->attributes_only &&
+	       (s->pool || pool_worker_count());
 }
 
 bool pool_takes(const struct spmove *s, const struct stat *st)

@@ -55,6 +55,16 @@ struct spmove_options {
 	bool remove_source;        /* --remove-source: mv */
 	bool no_target_directory;  /* -T */
 	bool verbose;              /* -v */
+	bool one_file_system;      /* cp -x: no directory of another fs filled */
+	bool hard_link;            /* cp -l: hard links for the non-directories */
+	bool symbolic_link;        /* cp -s: symbolic links to them */
+	bool attributes_only;      /* cp --attributes-only: files made, no data */
+	bool debug;                /* --debug: how each file was copied */
+	bool keep_directory_symlink; /* a DST link to a directory is followed */
+	bool copy_contents;        /* -R --copy-contents: special files as data */
+	bool parents;              /* cp --parents: SRC copied to DIR/SRC */
+	bool exchange;             /* mv --exchange: renameat2(RENAME_EXCHANGE) */
+	bool no_copy;              /* mv --no-copy: no copy when rename fails */
 	bool in_place;             /* --in-place: write DST directly */
 	bool fsync;                /* --fsync */
 	bool verify;               /* --verify */
@@ -90,6 +100,9 @@ struct spmove {
 	mode_t umask;
 	bool root;                 /* may keep another user's ownership */
 	unsigned methods_used;     /* bit (1 << enum sp_path) per path taken */
+	/* For --debug, of the last regular file copied: */
+	int cloned;                /* 1 cloned, -1 refused, 0 not tried */
+	enum sp_path data_path;    /* what moved its bytes (SP_PATH_NONE: none) */
 	struct refusals refused;
 	struct cli_progress *progress; /* NULL without --progress */
 	struct seen *sources;      /* command-line sources seen (name, file) */
@@ -103,6 +116,23 @@ struct spmove {
 	bool pool_failed;          /* none could start: the walker copies all */
 	unsigned workers_used;     /* workers started (for --stats) */
 };
+
+/* ---- personality.c ---- */
+
+/* Which program spmove runs as: itself, or (installed as links to it) spcp
+ * with cp's options and spmv with mv's. */
+enum personality { PERSONALITY_SPMOVE, PERSONALITY_SPCP, PERSONALITY_SPMV };
+
+/* The personality that argv0's last component names (spcp, spmv, or
+ * libtool's lt-spcp...; anything else is spmove). */
+enum personality personality_of(const char *argv0);
+
+/* The program's name for messages: "spmove", "spcp" or "spmv". */
+const char *personality_name(enum personality p);
+
+/* Print --help of spcp or spmv (the usage lines and options of GNU cp or
+ * mv) on stdout. */
+void personality_help(enum personality p);
 
 /* ---- loc.c ---- */
 

@@ -12,7 +12,7 @@ export LC_ALL=C
 . "$BC" 2>/dev/null
 PATH=$top_builddir/src/spcat:$top_builddir/src/sptee:$top_builddir/src/spmove:$top_builddir/src/acctpin:$PATH
 registered() { complete -p "$1" >/dev/null 2>&1; }
-for tool in spcat sptee spmove acctpin; do
+for tool in spcat sptee spmove spcp spmv acctpin; do
 	# shellcheck disable=SC1090
 	. "$top_srcdir/contrib/completion/$tool"
 	ok "$tool: the completion is registered" registered "$tool"
@@ -58,7 +58,7 @@ long_options() {
 }
 
 # Every long option of --help is offered after "--", and nothing else.
-for tool in spcat sptee spmove; do
+for tool in spcat sptee spmove spcp spmv; do
 	check_eq "$tool: -- offers every long option of --help" \
 		"$(long_options $tool)" "$(candidates "$tool --" | sed 's/=$//' | grep -- '^--' | sort -u)"
 done
@@ -82,6 +82,18 @@ check_eq "spmove --reflink= offers the parser's list" "$(valid_list spmove --ref
 	"$(candidates "spmove --reflink=")"
 check_eq "spmove --update= offers the parser's list" "$(valid_list spmove --update=zz a b)" \
 	"$(candidates "spmove --update=")"
+for tool in spcp spmv; do
+	check_eq "$tool --backup= offers the parser's list" "$(valid_list $tool --backup=zz a b)" \
+		"$(candidates "$tool --backup=")"
+	check_eq "$tool --update= offers the parser's list" "$(valid_list $tool --update=zz a b)" \
+		"$(candidates "$tool --update=")"
+	check_eq "$tool: -t is followed by a directory" "$(printf '%s\n' "$T_DIR/d1" "$T_DIR/d2")" \
+		"$(candidates "$tool -t $T_DIR/")"
+done
+check_eq "spcp --preserve= offers the parser's list" "$(valid_list spcp --preserve=zz a b)" \
+	"$(candidates "spcp --preserve=")"
+check_eq "spcp --sparse= offers the parser's list" "$(valid_list spcp --sparse=zz a b)" \
+	"$(candidates "spcp --sparse=")"
 check_eq "sptee --output-error= offers the parser's list" "$(valid_list sptee --output-error=zz)" \
 	"$(candidates "sptee --output-error=")"
 for tool in spcat sptee spmove; do
