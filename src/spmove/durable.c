@@ -20,14 +20,19 @@
  * New names are never flushed for this: there is no old data to lose. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <linux/magic.h>
 
+#include "path.h"
 #include "spmove.h"
 
 /* Whether the ext2/3/4 file system mounted from dev orders a renamed
@@ -92,4 +97,19 @@ bool durable_before_replace(int fd)
 		known = true;
 	}
 	return answer;
+}
+
+int sync_parent(const char *path)
+{
+	char buf[PATH_MAX];
+	const char *dir, *base;
+	int err = path_split(path, buf, sizeof(buf), &dir, &base);
+	if (err)
+		return err;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	err = fsync(fd) < 0 ? errno : 0;
+	close(fd);
+	return err;
 }

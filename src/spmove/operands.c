@@ -73,6 +73,11 @@ static int do_operand(struct spmove *s, const char *src, const char *dst)
 		return 1;
 	if (status || !s->o->remove_source || out.renamed || spmove_cancel)
 		return status;
+	int err = sync_parent(dst);
+	if (err) {
+		cli_error(err, "cannot sync %s", quoted(dst));
+		return 1;
+	}
 	return remove_source(s, src);
 }
 

@@ -188,6 +188,11 @@ int copy_stdin(struct spmove *s, const char *dst);
  * (tmpfs).  Never fails: when in doubt, true. */
 bool durable_before_replace(int fd);
 
+/* fsync the directory that holds path: a move across file systems makes
+ * the new top entry durable before the source goes.  Returns 0 or an
+ * errno value. */
+int sync_parent(const char *path);
+
 /* ---- pool.c ---- */
 
 /* The copy workers spmove -r starts on this machine: one per CPU it may
