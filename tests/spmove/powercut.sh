@@ -1,17 +1,21 @@
-# spmove across a power cut (root; XFS and ext4 on loop devices, the file
-# systems whose shutdown ioctl this kernel has).  Each case as a user
-# would meet it: the destination exists and is on disk; spmove runs with
-# its source on another file system; another program fsyncs the
-# destination's directory (forcing the journal, with spmove's renames in
-# it); the power is cut (xfs_io's "shutdown -f": the journal is written,
-# dirty file data is not); the file system is mounted again (journal
-# recovery).  (a) A file replaced: DST is the old file or the new one,
-# never empty or mixed.  (b) -r over an existing tree of 200 files: each
-# file old or new, none empty.  (c) A tree moved across two file systems
-# (the destination's cut without even its journal written, the source's
-# with it, the worst order): the source tree or the destination tree is
-# complete.  GNU cp (PEER_CP, default cp on PATH) and mv (PEER_MV) go
-# through the same steps; their outcome is printed beside ours, not checked.
+# spmove across a power cut (root; XFS, ext4 and btrfs on loop devices).
+# Each case as a user would meet it: the destination exists and is on
+# disk; spmove runs with its source on another file system; another
+# program fsyncs the destination's directory (forcing the journal, with
+# spmove's renames in it); the power is cut; the file system is mounted
+# again (journal recovery).  On XFS and ext4 the cut is the shutdown ioctl
+# (xfs_io's "shutdown -f": the journal is written, dirty file data is
+# not).  btrfs has that ioctl only under CONFIG_BTRFS_EXPERIMENTAL: there
+# the cut is a copy of the device as written so far, put back after the
+# unmount (a crash in which every write issued before it survived, none
+# after).  (a) A file replaced: DST is the old file or the new one, never
+# empty or mixed.  (b) -r over an existing tree of 200 files: each file
+# old or new, none empty.  (c) A tree moved across two file systems (the
+# destination's cut first and without even its journal written, then the
+# source's with it, the worst order): the source tree or the destination
+# tree is complete.  GNU cp (PEER_CP, default cp on PATH) and mv (PEER_MV)
+# go through the same steps; their outcome is printed beside ours, not
+# checked.
 . "$top_srcdir/tests/lib.sh"
 require_root
 command -v xfs_io >/dev/null || skip "xfs_io missing (package xfsprogs)"
@@ -52,15 +56,23 @@ mkfs_for() {
 	case $1 in
 	xfs) mkfs.xfs -q -f "$2" ;;
 	ext4) mkfs.ext4 -q -F "$2" ;;
+	btrfs) mkfs.btrfs -q -f "$2" ;;
 	esac
 }
 
 # cut MNT [-f]: cut the power of the file system mounted on MNT (with -f,
-# after its journal is written), then mount it again.  Returns 1 when the
-# shutdown did not take (the file system stays writable).
+# after its journal is written; a btrfs copy has what was written), then
+# mount it again.  Returns 1 when the shutdown did not take (the file
+# system stays writable).
 cut() {
 	local dev
 	dev=$(findmnt -n -o SOURCE "$1") || return 1
+	if [ "$fs" = btrfs ]; then
+		dd if="$dev" of="$1.cut" bs=4M iflag=direct conv=sparse status=none && umount "$1" &&
+			dd if="$1.cut" of="$dev" bs=4M oflag=direct status=none &&
+			rm "$1.cut" && mount "$dev" "$1"
+		return
+	fi
 	xfs_io -x -c "shutdown ${2:-}" "$1" >/dev/null 2>&1
 	if touch "$1/.alive" 2>/dev/null; then
 		rm -f "$1/.alive"
@@ -80,7 +92,7 @@ done
 whole=$(fingerprint movetree)
 
 tested=0
-for fs in xfs ext4; do
+for fs in xfs ext4 btrfs; do
 	command -v "mkfs.$fs" >/dev/null || { echo "# $fs: mkfs.$fs missing, not tested"; continue; }
 	mkdir "$fs" "$fs/a" "$fs/b"
 	usable=true
