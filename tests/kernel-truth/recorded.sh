@@ -24,6 +24,8 @@ python3 "$REPORT" markdown kt.json > kt.md
 ok "the table has a column per kernel" grep -q '^| question | host (.*) | 6.1 (.*) | 6.12 (.*) |$' kt.md
 ok "the table answers tee(2)" grep -q '^| tee(2): second pipe shares the frames | ' kt.md
 ok "the table states the spread of each ratio" grep -Eq '^\| bench pipe → stealfs: .*×[0-9.]+ \([0-9.]+–[0-9.]+\)' kt.md
+ok "the table has the power-cut rows, spmove's on XFS" \
+	grep -q '^| power cut, xfs: spmove SRC over an existing DST | new (1048576 bytes; ' kt.md
 ok "the picture is a PNG" sh -c 'python3 "$1" plot kt.json kt.png && head -c 8 kt.png | od -An -c | grep -q "P   N   G"' sh "$REPORT"
 
 # caught DESCRIPTION CHANGE [SCHEMA]: kt.json with CHANGE (Python, on d and
@@ -50,6 +52,8 @@ caught "an accounting verdict the checks contradict is caught" \
 	'a = k[1]["accounting"][0]; a["raw"]["checks"][0]["ok"] = False'
 caught "stealfs figures the counters contradict are caught" \
 	's = k[1]["questions"]["stealfs"]; s["stolen_anon"] += 1'
+caught "a power-cut outcome its size contradicts is caught" \
+	'a = k[0]["power_cut"]["xfs"]["rename"]; assert a["raw"]["size"] == 0; a["verdict"] = "new"'
 caught "a verdict without its measurement breaks the schema" \
 	'q = k[1]["questions"]["vmsplice"]; q["raw"] = None' "$SCHEMA"
 caught "'cannot tell' without a reason breaks the schema" \
