@@ -13,12 +13,15 @@
 # Another program fsyncs A's directory after spmove, as in the issue.
 # Prints "PC FS CASE POINTS VIOLATIONS of=ALL" and "PC-BAD FS CASE POINT:
 # what".  pc_max=N on the kernel command line checks at most N points per
-# case, evenly spread, the last always (default 0: every point).
+# case, evenly spread, the last always (default 0: every point);
+# pc_cases=a,b,c the cases (default all).
 # Usage: powercut-guest.sh [FS...]  (default: ext4 xfs btrfs)
 set -u
 fss=${*:-ext4 xfs btrfs}
 max=$(sed -n 's/.*pc_max=\([0-9]*\).*/\1/p' /proc/cmdline)
 max=${max:-0}
+cases=$(sed -n 's/.*pc_cases=\([a-c,]*\).*/\1/p' /proc/cmdline | tr , ' ')
+cases=${cases:-a b c}
 half=655360     # sectors: 320 MiB per file system (XFS needs 300)
 W=/tmp/pc
 mkdir -p $W/a $W/b
@@ -160,7 +163,7 @@ replay_check() {
 }
 
 for fs in $fss; do
-	for c in a b c; do
+	for c in $cases; do
 		t0=$(date +%s)
 		if record $fs $c; then
 			replay_check $fs $c
