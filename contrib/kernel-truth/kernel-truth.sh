@@ -47,7 +47,8 @@ skip() { say "SKIP: $*"; exit 77; }
 . "$here/vm-lib.sh"
 
 # The host: a tmpfs and an ext4 file system on a loop device of our own,
-# stealfs when it is loaded.  Writes $work/host.1.rec.
+# stealfs when it is loaded; the power-cut rows on XFS, ext4 and btrfs
+# loop devices (kt-powercut.sh).  Writes $work/host.1.rec.
 measure_host() {
 	local mnt=$work/host-mnt img dirs loop=
 	mkdir -p "$mnt/tmpfs" "$mnt/ext4"
@@ -63,6 +64,8 @@ measure_host() {
 		[ -d /sys/fs/stealfs/stats ] || echo "note stealfs: the module is not loaded on the host"
 		PATH=$builddir/contrib/kernel-truth:$builddir/src/spmove:$builddir/src/acctpin:$PATH \
 			sh "$here/kt-guest.sh" all "$runs" "$size" $dirs
+		PATH=$builddir/contrib/kernel-truth:$builddir/src/spmove:$PATH \
+			sh "$srcdir/contrib/kernel-truth/kt-powercut.sh" "$mnt/powercut"
 	} > "$work/host.1.rec" 2>&1
 	mountpoint -q "$mnt/ext4" && umount "$mnt/ext4"
 	[ -n "$loop" ] && losetup -d "$loop"

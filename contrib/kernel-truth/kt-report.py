@@ -34,13 +34,21 @@ PIPE_TO_FILE = {
     "gift_with_move": "gift_move",
     "write_pages_with_move": "anon_move",
 }
+# The power-cut rows: file systems and what kt-powercut does on each.
+POWER_CUT_FS = ("xfs", "ext4", "btrfs")
+POWER_CUT_CASES = {
+    "rename": "write + rename over a name, no fsync",
+    "trunc": "write in place after O_TRUNC (as cp), no fsync",
+    "tmpfile": "O_TMPFILE file linked in as a new name, no fsync",
+    "spmove": "spmove SRC over an existing DST",
+}
 SCENARIOS = ("plain", "lazy", "bind", "remount-ro", "nearly-full", "exiting", "switch", "foreign")
 
 
 def parse_records(path):
     """The records of one file: a dict of lists by kind."""
     out = {"probe": {}, "counters": {}, "acct": None, "acct-foreign": None, "bench": [],
-           "note": [], "boot": None}
+           "powercut": {}, "note": [], "boot": None}
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             line = line.rstrip("\r\n")
@@ -58,6 +66,9 @@ def parse_records(path):
                     case, target, side, run, ns, nbytes = rest.split()
                     out["bench"].append({"case": case, "target": target, "side": side,
                                          "run": int(run), "ns": int(ns), "bytes": int(nbytes)})
+                elif kind == "powercut":
+                    fs, _, doc = rest.partition(" ")
+                    out["powercut"][fs] = json.loads(doc)
                 elif kind == "note":
                     out["note"].append(rest)
                 elif kind == "boot":
@@ -149,6 +160,27 @@ def accounting(doc, foreign):
     return rows
 
 
+def power_cut(records):
+    """Per file system and case: what the name held after the power cut
+    (old, new, empty, missing, mixed), with kt-powercut's record as raw;
+    whether that keeps the promise "old or new" (a new name: "new" or
+    nothing)."""
+    out = {}
+    for fs in POWER_CUT_FS:
+        rec = records.get(fs)
+        out[fs] = {}
+        for case in POWER_CUT_CASES:
+            if rec is None:
+                out[fs][case] = cannot_tell("no power cut measured: kt-powercut.sh runs on "
+                                            "the host only, on the file systems it can make")
+                continue
+            got = rec["cases"][case]
+            out[fs][case] = {"verdict": got["outcome"], "reason": None,
+                             "raw": {"cut": rec["cut"], "bytes": rec["bytes"],
+                                     "size": got["size"]}}
+    return out
+
+
 def spread(values):
     return {"median": statistics.median(values), "min": min(values), "max": max(values)}
 
@@ -216,6 +248,7 @@ def kernel_entry(name, boots):
                                               "no ext4 file was moved into stealfs on this kernel"),
         },
         "accounting": accounting(first["acct"], first["acct-foreign"]),
+        "power_cut": power_cut(first["powercut"]),
         "bench": bench(samples),
         "probes": probes,
     }
@@ -371,6 +404,18 @@ def markdown(path):
         if any(pk[i][2].get("changed_since") for pk in per_kernel):
             label += " ⚑"
         row(label, cells)
+    # Reports from before the power-cut rows have none.
+    for fs in POWER_CUT_FS if any("power_cut" in k for k in ks) else ():
+        for case, label in POWER_CUT_CASES.items():
+            cells = []
+            for k in ks:
+                a = k.get("power_cut", {}).get(fs, {}).get(case)
+                if a is None or a["verdict"] == "cannot tell":
+                    cells.append(footnote(a["reason"] if a else "not measured by this run"))
+                else:
+                    cells.append("%s (%d bytes; %s)" % (a["verdict"], a["raw"]["size"],
+                                                        a["raw"]["cut"]))
+            row("power cut, %s: %s" % (fs, label), cells)
     cases = sorted({(b["case"], b["target"], b["a"], b["b"]) for k in ks for b in k["bench"]})
     for case, target, a, b in cases:
         cells = []
@@ -553,6 +598,16 @@ def check(path):
             if a.get("changed_since", "missing") != want:
                 bad.append("%s %s: changed_since %s, the verdicts say %s" % (
                     k["name"], qid, a.get("changed_since", "missing"), want))
+        for fs, per in k.get("power_cut", {}).items():
+            for case, a in per.items():
+                if a["verdict"] == "cannot tell":
+                    continue
+                size, full = a["raw"]["size"], a["raw"]["bytes"]
+                fits = {"missing": size == -1, "empty": size == 0,
+                        "old": size == full, "new": size == full, "mixed": size > 0}
+                if not fits.get(a["verdict"], False):
+                    bad.append("%s power cut %s %s: %s with size %d" % (
+                        k["name"], fs, case, a["verdict"], size))
         for b in k["bench"]:
             ratios = [r["b_ns"] / r["a_ns"] for r in b["raw"]]
             rt = b["ratio_b_time_to_a"]

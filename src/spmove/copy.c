@@ -407,7 +407,8 @@ static int output_finish(struct spmove *s, const struct target *t, struct output
 		return 1;
 	}
 	bool durable = s->o->fsync || s->o->remove_source;
-	if (!err && durable && fsync(out->fd) < 0) {
+	bool flush = !durable && out->temp && !t->absent && durable_before_replace(out->fd);
+	if (!err && (durable ? fsync(out->fd) : flush ? fdatasync(out->fd) : 0) < 0) {
 		err = errno;
 		what = "cannot sync";
 	}

@@ -78,6 +78,13 @@ static int operand_at(struct spmove *s, const struct loc *src, const struct loc 
 		return 1;
 	if (status || !s->o->remove_source || out.renamed || spmove_cancel)
 		return status;
+	/* The directory that names the copy is durable before anything of
+	 * the source goes (its own entries were synced as they were made). */
+	int err = loc_sync_dir(dst->dir);
+	if (err) {
+		cli_error(err, "cannot sync %s", quoted(dst->path));
+		return 1;
+	}
 	return remove_source(s, src, &st);
 }
 

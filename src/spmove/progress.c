@@ -30,10 +30,10 @@ static dev_t destination_device(const char *dest)
 {
 	struct stat st;
 	char buf[PATH_MAX];
-	const char *dir;
+	const char *dir, *base;
 	if (stat(dest, &st) == 0)
 		return st.st_dev;
-	if (path_split(dest, buf, sizeof(buf), &dir, NULL) == 0 && stat(dir, &st) == 0)
+	if (path_split(dest, buf, sizeof(buf), &dir, &base) == 0 && stat(dir, &st) == 0)
 		return st.st_dev;
 	return 0;
 }

@@ -300,6 +300,16 @@ int copy_special(struct spmove *s, const struct loc *src, const struct loc *dst,
 /* Copy standard input's data into dst ("spmove - DST").  Returns 0 or 1. */
 int copy_stdin(struct spmove *s, const struct loc *dst);
 
+/* ---- durable.c ---- */
+
+/* Whether fd's data must be made durable (fdatasync) before fd, a complete
+ * temporary file, replaces an existing name, so that a power cut leaves
+ * the old file or the new one: true unless fd's file system is known by
+ * measurement to order a renamed file's data before the rename (ext3/ext4
+ * data=ordered with auto_da_alloc) or keeps nothing over a power cut
+ * (tmpfs).  Never fails: when in doubt, true. */
+bool durable_before_replace(int fd);
+
 /* ---- pool.c ---- */
 
 /* The copy workers spmove -r starts on this machine: one per CPU it may

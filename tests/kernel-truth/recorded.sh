@@ -44,6 +44,8 @@ changed=$(grep -c '"changed_since": "' kt.json)
 check_eq "the table marks as many cells changed as the JSON" "$changed" "$(grep -o '⚑ changed since' kt.md | wc -l)"
 ok "the table answers tee(2)" grep -q '^| tee(2): second pipe shares the frames | ' kt.md
 ok "the table states the spread of each ratio" grep -Eq '^\| bench pipe → stealfs: .*×[0-9.]+ \([0-9.]+–[0-9.]+\)' kt.md
+ok "the table has the power-cut rows, spmove's on XFS" \
+	grep -q '^| power cut, xfs: spmove SRC over an existing DST | .* | new (1048576 bytes; [^|]* | [^|]* |$' kt.md
 ok "the picture is a PNG" sh -c 'python3 "$1" plot kt.json kt.png && head -c 8 kt.png | od -An -c | grep -q "P   N   G"' sh "$REPORT"
 
 # caught DESCRIPTION CHANGE [SCHEMA]: kt.json with CHANGE (Python, on d and
@@ -76,6 +78,8 @@ caught "an answer without changed_since breaks the schema" \
 	'del k[1]["questions"]["vmsplice"]["changed_since"]' "$SCHEMA"
 caught "kernels out of release order are caught" \
 	'k.reverse()'
+caught "a power-cut outcome its size contradicts is caught" \
+	'a = next(x for x in k if x["name"] == "host")["power_cut"]["xfs"]["rename"]; assert a["raw"]["size"] == 0; a["verdict"] = "new"'
 caught "a verdict without its measurement breaks the schema" \
 	'q = k[1]["questions"]["vmsplice"]; q["raw"] = None' "$SCHEMA"
 caught "'cannot tell' without a reason breaks the schema" \

@@ -302,7 +302,9 @@ add_suite_binaries() {
 # Builds $cache/$1/$3.gz (default initramfs.gz) for ABI $1 with module $2
 # (none when empty);
 # /init is $vm_init (default init.sh), and the files $vm_payload (default
-# guest-suite.sh) go to / beside it.
+# guest-suite.sh) go to / beside it; $vm_modules names more modules of the
+# image to load (with what they need), $vm_binaries more programs, as
+# HOSTPATH=NAME (installed as /bin/NAME with their libraries).
 build_initramfs() {
 	local abi=$1 ko=$2 name=${3:-initramfs} root=$cache/$1/${3:-initramfs} m base seen= f
 	rm -rf "$root"
@@ -314,7 +316,8 @@ build_initramfs() {
 	: > "$root/lib/modules/order"
 	# The debug kernel has loop and ext4 built in.
 	[ "$abi" = debug ] ||
-	for m in $(module_closure "$abi" loop; module_closure "$abi" ext4; module_closure "$abi" crc32c_generic); do
+	for m in $(module_closure "$abi" loop; module_closure "$abi" ext4; module_closure "$abi" crc32c_generic
+		   for m in ${vm_modules:-}; do module_closure "$abi" "$m"; done); do
 		base=$(basename "$m"); base=${base%.xz}; base=${base%.zst}
 		unpack_module "$m" > "$root/lib/modules/$base"
 		echo "$base" >> "$root/lib/modules/order"
@@ -325,6 +328,9 @@ build_initramfs() {
 		install -m 644 "$f" "$root/$(basename "$f")"
 	done
 	add_suite_binaries "$root" || return 1
+	for f in ${vm_binaries:-}; do
+		add_binary "${f%%=*}" "$root" "${f#*=}"
+	done
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$cache/$abi/$name.gz"
 }
 
