@@ -722,28 +722,39 @@ section_limits() {
 	check "size=4k: its inode is given back" test "$(stat -f -c %d $M)" = 8
 	umount $M
 
-	# (6) remount: grow, shrink down to the use, never below
+	# (6) remount: grow, shrink down to the use, never below.
+	# remounted DATA WANT SHOWN: a remount with DATA gives WANT (OK or
+	# EINVAL) and /proc/mounts shows SHOWN after it.
+	remounted() { [ "$(stealprobe mount -r $M "$1")" = "$2" ] && [ "$(fsopts)" = "$3" ]; }
 	mount -t stealfs -o size=1m,nr_inodes=4 none $M
 	head -c 524288 /tmp/src > $M/a
 	touch $M/b $M/c
-	check "remount size=2m: grows" sh -c "test \$(stealprobe mount -r $M size=2m) = OK && test \$(fsopts) = size=2048k,nr_inodes=4 && test \$(stat -f -c %b $M) = 512"
-	check "remount size=512k (the use): shrinks" sh -c "test \$(stealprobe mount -r $M size=512k) = OK && test \$(stat -f -c '%b %f' $M) = '128 0'"
+	check "remount size=2m: grows" remounted size=2m OK size=2048k,nr_inodes=4
+	check "size=2m: statfs blocks, free" test "$(stat -f -c '%b %f' $M)" = "512 384"
+	check "remount size=512k (the use): shrinks" remounted size=512k OK size=512k,nr_inodes=4
+	check "size=512k: statfs blocks, free" test "$(stat -f -c '%b %f' $M)" = "128 0"
 	check "then one more page: ENOSPC" sh -c "! echo x 2>/dev/null > $M/b"
 	check "remount size=256k (below the use): EINVAL, size unchanged" \
-		sh -c "test \$(stealprobe mount -r $M size=256k) = EINVAL && test \$(fsopts) = size=512k,nr_inodes=4"
-	check "busybox mount -o remount,size=1k: fails" sh -c "! mount -o remount,size=1k $M 2>/dev/null && test \$(fsopts) = size=512k,nr_inodes=4"
+		remounted size=256k EINVAL size=512k,nr_inodes=4
+	check "the refusal says why" sh -c "dmesg | grep -q 'stealfs: size 256k is smaller than the data (512k)'"
+	check "busybox mount -o remount,size=1k: fails" \
+		sh -c "! mount -o remount,size=1k $M 2>/dev/null"
+	check "busybox mount -o remount,size=1k: size unchanged" test "$(fsopts)" = size=512k,nr_inodes=4
 	check "remount nr_inodes=3 (below the use): EINVAL" \
-		sh -c "test \$(stealprobe mount -r $M nr_inodes=3) = EINVAL && test \$(fsopts) = size=512k,nr_inodes=4"
+		remounted nr_inodes=3 EINVAL size=512k,nr_inodes=4
 	check "the refusal says why" sh -c "dmesg | grep -q 'stealfs: nr_inodes 3 is smaller than the inodes in use (4)'"
 	check "remount size=256k,nr_inodes=100: refused as a whole" \
-		sh -c "test \$(stealprobe mount -r $M size=256k,nr_inodes=100) = EINVAL && test \$(fsopts) = size=512k,nr_inodes=4"
-	check "remount nr_inodes=5: grows, one more file fits" \
-		sh -c "test \$(stealprobe mount -r $M nr_inodes=5) = OK && touch $M/d && ! touch $M/e 2>/dev/null"
-	check "remount size=0,nr_inodes=0: no limits" \
-		sh -c "test \$(stealprobe mount -r $M size=0,nr_inodes=0) = OK && test \$(fsopts) = size=0k,nr_inodes=0 && touch $M/e"
-	check "remount size=600k,nr_inodes=6 (limits again, above the use)" \
-		sh -c "test \$(stealprobe mount -r $M size=600k,nr_inodes=6) = OK && test \$(stat -f -c '%b %f %c %d' $M) = '150 22 6 0'"
-	check "remount size=50%" sh -c "test \$(stealprobe mount -r $M size=50%) = OK && test \$(fsopts) = size=$(pct_kb 50)k,nr_inodes=6"
+		remounted size=256k,nr_inodes=100 EINVAL size=512k,nr_inodes=4
+	check "remount nr_inodes=5: grows" remounted nr_inodes=5 OK size=512k,nr_inodes=5
+	check "nr_inodes=5: one more file fits, not two" sh -c "touch $M/d && ! touch $M/e 2>/dev/null"
+	check "remount size=0,nr_inodes=0: no limits" remounted size=0,nr_inodes=0 OK size=0k,nr_inodes=0
+	check "no limits: statfs shows none" test "$(stat -f -c '%b %c' $M)" = "0 0"
+	check "no limits: another file" touch $M/e
+	check "remount size=600k,nr_inodes=6: limits again, above the use" \
+		remounted size=600k,nr_inodes=6 OK size=600k,nr_inodes=6
+	check "size=600k,nr_inodes=6: statfs blocks, free, inodes, free" \
+		test "$(stat -f -c '%b %f %c %d' $M)" = "150 22 6 0"
+	check "remount size=50%" remounted size=50% OK "size=$(pct_kb 50)k,nr_inodes=6"
 	umount $M
 	check "no OOM kill in this section: $(oom_kills)" test "$(oom_kills)" = "$oom0"
 }
