@@ -104,7 +104,6 @@ static const char stealfs_suffixes[] = "kmgtpe";
 static int stealfs_read_scaled(const char *s, u64 *val, bool *percent)
 {
 	const char *end, *suffix;
-	unsigned int shift = 0;
 	int err = stealfs_read_number(s, 10, U64_MAX, val, &end);
 
 	if (err)
@@ -122,8 +121,8 @@ static int stealfs_read_scaled(const char *s, u64 *val, bool *percent)
 	suffix = strchr(stealfs_suffixes, tolower(*end));
 	if (!suffix)
 		return -EINVAL;
-	shift = 10 * (suffix - stealfs_suffixes + 1);
-	return check_shl_overflow(*val, shift, val) ? -ERANGE : 0;
+	return check_shl_overflow(*val, 10 * (suffix - stealfs_suffixes + 1),
+				  val) ? -ERANGE : 0;
 }
 
 /*
