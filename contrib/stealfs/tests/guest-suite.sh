@@ -756,6 +756,27 @@ section_limits() {
 		test "$(stat -f -c '%b %f %c %d' $M)" = "150 22 6 0"
 	check "remount size=50%" remounted size=50% OK "size=$(pct_kb 50)k,nr_inodes=6"
 	umount $M
+	# creations, links and removals racing remounts that move nr_inodes=
+	# between 64 and no limit: none fails, and the count comes back to the
+	# root alone
+	mount -t stealfs -o nr_inodes=64 none $M
+	rm -f /tmp/race.fail
+	(j=0; while [ $j -lt 40 ]; do
+		stealprobe mount -r $M nr_inodes=0 > /dev/null
+		stealprobe mount -r $M nr_inodes=64 > /dev/null
+		j=$((j + 1))
+	done) &
+	remounter=$!
+	j=0
+	while [ $j -lt 10 ]; do
+		(cd $M && touch a b c d e f g h i j && mkdir k && ln a l && ln -s a m &&
+			mv b l && rm -rf a c d e f g h i j k l m) || echo $j >> /tmp/race.fail
+		j=$((j + 1))
+	done
+	wait $remounter
+	check "creations racing remounts of nr_inodes=: no failure" test ! -e /tmp/race.fail
+	check "after them: the root's inode only (63 of 64 free)" test "$(stat -f -c '%c %d' $M)" = "64 63"
+	umount $M
 	check "no OOM kill in this section: $(oom_kills)" test "$(oom_kills)" = "$oom0"
 }
 
