@@ -2,12 +2,17 @@
 /*
  * inode.c - stealfs inodes: a ramfs-like tree (regular files, directories,
  * device nodes, fifos, sockets) whose pages live only in the page cache,
- * plus the size= accounting.
+ * plus the size= and nr_inodes= accounting.
  *
  * Space is accounted per file in whole pages up to its i_size (kept in
  * i_blocks), so size= bounds the sum of the files' sizes rounded up to
  * pages.  A short write may leave up to the pages it reserved accounted
- * until the next truncate or until the file is freed.
+ * until the next truncate or until the file is freed.  Holes count: reading
+ * one puts a page of zeros in the page cache (ramfs' read path), unlike
+ * tmpfs, which reads holes from the zero page.
+ *
+ * Every inode takes one of the nr_inodes= slots from its creation until it
+ * is freed, and every hard link beyond the first one more, as on tmpfs.
  */
 #include "stealfs.h"
 
@@ -25,25 +30,30 @@ static unsigned long stealfs_pages(loff_t size)
 
 /*
  * Makes sure the pages up to byte @end of @inode are accounted.  Caller
- * holds the inode lock.  Returns 0, or -ENOSPC when size= would be exceeded.
+ * holds the inode lock, or nobody else can see the inode yet.  Returns 0,
+ * or -ENOSPC when size= would be exceeded.
  */
 int stealfs_account(struct inode *inode, loff_t end)
 {
 	struct stealfs_sb *sbi = STEALFS_SB(inode->i_sb);
 	unsigned long have = inode->i_blocks / STEALFS_BLOCKS_PER_PAGE;
 	unsigned long need = stealfs_pages(end);
-	unsigned long max = READ_ONCE(sbi->max_pages);
-	long used;
+	unsigned long limit;
+	int err = 0;
 
 	if (need <= have)
 		return 0;
-	used = atomic_long_add_return(need - have, &sbi->used_pages);
-	if (max && (used < 0 || (unsigned long)used > max)) {
-		atomic_long_sub(need - have, &sbi->used_pages);
-		return -ENOSPC;
-	}
-	inode->i_blocks = need * STEALFS_BLOCKS_PER_PAGE;
-	return 0;
+	spin_lock(&sbi->stat_lock);
+	/* with a limit, use never exceeds it (stealfs_reconfigure) */
+	limit = sbi->max_pages ? sbi->max_pages : ULONG_MAX;
+	if (sbi->used_pages > limit || need - have > limit - sbi->used_pages)
+		err = -ENOSPC;
+	else
+		sbi->used_pages += need - have;
+	spin_unlock(&sbi->stat_lock);
+	if (!err)
+		inode->i_blocks = need * STEALFS_BLOCKS_PER_PAGE;
+	return err;
 }
 
 /*
@@ -58,8 +68,40 @@ void stealfs_settle(struct inode *inode, loff_t size)
 
 	if (keep >= have)
 		return;
-	atomic_long_sub(have - keep, &sbi->used_pages);
+	spin_lock(&sbi->stat_lock);
+	sbi->used_pages -= have - keep;
+	spin_unlock(&sbi->stat_lock);
 	inode->i_blocks = keep * STEALFS_BLOCKS_PER_PAGE;
+}
+
+/*
+ * Takes one of the nr_inodes= slots for a new inode or, as tmpfs does, for
+ * a new hard link (each pins a dentry in memory until it is unlinked).
+ * Returns 0 or -ENOSPC when they are all taken.
+ */
+int stealfs_reserve_inode(struct super_block *sb)
+{
+	struct stealfs_sb *sbi = STEALFS_SB(sb);
+	int err = 0;
+
+	spin_lock(&sbi->stat_lock);
+	if (sbi->max_inodes ? sbi->used_inodes >= sbi->max_inodes
+			    : sbi->used_inodes == ULONG_MAX)
+		err = -ENOSPC;
+	else
+		sbi->used_inodes++;
+	spin_unlock(&sbi->stat_lock);
+	return err;
+}
+
+/* Gives back a slot taken by stealfs_reserve_inode(). */
+void stealfs_free_inode(struct super_block *sb)
+{
+	struct stealfs_sb *sbi = STEALFS_SB(sb);
+
+	spin_lock(&sbi->stat_lock);
+	sbi->used_inodes--;
+	spin_unlock(&sbi->stat_lock);
 }
 
 /* Accounts the write, then lets ramfs' write_begin find the folio. */
@@ -140,14 +182,23 @@ static const struct inode_operations stealfs_file_inode_operations = {
 
 static const struct inode_operations stealfs_dir_inode_operations;
 
-/* Returns a new inode of @mode under @dir (NULL for the root), or NULL. */
+/*
+ * Returns a new inode of @mode under @dir (NULL for the root), holding an
+ * nr_inodes= slot that stealfs_evict_inode() gives back, or NULL when the
+ * slots are all taken or there is no memory.
+ */
 struct inode *stealfs_get_inode(struct super_block *sb, const struct inode *dir,
 				umode_t mode, dev_t dev)
 {
-	struct inode *inode = new_inode(sb);
+	struct inode *inode;
 
-	if (!inode)
+	if (stealfs_reserve_inode(sb))
 		return NULL;
+	inode = new_inode(sb);
+	if (!inode) {
+		stealfs_free_inode(sb);
+		return NULL;
+	}
 	inode->i_ino = get_next_ino();
 	inode_init_owner(STEALFS_NOP_IDMAP, inode, dir, mode);
 	inode->i_mapping->a_ops = &stealfs_aops;
@@ -163,6 +214,10 @@ struct inode *stealfs_get_inode(struct super_block *sb, const struct inode *dir,
 		inode->i_op = &stealfs_dir_inode_operations;
 		inode->i_fop = &simple_dir_operations;
 		inc_nlink(inode);	/* "." */
+		break;
+	case S_IFLNK:
+		inode->i_op = &page_symlink_inode_operations;
+		inode_nohighmem(inode);	/* page_symlink() writes the page directly */
 		break;
 	default:
 		init_special_inode(inode, mode, dev);
@@ -209,13 +264,92 @@ static int stealfs_create(stealfs_idmap_t *idmap, struct inode *dir,
 	return stealfs_mknod(idmap, dir, dentry, mode | S_IFREG, 0);
 }
 
+/*
+ * Creates a symbolic link; its target is the file's data, a page accounted
+ * to size= like any other.  Returns 0 or -errno (-ENOSPC when no inode or
+ * no page is left).
+ */
+static int stealfs_symlink(stealfs_idmap_t *idmap, struct inode *dir,
+			   struct dentry *dentry, const char *symname)
+{
+	struct inode *inode = stealfs_get_inode(dir->i_sb, dir,
+						S_IFLNK | 0777, 0);
+	int err;
+
+	if (!inode)
+		return -ENOSPC;
+	err = security_inode_init_security(inode, dir, &dentry->d_name,
+					   NULL, NULL);
+	if (!err)
+		err = page_symlink(inode, symname, strlen(symname) + 1);
+	if (err) {
+		iput(inode);
+		return err;
+	}
+	d_instantiate(dentry, inode);
+	dget(dentry);
+	stealfs_touch(dir);
+	return 0;
+}
+
+/* Adds a hard link, which takes an nr_inodes= slot; returns 0 or -ENOSPC. */
+static int stealfs_link(struct dentry *old_dentry, struct inode *dir,
+			struct dentry *dentry)
+{
+	int err = stealfs_reserve_inode(dir->i_sb);
+
+	if (err)
+		return err;
+	err = simple_link(old_dentry, dir, dentry);
+	if (err)
+		stealfs_free_inode(dir->i_sb);
+	return err;
+}
+
+/*
+ * Returns whether removing the name @dentry ends one of its inode's extra
+ * hard links (the last name's slot goes when the inode is freed).
+ */
+static bool stealfs_extra_link(struct dentry *dentry)
+{
+	struct inode *inode = d_inode(dentry);
+
+	return inode && !S_ISDIR(inode->i_mode) && inode->i_nlink > 1;
+}
+
+/* Removes a name; returns 0. */
+static int stealfs_unlink(struct inode *dir, struct dentry *dentry)
+{
+	if (stealfs_extra_link(dentry))
+		stealfs_free_inode(dir->i_sb);
+	return simple_unlink(dir, dentry);
+}
+
+/*
+ * simple_rename(), giving back the slot of an extra hard link it replaced.
+ * Returns 0 or -errno.
+ */
+static int stealfs_rename(stealfs_idmap_t *idmap, struct inode *old_dir,
+			  struct dentry *old_dentry, struct inode *new_dir,
+			  struct dentry *new_dentry, unsigned int flags)
+{
+	bool extra = !(flags & RENAME_EXCHANGE) && stealfs_extra_link(new_dentry);
+	int err = simple_rename(idmap, old_dir, old_dentry, new_dir,
+				new_dentry, flags);
+
+	if (!err && extra)
+		stealfs_free_inode(old_dir->i_sb);
+	return err;
+}
+
 static const struct inode_operations stealfs_dir_inode_operations = {
 	.create		= stealfs_create,
 	.lookup		= simple_lookup,
-	.link		= simple_link,
-	.unlink		= simple_unlink,
+	.link		= stealfs_link,
+	.unlink		= stealfs_unlink,
+	.symlink	= stealfs_symlink,
 	.mkdir		= stealfs_mkdir,
 	.rmdir		= simple_rmdir,
 	.mknod		= stealfs_mknod,
-	.rename		= simple_rename,
+	.rename		= stealfs_rename,
 };

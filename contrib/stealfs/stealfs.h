@@ -8,14 +8,20 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/fs.h>
-#include <linux/atomic.h>
+#include <linux/spinlock.h>
 #include "compat.h"
 #include "stealfs-abi.h"
 
-/* Per-mount state, in sb->s_fs_info. */
+/*
+ * Per-mount state, in sb->s_fs_info.  stat_lock guards the limits and the
+ * use, so that a remount below the use is refused exactly, as on tmpfs.
+ */
 struct stealfs_sb {
+	spinlock_t stat_lock;
 	unsigned long max_pages;	/* size= in pages, 0 = unlimited */
-	atomic_long_t used_pages;	/* pages accounted to files */
+	unsigned long used_pages;	/* pages accounted to files */
+	unsigned long max_inodes;	/* nr_inodes=, 0 = unlimited */
+	unsigned long used_inodes;	/* inodes and extra hard links */
 	umode_t root_mode;		/* mode= */
 	bool steal;			/* steal=on|off */
 };
@@ -44,6 +50,8 @@ struct inode *stealfs_get_inode(struct super_block *sb, const struct inode *dir,
 bool stealfs_owns(const struct address_space *mapping);
 int stealfs_account(struct inode *inode, loff_t end);
 void stealfs_settle(struct inode *inode, loff_t size);
+int stealfs_reserve_inode(struct super_block *sb);
+void stealfs_free_inode(struct super_block *sb);
 
 /* splice.c */
 ssize_t stealfs_splice_write(struct pipe_inode_info *pipe, struct file *out,

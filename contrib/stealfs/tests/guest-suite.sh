@@ -250,6 +250,27 @@ vm_scanned() {
 	awk '/^pgscan_(kswapd|direct) / { s += $2 } END { print s + 0 }' /proc/vmstat
 }
 
+# mounted: succeeds when a stealfs is mounted on $M.
+mounted() { grep -q "^[^ ]* $M stealfs " /proc/mounts; }
+# fsopts: prints the stealfs options of $M in /proc/mounts, the generic
+# ones (rw, relatime, ...) left out.
+fsopts() {
+	sed -n "s|^[^ ]* $M stealfs \\([^ ]*\\) .*|\\1|p" /proc/mounts | tr , '\n' |
+		grep -vxE 'rw|ro|relatime|noatime|strictatime|nosuid|nodev|noexec|sync|dirsync' |
+		tr '\n' , | sed 's/,$//'
+}
+# pct_kb PERCENT: prints size=PERCENT% in KiB as tmpfs computes it: PERCENT
+# of the RAM in bytes, rounded down, then up to whole pages.
+pct_kb() {
+	echo $(( ($1 * 4096 * RAM_PAGES / 100 + 4095) / 4096 * 4 ))
+}
+# oom_kills: prints the OOM kills so far, the kernel's count and the log's.
+oom_kills() {
+	echo "$(sed -n 's/^oom_kill //p' /proc/vmstat) $(dmesg | grep -c 'invoked oom-killer')"
+}
+# as_nobody COMMAND...: runs COMMAND as user and group 65534.
+as_nobody() { stealprobe as 65534 "$@"; }
+
 # The basics on one mount: (a) pipe-sourced data is stolen and survives
 # drop_caches; (b) page-cache pages of a clean ext4 file; (c) vmsplice gifts;
 # (d) partial pages, unaligned offsets, overwrite, truncate, mmap, names.
@@ -392,14 +413,6 @@ section_size() {
 # mode= only when it is unchanged, and applies nothing when it fails.
 # stealprobe prints OK or the errno's name (see contrib/stealfs/tests/stealprobe.c).
 section_options() {
-	mounted() { grep -q "^[^ ]* $M stealfs " /proc/mounts; }
-	# fsopts: prints the stealfs options of $M in /proc/mounts, the generic
-	# ones (rw, relatime, ...) left out.
-	fsopts() {
-		sed -n "s|^[^ ]* $M stealfs \\([^ ]*\\) .*|\\1|p" /proc/mounts | tr , '\n' |
-			grep -vxE 'rw|ro|relatime|noatime|strictatime|nosuid|nodev|noexec|sync|dirsync' |
-			tr '\n' , | sed 's/,$//'
-	}
 	# refused HOW DATA...: mounting with DATA (HOW: mount = mount(2) data string,
 	# fsconfig = fsconfig(2) parameters) fails with EINVAL and mounts nothing.
 	refused() {
@@ -457,7 +470,12 @@ section_options() {
 		'mode=99999999999999999999999' \
 		'steal=' steal 'steal=yes' 'steal=ON' 'steal=1' 'steal=onx' \
 		'bogus=1' bogus nosteal nosize 'size=1m,bogus' 'size=1m,mode=8' \
-		'steal=on,steal=maybe' 'mode=700,,size=k'; do
+		'steal=on,steal=maybe' 'mode=700,,size=k' \
+		'size=%' 'size=1k%' 'size=50%%' 'size=-5%' 'size=1%k' 'size=5 %' \
+		'size=4503599627370496%' 'size=99999999999999999999%' \
+		'nr_inodes=' nr_inodes 'nr_inodes=k' 'nr_inodes=-1' 'nr_inodes=+1' \
+		'nr_inodes=1x' 'nr_inodes=1.5k' 'nr_inodes=0x10' 'nr_inodes=10%' \
+		'nr_inodes=16E' 'nr_inodes=18446744073709551616' 'nr_inodes=1kb'; do
 		refused mount "$data"
 	done
 	check "legacy mount(2): the refusal says why in the kernel log" \
@@ -465,7 +483,8 @@ section_options() {
 	check "busybox mount -o size=1q: refused, nothing mounted" \
 		sh -c "! mount -t stealfs -o size=1q none $M 2>/dev/null && ! grep -q ' $M ' /proc/mounts"
 	for p in size=k size size:fd size:bin=1m size:path=/tmp mode=10000 mode:fd \
-		steal steal=yes steal:bin=on bogus=1; do
+		steal steal=yes steal:bin=on bogus=1 nr_inodes=k nr_inodes nr_inodes:fd \
+		size=1k%; do
 		refused fsconfig "$p"
 	done
 	out=$(stealprobe fsconfig $M size=1z)
@@ -473,31 +492,43 @@ section_options() {
 		sh -c "echo \"\$1\" | grep -q \"^log: e stealfs: .*size '1z'\"" - "$out"
 	[ $? = 0 ] || echo "$out" | sed 's/^/# /'
 
-	accepted mount '' ''
-	accepted mount '' size=0
-	accepted mount size=4k size=1
-	accepted mount size=4k size=4096
-	accepted mount size=8k size=4097
-	accepted mount size=4k size=1k
-	accepted mount size=4k size=1K
-	accepted mount size=2048k size=2M
-	accepted mount size=1048576k size=1g
-	accepted mount size=1073741824k size=1T
-	accepted mount size=16888498602639360k size=15E
-	accepted mount size=18014398509481980k size=18446744073709547520
-	accepted mount size=2048k size=0002m
-	accepted mount mode=0 mode=0
-	accepted mount mode=7777 mode=7777
-	accepted mount '' mode=00755
-	accepted mount mode=700 mode=0000700
-	accepted mount steal=off steal=off
-	accepted mount '' steal=on
-	accepted mount size=2048k size=1m,size=2m
-	accepted mount '' size=1m,size=0
-	accepted mount '' steal=off,steal=on
-	accepted mount size=1024k,mode=1770,steal=off steal=off,mode=1770,size=1m
-	accepted fsconfig size=1024k,mode=700,steal=off size=1m mode=700 steal=off
-	accepted fsconfig size=4k size=1 size=4096
+	accepted mount "$DEF" ''
+	accepted mount "size=0k,nr_inodes=$DEF_INODES" size=0
+	accepted mount "size=4k,nr_inodes=$DEF_INODES" size=1
+	accepted mount "size=4k,nr_inodes=$DEF_INODES" size=4096
+	accepted mount "size=8k,nr_inodes=$DEF_INODES" size=4097
+	accepted mount "size=4k,nr_inodes=$DEF_INODES" size=1k
+	accepted mount "size=4k,nr_inodes=$DEF_INODES" size=1K
+	accepted mount "size=2048k,nr_inodes=$DEF_INODES" size=2M
+	accepted mount "size=1048576k,nr_inodes=$DEF_INODES" size=1g
+	accepted mount "size=1073741824k,nr_inodes=$DEF_INODES" size=1T
+	accepted mount "size=16888498602639360k,nr_inodes=$DEF_INODES" size=15E
+	accepted mount "size=18014398509481980k,nr_inodes=$DEF_INODES" size=18446744073709547520
+	accepted mount "size=2048k,nr_inodes=$DEF_INODES" size=0002m
+	accepted mount "$DEF,mode=0" mode=0
+	accepted mount "$DEF,mode=7777" mode=7777
+	accepted mount "$DEF" mode=00755
+	accepted mount "$DEF,mode=700" mode=0000700
+	accepted mount "$DEF,steal=off" steal=off
+	accepted mount "$DEF" steal=on
+	accepted mount "size=2048k,nr_inodes=$DEF_INODES" size=1m,size=2m
+	accepted mount "size=0k,nr_inodes=$DEF_INODES" size=1m,size=0
+	accepted mount "$DEF" steal=off,steal=on
+	accepted mount "size=1024k,nr_inodes=$DEF_INODES,mode=1770,steal=off" steal=off,mode=1770,size=1m
+	accepted fsconfig "size=1024k,nr_inodes=$DEF_INODES,mode=700,steal=off" size=1m mode=700 steal=off
+	accepted fsconfig "size=4k,nr_inodes=$DEF_INODES" size=1 size=4096
+	# nr_inodes= as tmpfs takes it; size=N% is N% of the RAM, rounded
+	# down to bytes, then up to pages, as tmpfs computes it
+	accepted mount "$DEF_SIZE,nr_inodes=1024" nr_inodes=1k
+	accepted mount "$DEF_SIZE,nr_inodes=2097152" nr_inodes=2M
+	accepted mount "$DEF_SIZE,nr_inodes=7" nr_inodes=7
+	accepted mount "$DEF_SIZE,nr_inodes=0" nr_inodes=0
+	accepted mount "$DEF_SIZE,nr_inodes=18446744073709551615" nr_inodes=18446744073709551615
+	accepted fsconfig "size=8k,nr_inodes=5" size=8k nr_inodes=5
+	for pct in 50 100 1 37 0 250; do
+		accepted mount "size=$(pct_kb $pct)k,nr_inodes=$DEF_INODES" size=$pct%
+	done
+	accepted mount "size=$(pct_kb 25)k,nr_inodes=9,mode=700" size=25%,nr_inodes=9,mode=700
 	stealprobe mount $M size=18446744073709547520 >/dev/null
 	check "size=16E-4096: statfs reports 2^52-1 blocks" test "$(stat -f -c %b $M)" = 4503599627370495
 	umount $M
@@ -510,10 +541,10 @@ section_options() {
 
 	# remount
 	stealprobe mount $M size=1m,mode=1770,steal=off > /dev/null
-	remount_to size=2m size=2048k,mode=1770,steal=off
-	remount_to steal=on size=2048k,mode=1770
-	remount_to mode=1770 size=2048k,mode=1770
-	remount_to '' size=2048k,mode=1770
+	remount_to size=2m "size=2048k,nr_inodes=$DEF_INODES,mode=1770,steal=off"
+	remount_to steal=on "size=2048k,nr_inodes=$DEF_INODES,mode=1770"
+	remount_to mode=1770 "size=2048k,nr_inodes=$DEF_INODES,mode=1770"
+	remount_to '' "size=2048k,nr_inodes=$DEF_INODES,mode=1770"
 	remount_refused mode=700
 	remount_refused mode=0
 	remount_refused size=k
@@ -525,24 +556,24 @@ section_options() {
 	cp /tmp/src.1m $M/one
 	remount_refused size=512k
 	check "remount below the data: says why" sh -c "dmesg | grep -q 'stealfs: .*smaller than'"
-	remount_to size=0 mode=1770
+	remount_to size=0 "size=0k,nr_inodes=$DEF_INODES,mode=1770"
 	# 2^63 - 1 is the largest size truncate(2) takes; rounding it up to pages
 	# must not overflow: 2^51 pages are accounted (statfs shows them under the
 	# largest size=, 2^52 - 1 pages), and removing the file gives them back.
 	# (stat's block count is the pages in memory, not what is accounted.)
 	check "truncate to 2^63-1 without size=" truncate -s 9223372036854775807 $M/huge
-	remount_to size=18446744073709547520 size=18014398509481980k,mode=1770
+	remount_to size=18446744073709547520 "size=18014398509481980k,nr_inodes=$DEF_INODES,mode=1770"
 	check "size=16E-4096 with the 2^63-1 file: 2^51 + 256 pages in use" \
 		test "$(stat -f -c %f $M)" = 2251799813684991
 	rm -f $M/huge
 	check "rm of the 2^63-1 file gives 2^51 pages back" \
 		test "$(stat -f -c %f $M)" = 4503599627370239
-	remount_to size=2m size=2048k,mode=1770
+	remount_to size=2m "size=2048k,nr_inodes=$DEF_INODES,mode=1770"
 	check "size=2m after that: 1 MiB in use" test "$(stat -f -c %f $M)" = 256
-	remount_to size=0 mode=1770
+	remount_to size=0 "size=0k,nr_inodes=$DEF_INODES,mode=1770"
 	chmod 755 $M
 	check "busybox mount -o remount,size=3m (it re-sends mode=1770)" mount -o remount,size=3m $M
-	check "busybox remount: size=3072k, mode= kept" test "$(fsopts)" = size=3072k,mode=1770
+	check "busybox remount: size=3072k, mode= kept" test "$(fsopts)" = "size=3072k,nr_inodes=$DEF_INODES,mode=1770"
 	check "remount ro" mount -o remount,ro $M
 	check "ro: writing fails" sh -c "! touch $M/ro 2>/dev/null"
 	check "remount rw" mount -o remount,rw $M
@@ -553,7 +584,7 @@ section_options() {
 	check "fspick/fsconfig remount size=k refused" test "$(stealprobe fsconfig -r $M size=k | head -n 1)" = EINVAL
 	check "fspick/fsconfig remount size=2m steal=off" \
 		sh -c "test \"\$(stealprobe fsconfig -r $M size=2m steal=off | head -n 1)\" = OK"
-	check "fspick/fsconfig remount shows size=2048k,mode=1770,steal=off" test "$(fsopts)" = size=2048k,mode=1770,steal=off
+	check "fspick/fsconfig remount shows size=2048k,mode=1770,steal=off" test "$(fsopts)" = "size=2048k,nr_inodes=$DEF_INODES,mode=1770,steal=off"
 	# writers racing remounts that move the limit
 	rm -f /tmp/race.fail
 	(j=0; while [ $j -lt 40 ]; do
@@ -574,6 +605,182 @@ section_options() {
 	umount $M
 	check "no kernel warning after the option storm" \
 		sh -c "! dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace|general protection|KASAN|Kernel panic'"
+}
+
+# (l) limits like tmpfs: size= (default half the RAM) and nr_inodes=
+# (default half the RAM's pages), ENOSPC when reached by any route -- write,
+# splice stealing pipe or page-cache pages, vmsplice gifts, creations and
+# hard links -- for an unprivileged user too, with no OOM kill; statfs and
+# /proc/mounts show the limits; a remount grows or shrinks them, never
+# below the use.
+section_limits() {
+	oom0=$(oom_kills)
+	# (1) the defaults, against tmpfs's own
+	mount -t stealfs none $M
+	check "default options shown: $DEF (MemTotal $(meminfo MemTotal) kB)" test "$(fsopts)" = "$DEF"
+	mkdir -p /tmp/tmpfs
+	mount -t tmpfs none /tmp/tmpfs
+	check "default size= and nr_inodes= are tmpfs's (statfs blocks, inodes: $(stat -f -c '%b %c' /tmp/tmpfs))" \
+		test "$(stat -f -c '%b %c' $M)" = "$(stat -f -c '%b %c' /tmp/tmpfs)"
+	umount /tmp/tmpfs
+	for pct in 50 37 1; do
+		mount -t tmpfs -o size=$pct% none /tmp/tmpfs
+		stealprobe mount -r $M size=$pct% > /dev/null
+		check "size=$pct%: the blocks tmpfs gets ($(stat -f -c %b /tmp/tmpfs))" \
+			test "$(stat -f -c %b $M)" = "$(stat -f -c %b /tmp/tmpfs)"
+		umount /tmp/tmpfs
+	done
+	stealprobe mount -r $M "$DEF_SIZE" > /dev/null
+	check "statfs: blocks, free, inodes, free inodes (the root's taken)" \
+		test "$(stat -f -c '%b %f %c %d' $M)" = "$((RAM_PAGES / 2)) $((RAM_PAGES / 2)) $DEF_INODES $((DEF_INODES - 1))"
+	check "df -k: the size in KiB" sh -c "df -k $M | awk 'NR == 2 { exit !(\$2 == $((RAM_PAGES / 2 * 4))) }'"
+
+	# (2) nobody fills the default mount with write(2): ENOSPC at the limit
+	chmod 1777 $M
+	as_nobody dd if=/dev/zero of=$M/fill bs=1M > /tmp/fill.out 2>&1
+	r=$?
+	sed 's/^/# dd: /' /tmp/fill.out
+	check "nobody fills the default mount: dd fails with ENOSPC" \
+		sh -c "test $r != 0 && grep -q 'No space left on device' /tmp/fill.out"
+	check "the file holds the default size, $((RAM_PAGES / 2)) pages" \
+		test "$(stat -c %s $M/fill)" = $((RAM_PAGES / 2 * 4096))
+	check "statfs: no block free" test "$(stat -f -c %f $M)" = 0
+	check "one more byte: ENOSPC" sh -c "! stealprobe as 65534 sh -c 'echo x > $M/x' 2>/dev/null"
+	check "no OOM kill (vmstat oom_kill, kernel log): $oom0 -> $(oom_kills)" test "$(oom_kills)" = "$oom0"
+	rm -f $M/fill $M/x
+	check "rm: every block free again" test "$(stat -f -c %f $M)" = $((RAM_PAGES / 2))
+	umount $M
+
+	# (3) size=8m filled by nobody through every route
+	mount -t stealfs -o size=8m none $M
+	chmod 1777 $M
+	snap
+	produce /tmp/src | as_nobody stealprobe splice -M $M/steal > /tmp/lim.out 2>&1
+	sed 's/^/# splicer: /' /tmp/lim.out
+	st=$(delta stolen_anon)
+	check "size=8m, pipe -> stealfs with SPLICE_F_MOVE: ENOSPC after 8 MiB" \
+		sh -c "grep -qx 'error ENOSPC' /tmp/lim.out && grep -qx 'spliced 8388608' /tmp/lim.out"
+	check "size=8m: $st pages stolen, and counted: 2048 blocks used, none free" \
+		test "$st" -gt 0 -a "$(stat -f -c '%b %f' $M)" = "2048 0"
+	check "size=8m: the stolen file is intact" sh -c "head -c 8388608 /tmp/src | cmp - $M/steal"
+	rm -f $M/steal
+	cp /tmp/src $E/lsrc
+	chmod 644 $E/lsrc
+	drop_caches
+	snap
+	as_nobody stealprobe filemove -M $E/lsrc $M/pc > /tmp/lim.out 2>&1
+	sed 's/^/# filemove: /' /tmp/lim.out
+	sp=$(delta stolen_pagecache)
+	check "size=8m, ext4 file -> stealfs with SPLICE_F_MOVE: ENOSPC after 8 MiB" \
+		sh -c "grep -q 'No space left on device' /tmp/lim.out && test \$(stat -c %s $M/pc) = 8388608"
+	check "size=8m: $sp page-cache pages stolen, and counted: none free" \
+		test "$sp" -gt 0 -a "$(stat -f -c %f $M)" = 0
+	check "size=8m: the file is intact" sh -c "head -c 8388608 /tmp/src | cmp - $M/pc"
+	check "the ext4 source is intact" cmp /tmp/src $E/lsrc
+	rm -f $M/pc $E/lsrc
+	stealprobe mount -r $M size=512k > /dev/null
+	as_nobody stealprobe gift 1M $M/gift > /tmp/lim.out 2>&1
+	sed 's/^/# gift: /' /tmp/lim.out
+	check "size=512k, vmsplice gift of 1 MiB: ENOSPC after 512 KiB" \
+		sh -c "grep -qx 'error ENOSPC' /tmp/lim.out && test \$(stat -c %s $M/gift) = 524288"
+	rm -f $M/gift
+	as_nobody dd if=/tmp/src of=$M/w bs=100000 > /tmp/lim.out 2>&1
+	check "size=512k, write: ENOSPC with the file at 512 KiB" \
+		sh -c "grep -q 'No space left on device' /tmp/lim.out && test \$(stat -c %s $M/w) = 524288"
+	check "size=512k, truncate beyond it: ENOSPC" sh -c "! stealprobe as 65534 truncate -s 1m $M/t 2>/dev/null"
+	rm -f $M/w $M/t
+	check "size=512k: all free again" test "$(stat -f -c %f $M)" = 128
+	check "still no OOM kill: $(oom_kills)" test "$(oom_kills)" = "$oom0"
+	umount $M
+
+	# (4) nr_inodes=8: the root and 7 more, by every kind of creation;
+	# hard links take one each, as on tmpfs
+	mount -t stealfs -o nr_inodes=8,size=1m none $M
+	chmod 1777 $M
+	as_nobody sh -c "cd $M && touch f1 f2 f3 f4 && mkdir d && mkfifo p && ln -s target l" > /tmp/lim.out 2>&1
+	r=$?
+	sed 's/^/# /' /tmp/lim.out
+	ok $r "nr_inodes=8: files, a directory, a fifo and a symlink fill it"
+	check "statfs: 8 inodes, none free" test "$(stat -f -c '%c %d' $M)" = "8 0"
+	check "the symlink reads back" test "$(readlink $M/l)" = target
+	for op in "touch $M/f5" "mkdir $M/d2" "mkfifo $M/p2" "ln -s target $M/l2" "ln $M/f1 $M/h"; do
+		check "nr_inodes full: '$op' fails with ENOSPC" \
+			sh -c "! stealprobe as 65534 $op 2> /tmp/op.err && grep -q 'No space left on device' /tmp/op.err"
+	done
+	check "nr_inodes full: mknod as root fails too" sh -c "! mknod $M/c c 1 3 2>/dev/null"
+	rm -f $M/f1
+	check "rm gives its inode back" test "$(stat -f -c %d $M)" = 1
+	check "a hard link takes it" ln $M/f2 $M/h
+	check "... and then nothing fits" sh -c "test $(stat -f -c %d $M) = 0 && ! touch $M/f5 2>/dev/null"
+	mv $M/f3 $M/h
+	check "a rename over the extra link gives its slot back" test "$(stat -f -c %d $M)" = 1
+	rm -f $M/h
+	check "rm of the renamed file frees its inode" test "$(stat -f -c %d $M)" = 2
+	umount $M
+
+	# (5) a symlink's target is a block: size=4k holds one
+	mount -t stealfs -o size=4k,nr_inodes=10 none $M
+	check "size=4k: a symlink takes the block" sh -c "ln -s one $M/l1 && test \$(stat -f -c %f $M) = 0"
+	check "size=4k: the second symlink: ENOSPC" sh -c "! ln -s two $M/l2 2> /tmp/op.err && grep -q 'No space left on device' /tmp/op.err"
+	check "size=4k: its inode is given back" test "$(stat -f -c %d $M)" = 8
+	umount $M
+
+	# (6) remount: grow, shrink down to the use, never below.
+	# remounted DATA WANT SHOWN: a remount with DATA gives WANT (OK or
+	# EINVAL) and /proc/mounts shows SHOWN after it.
+	remounted() { [ "$(stealprobe mount -r $M "$1")" = "$2" ] && [ "$(fsopts)" = "$3" ]; }
+	mount -t stealfs -o size=1m,nr_inodes=4 none $M
+	head -c 524288 /tmp/src > $M/a
+	touch $M/b $M/c
+	check "remount size=2m: grows" remounted size=2m OK size=2048k,nr_inodes=4
+	check "size=2m: statfs blocks, free" test "$(stat -f -c '%b %f' $M)" = "512 384"
+	check "remount size=512k (the use): shrinks" remounted size=512k OK size=512k,nr_inodes=4
+	check "size=512k: statfs blocks, free" test "$(stat -f -c '%b %f' $M)" = "128 0"
+	check "then one more page: ENOSPC" sh -c "! echo x 2>/dev/null > $M/b"
+	check "remount size=256k (below the use): EINVAL, size unchanged" \
+		remounted size=256k EINVAL size=512k,nr_inodes=4
+	check "the refusal says why" sh -c "dmesg | grep -q 'stealfs: size 256k is smaller than the data (512k)'"
+	check "busybox mount -o remount,size=1k: fails" \
+		sh -c "! mount -o remount,size=1k $M 2>/dev/null"
+	check "busybox mount -o remount,size=1k: size unchanged" test "$(fsopts)" = size=512k,nr_inodes=4
+	check "remount nr_inodes=3 (below the use): EINVAL" \
+		remounted nr_inodes=3 EINVAL size=512k,nr_inodes=4
+	check "the refusal says why" sh -c "dmesg | grep -q 'stealfs: nr_inodes 3 is smaller than the inodes in use (4)'"
+	check "remount size=256k,nr_inodes=100: refused as a whole" \
+		remounted size=256k,nr_inodes=100 EINVAL size=512k,nr_inodes=4
+	check "remount nr_inodes=5: grows" remounted nr_inodes=5 OK size=512k,nr_inodes=5
+	check "nr_inodes=5: one more file fits, not two" sh -c "touch $M/d && ! touch $M/e 2>/dev/null"
+	check "remount size=0,nr_inodes=0: no limits" remounted size=0,nr_inodes=0 OK size=0k,nr_inodes=0
+	check "no limits: statfs shows none" test "$(stat -f -c '%b %c' $M)" = "0 0"
+	check "no limits: another file" touch $M/e
+	check "remount size=600k,nr_inodes=6: limits again, above the use" \
+		remounted size=600k,nr_inodes=6 OK size=600k,nr_inodes=6
+	check "size=600k,nr_inodes=6: statfs blocks, free, inodes, free" \
+		test "$(stat -f -c '%b %f %c %d' $M)" = "150 22 6 0"
+	check "remount size=50%" remounted size=50% OK "size=$(pct_kb 50)k,nr_inodes=6"
+	umount $M
+	# creations, links and removals racing remounts that move nr_inodes=
+	# between 64 and no limit: none fails, and the count comes back to the
+	# root alone
+	mount -t stealfs -o nr_inodes=64 none $M
+	rm -f /tmp/race.fail
+	(j=0; while [ $j -lt 40 ]; do
+		stealprobe mount -r $M nr_inodes=0 > /dev/null
+		stealprobe mount -r $M nr_inodes=64 > /dev/null
+		j=$((j + 1))
+	done) &
+	remounter=$!
+	j=0
+	while [ $j -lt 10 ]; do
+		(cd $M && touch a b c d e f g h i j && mkdir k && ln a l && ln -s a m &&
+			mv b l && rm -rf a c d e f g h i j k l m) || echo $j >> /tmp/race.fail
+		j=$((j + 1))
+	done
+	wait $remounter
+	check "creations racing remounts of nr_inodes=: no failure" test ! -e /tmp/race.fail
+	check "after them: the root's inode only (63 of 64 free)" test "$(stat -f -c '%c %d' $M)" = "64 63"
+	umount $M
+	check "no OOM kill in this section: $(oom_kills)" test "$(oom_kills)" = "$oom0"
 }
 
 # (e) the memory comes back after umount.  The page cache ("Cached") must
@@ -1059,6 +1266,12 @@ stealprobe pattern 256K > /tmp/pat
 check "insmod stealfs" insmod $KO
 check "counters in $S" test -r $S/stolen_anon -a -r $S/refused_busy
 COUNTERS=$(ls $S)
+# tmpfs' defaults, which stealfs shows in /proc/mounts: size= half the RAM,
+# nr_inodes= half its pages (no high memory on x86_64)
+RAM_PAGES=$(( $(meminfo MemTotal) / 4 ))
+DEF_SIZE="size=$((RAM_PAGES / 2 * 4))k"
+DEF_INODES=$((RAM_PAGES / 2))
+DEF="$DEF_SIZE,nr_inodes=$DEF_INODES"
 
 dd if=/dev/zero of=/tmp/e.img bs=1M count=112 2>/dev/null
 losetup /dev/loop0 /tmp/e.img && mke2fs -q /dev/loop0 >/dev/null 2>&1
@@ -1079,7 +1292,7 @@ check "cgroup v2 with the memory and io controllers" \
 # The sections in the order they run: all of them, or those that
 # stealfs_tests=NAME,... on the kernel command line names (check-vm.sh's
 # VM_TESTS), e.g. stealfs_tests=memcg_limit for the deadlock's reproducer.
-SECTIONS="basic size options memback acct reload stress memcg_limit memcg_oom
+SECTIONS="basic size options limits memback acct reload stress memcg_limit memcg_oom
 	pressure memcg_pays pinned gift_file mlock copied bench"
 only=$(sed -n 's/.*stealfs_tests=\([^ ]*\).*/\1/p' /proc/cmdline | tr , ' ')
 for s in $only; do

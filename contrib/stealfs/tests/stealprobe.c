@@ -18,6 +18,8 @@
  *                                             FILE's shared mapping; -t: then
  *                                             truncate FILE), then splice
  *                                             them to DST with SPLICE_F_MOVE
+ *                                             (a failed splice: "spliced
+ *                                             BYTES", "error ENAME", exit 1)
  *   stealprobe pieces COUNT SIZE DST          vmsplice COUNT buffers of SIZE
  *                                             bytes of the pattern, splice
  *                                             them to DST with SPLICE_F_MOVE
@@ -55,6 +57,8 @@
  *     mount and fsconfig print OK or the errno's name (EINVAL, ...) on the
  *     first line; fsconfig then prints the filesystem context's messages,
  *     each as "log: MESSAGE"
+ *   stealprobe as ID COMMAND [ARG]...         run COMMAND as user and group ID
+ *                                             (numeric), no other groups
  *
  * Built statically for the VM (contrib/stealfs/tests/check-vm.sh); exits 0 on success,
  * 1 on a failed check, 2 on a usage error.
@@ -62,6 +66,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -94,6 +99,27 @@ static void fail(const char *msg)
 {
 	fprintf(stderr, "stealprobe: %s\n", msg);
 	exit(1);
+}
+
+static const char *errno_name(int e);
+
+/*
+ * Runs @argv as user and group @id, with no supplementary groups (the
+ * guest has no user database, and busybox's setpriv cannot change ids).
+ * Returns only on failure.
+ */
+static int cmd_as(const char *id, char **argv)
+{
+	char *end;
+	unsigned long n = strtoul(id, &end, 10);
+
+	if (!*id || *end || n > 65535)
+		fail("as: want a numeric id");
+	if (setgroups(0, NULL) < 0 || setgid((gid_t)n) < 0 || setuid((uid_t)n) < 0)
+		die("as");
+	execvp(argv[0], argv);
+	die(argv[0]);
+	return 1;
 }
 
 /* Returns the monotonic clock in nanoseconds. */
@@ -299,7 +325,8 @@ static void expect_file(const char *path, const unsigned char *want,
  * the pattern in anonymous memory, or with @file the pages of a shared
  * mapping of that file (truncated afterwards with @truncate_file, so that
  * the pipe holds their only reference).  Unmaps them, splices them to @dst
- * with SPLICE_F_MOVE and checks the file.  Returns 0, exits 1 on a
+ * with SPLICE_F_MOVE and checks the file.  Returns 0; prints "spliced
+ * BYTES" and "error ENAME" and returns 1 when a splice fails; exits 1 on a
  * mismatch.
  */
 static int cmd_gift(const char *file, int truncate_file, size_t size,
@@ -309,6 +336,7 @@ static int cmd_gift(const char *file, int truncate_file, size_t size,
 	int p[2], out = open_out(dst);
 	loff_t off = 0;
 	uint64_t moved = 0;
+	int err;
 
 	if (size % PAGE || size > PIPE_BYTES)
 		fail("gift size must be whole pages, at most 1M");
@@ -326,7 +354,13 @@ static int cmd_gift(const char *file, int truncate_file, size_t size,
 	if (truncate_file && truncate(file, 0) < 0)
 		die("truncate");
 	close(p[1]);
-	if (drain(p[0], out, &off, SPLICE_F_MOVE, &moved) || moved != size)
+	err = drain(p[0], out, &off, SPLICE_F_MOVE, &moved);
+	if (err) {
+		printf("spliced %llu\nerror %s\n", (unsigned long long)moved,
+		       errno_name(err));
+		return 1;
+	}
+	if (moved != size)
 		fail("gift: short splice");
 	close(out);
 	expect_file(dst, want, size, "gift");
@@ -913,7 +947,8 @@ static int usage(void)
 	      "       stealprobe time COMMAND [ARG]...\n"
 	      "       stealprobe time-pipe SIZE COMMAND [ARG]...\n"
 	      "       stealprobe mount [-r] DIR [DATA]\n"
-	      "       stealprobe fsconfig [-r] DIR PARAM...\n", stderr);
+	      "       stealprobe fsconfig [-r] DIR PARAM...\n"
+	      "       stealprobe as ID COMMAND [ARG]...\n", stderr);
 	return 2;
 }
 
@@ -994,6 +1029,8 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return usage();
 	cmd = argv[1];
+	if (!strcmp(cmd, "as") && argc > 3)
+		return cmd_as(argv[2], argv + 3);
 	if (!strcmp(cmd, "time") && argc > 2)
 		return cmd_time(argv + 2);
 	if (!strcmp(cmd, "time-pipe") && argc > 3)
