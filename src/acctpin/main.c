@@ -11,6 +11,7 @@
 
 #include "acctpin.h"
 #include "closeout.h"
+#include "lazylib.h"
 #include "message.h"
 #include "options.h"
 #include "quote.h"
@@ -269,6 +270,10 @@ int main(int argc, char **argv)
 {
 	cli_hold_standard_fds();
 	cli_init("acctpin");
+	/* Every run reports through them: loaded with the program, not in
+	 * the middle of a scenario. */
+	lazy_jsonc_preload();
+	lazy_smartcols_preload();
 	const struct poptOption table[] = {
 		{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, NULL, NULL },
 		{ NULL, '?', POPT_ARG_NONE, NULL, OPT_HELP, NULL, NULL },

@@ -9,6 +9,11 @@
 
 static struct lazy_lib jsonc = { .soname = JSONC_SONAME };
 
+void lazy_jsonc_preload(void)
+{
+	(void)lazy_symbol(&jsonc, "json_object_new_object");
+}
+
 LAZY_FUNCTION(jsonc, struct json_object *, json_object_new_object, (void), ())
 LAZY_FUNCTION(jsonc, struct json_object *, json_object_new_array, (void), ())
 LAZY_FUNCTION(jsonc, struct json_object *, json_object_new_boolean, (json_bool b), (b))

@@ -9,6 +9,11 @@
 
 static struct lazy_lib smartcols = { .soname = SMARTCOLS_SONAME };
 
+void lazy_smartcols_preload(void)
+{
+	(void)lazy_symbol(&smartcols, "scols_new_table");
+}
+
 LAZY_FUNCTION(smartcols, struct libscols_table *, scols_new_table, (void), ())
 LAZY_VOID_FUNCTION(smartcols, scols_unref_table, (struct libscols_table *tb), (tb))
 LAZY_FUNCTION(smartcols, struct libscols_column *, scols_table_new_column,

@@ -22,6 +22,13 @@ struct lazy_lib {
  * library would have at start, and exits with status 127 as it would. */
 void *lazy_symbol(struct lazy_lib *lib, const char *name);
 
+/* Load json-c or libsmartcols now, for a tool whose every run uses it
+ * (acctpin's reports): it is then loaded with the tool, as if linked, and
+ * never half way through a run.  Exits with 127 as lazy_symbol() when it
+ * is missing. */
+void lazy_jsonc_preload(void);
+void lazy_smartcols_preload(void);
+
 /* The body of a forwarding function: the target's address is looked up
  * once and kept. */
 #define LAZY_TARGET(lib, name) \
