@@ -407,7 +407,9 @@ static int output_finish(struct spmove *s, const struct target *t, struct output
 		return 1;
 	}
 	bool durable = s->o->fsync || s->o->remove_source;
-	bool flush = !durable && out->temp && !t->absent && durable_before_replace(out->fd);
+	bool flush = !durable && out->temp && !t->absent &&
+		     durable_before_replace(out->fd, t->old_fd >= 0 ? t->old.st_dev
+						     : dst_st ? dst_st->st_dev : 0);
 	if (!err && (durable ? fsync(out->fd) : flush ? fdatasync(out->fd) : 0) < 0) {
 		err = errno;
 		what = "cannot sync";
@@ -568,10 +570,12 @@ static int open_source(const struct loc *src, const struct stat *st, bool follow
 }
 
 int copy_regular(struct spmove *s, const struct loc *src, const struct stat *src_st, bool follow,
-		 const struct loc *dst, const struct stat *dst_st, bool dst_absent)
+		 const struct loc *dst, const struct stat *dst_st, bool dst_absent,
+		 bool dst_followed)
 {
 	struct target t;
-	if (dst_absent)
+	/* What the name itself is was seen: only a link is looked at again. */
+	if (dst_absent || (dst_st && !dst_followed && !S_ISLNK(dst_st->st_mode)))
 		target_init(&t, dst);
 	else if (resolve_output(s, dst, dst_st, &t))
 		return 1;

@@ -81,18 +81,18 @@ static bool needs_flush(int fd, dev_t dev)
 	}
 }
 
-bool durable_before_replace(int fd)
+bool durable_before_replace(int fd, dev_t dev)
 {
 	/* The answer for the last file system asked, per thread: a tree's
 	 * files mostly go to one. */
 	static _Thread_local bool known, answer;
 	static _Thread_local dev_t known_dev;
 	struct stat st;
-	if (fstat(fd, &st) < 0)
-		return true;
-	if (!known || known_dev != st.st_dev) {
-		answer = needs_flush(fd, st.st_dev);
-		known_dev = st.st_dev;
+	if (!dev && fstat(fd, &st) == 0)
+		dev = st.st_dev;
+	if (!known || known_dev != dev) {
+		answer = needs_flush(fd, dev);
+		known_dev = dev;
 		known = true;
 	}
 	return answer;

@@ -730,6 +730,22 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 	return status;
 }
 
+/* Copy the data of src (st, follow) into dst (d) with copy_regular(),
+ * and say with --debug how it went.  Returns 0 or 1. */
+static int copy_file_data(struct spmove *s, const struct loc *src, const struct stat *st,
+			  bool follow, const struct loc *dst, const struct dest *d)
+{
+	if (s->o->debug) {
+		s->cloned = 0;
+		s->data_path = SP_PATH_NONE;
+	}
+	int rc = copy_regular(s, src, st, follow, dst, d->exists ? &d->st : NULL, d->absent,
+			      d->followed);
+	if (s->o->debug)
+		debug_line(s, st);
+	return rc;
+}
+
 /* Copy src (st; follow: looked at through a symbolic link) to dst by its
  * type.  Returns 0 or 1. */
 static int copy_by_type(struct spmove *s, const struct loc *src, const struct stat *st,
@@ -758,27 +774,10 @@ static int copy_by_type(struct spmove *s, const struct loc *src, const struct st
 	case S_IFREG:
 		if (d->absent && up && pool_takes(s, st))
 			return pool_copy(s, src, st, follow, dst, up, false);
-		if (s->o->debug) {
-			s->cloned = 0;
-			s->data_path = SP_PATH_NONE;
-			int rc = copy_regular(s, src, st, follow, dst, d->exists ? &d->st : NULL,
-					      d->absent);
-			debug_line(s, st);
-			return rc;
-		}
-		return copy_regular(s, src, st, follow, dst, d->exists ? &d->st : NULL, d->absent);
+		return copy_file_data(s, src, st, follow, dst, d);
 	case S_IFIFO: case S_IFCHR: case S_IFBLK:
-		if (as_data && s->o->debug) {
-			s->cloned = 0;
-			s->data_path = SP_PATH_NONE;
-			int rc = copy_regular(s, src, st, follow, dst, d->exists ? &d->st : NULL,
-					      d->absent);
-			debug_line(s, st);
-			return rc;
-		}
 		if (as_data)
-			return copy_regular(s, src, st, follow, dst, d->exists ? &d->st : NULL,
-					    d->absent);
+			return copy_file_data(s, src, st, follow, dst, d);
 		return copy_special(s, src, dst, st);
 	case S_IFSOCK:
 		return copy_special(s, src, dst, st);

@@ -105,7 +105,7 @@ static int job_run(struct spmove *s, const struct job *j)
 	if (spmove_cancel)
 		return 1;
 	return j->listed ? copy_new_regular(s, &j->src, &j->dst)
-			 : copy_regular(s, &j->src, &j->st, j->follow, &j->dst, NULL, true);
+			 : copy_regular(s, &j->src, &j->st, j->follow, &j->dst, NULL, true, false);
 }
 
 /* Take the first queued job and copy it as s (a worker's, or the

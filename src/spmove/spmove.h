@@ -273,12 +273,15 @@ int remove_source(const struct spmove *s, const struct loc *src, const struct st
  * (through a symbolic link when follow), to dst through a temporary file
  * that replaces dst when complete (for a free name, a file without a
  * name, linked in when complete); dst_st is dst's stat when it exists
- * (NULL when new); dst_absent: not even a dangling symbolic link has the
- * name (then it is not looked at again).  Returns 0 or 1 after a report;
+ * (NULL when new; dst_followed: dst_st is what the symbolic link dst
+ * names, else dst's own lstat); dst_absent: not even a dangling symbolic
+ * link has the name (then it is not looked at again).  Returns 0 or 1
+ * after a report;
  * dst is left as it was on failure.
  */
 int copy_regular(struct spmove *s, const struct loc *src, const struct stat *src_st, bool follow,
-		 const struct loc *dst, const struct stat *dst_st, bool dst_absent);
+		 const struct loc *dst, const struct stat *dst_st, bool dst_absent,
+		 bool dst_followed);
 
 /* copy_regular() of src, which its directory lists as a regular file and
  * was not looked at since, to the free name dst.  Returns 0, 1 after a
@@ -307,8 +310,9 @@ int copy_stdin(struct spmove *s, const struct loc *dst);
  * the old file or the new one: true unless fd's file system is known by
  * measurement to order a renamed file's data before the rename (ext3/ext4
  * data=ordered with auto_da_alloc) or keeps nothing over a power cut
- * (tmpfs).  Never fails: when in doubt, true. */
-bool durable_before_replace(int fd);
+ * (tmpfs).  dev: fd's device, when known (0: asked of fd).  Never
+ * fails: when in doubt, true. */
+bool durable_before_replace(int fd, dev_t dev);
 
 /* ---- pool.c ---- */
 
