@@ -21,7 +21,7 @@
 
 bool keeps_mode(const struct spmove *s)
 {
-	return (s->o->keep & KEEP_MODE) || s->o->remove_source;
+	return (s->o->keep & KEEP_MODE) || s->o->move;
 }
 
 mode_t new_file_mode(const struct spmove *s, mode_t src_mode)
@@ -143,7 +143,7 @@ int attrs_copy(const struct spmove *s, const struct loc *src, int src_fd, const 
 	       int fd, const struct loc *dst, bool new_file)
 {
 	const struct spmove_options *o = s->o;
-	bool move = o->remove_source, link = S_ISLNK(st->st_mode);
+	bool move = o->move, link = S_ISLNK(st->st_mode);
 	/* mv reports every failure to keep an extended attribute, and goes on;
 	 * cp --preserve=xattr reports and fails; cp --preserve=all reports
 	 * all but "not supported"; cp -a none. */

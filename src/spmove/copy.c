@@ -110,7 +110,7 @@ static int temp_create(const struct target *t, const char *link_target, mode_t m
 /* Make the directory entries of a new file durable when asked. */
 static int dir_sync(const struct spmove *s, const struct target *t)
 {
-	return s->o->fsync || s->o->remove_source ? loc_sync_dir(t->dirfd) : 0;
+	return s->o->fsync || s->o->move ? loc_sync_dir(t->dirfd) : 0;
 }
 
 /* Put the temporary name over t's name (and make that durable when asked).
@@ -212,7 +212,7 @@ static int resolve_output(const struct spmove *s, const struct loc *dst,
 	struct stat st;
 	target_init(t, dst);
 	/* A link to a pipe or device (/dev/stdout) is opened, not resolved. */
-	if (s->o->remove_source || s->o->remove_destination || loc_stat(dst, &st, false) ||
+	if (s->o->move || s->o->remove_destination || loc_stat(dst, &st, false) ||
 	    !S_ISLNK(st.st_mode) || (dst_st && !S_ISREG(dst_st->st_mode)))
 		return 0;
 	if (!dst_st)
@@ -312,7 +312,7 @@ static int output_open(struct spmove *s, const struct target *t, const struct st
 		       mode_t src_mode, struct output *out)
 {
 	/* A device or FIFO is written into (cp); a move replaces it. */
-	out->special = dst_st && !s->o->remove_source &&
+	out->special = dst_st && !s->o->move &&
 		       (S_ISCHR(dst_st->st_mode) || S_ISBLK(dst_st->st_mode) ||
 			S_ISFIFO(dst_st->st_mode) || S_ISSOCK(dst_st->st_mode));
 	out->temp = !out->special && !s->o->in_place;
@@ -340,7 +340,7 @@ static int output_open(struct spmove *s, const struct target *t, const struct st
 		r->tmpfile_dev = t->dev;
 	}
 	out->fd = temp_create(t, NULL, S_IFREG | mode, 0, out->name, sizeof(out->name));
-	if (out->fd == -EACCES && dst_st && S_ISREG(dst_st->st_mode) && !s->o->remove_source) {
+	if (out->fd == -EACCES && dst_st && S_ISREG(dst_st->st_mode) && !s->o->move) {
 		/* A writable file in a directory that is not: written in
 		 * place, as cp always does (without the guarantee that a
 		 * failure leaves the old file; -v says so). */
@@ -406,7 +406,7 @@ static int output_finish(struct spmove *s, const struct target *t, struct output
 			  quoted(t->path));
 		return 1;
 	}
-	bool durable = s->o->fsync || s->o->remove_source;
+	bool durable = s->o->fsync || s->o->move;
 	bool flush = !durable && out->temp && !t->absent &&
 		     durable_before_replace(out->fd, t->old_fd >= 0 ? t->old.st_dev
 						     : dst_st ? dst_st->st_dev : 0);
@@ -533,7 +533,7 @@ static int copy_into(struct spmove *s, const struct loc *src, int in, const stru
  * for writing would check.  cp refuses one it cannot write, unless -f. */
 static bool may_write(const struct spmove *s, const struct target *t, const struct stat *st)
 {
-	return s->root || !S_ISREG(st->st_mode) || s->o->remove_source ||
+	return s->root || !S_ISREG(st->st_mode) || s->o->move ||
 	       s->o->remove_destination ||
 	       faccessat(t->dirfd, t->base, W_OK, AT_EACCESS) == 0 || errno != EACCES;
 }

@@ -71,7 +71,7 @@ static bool same_file_ok(const struct spmove *s, const struct loc *src, const st
 			 const struct loc *dst, const struct stat *dst_st)
 {
 	const struct spmove_options *o = s->o;
-	bool move = o->remove_source, backup = o->backup != BACKUP_NONE;
+	bool move = o->move, backup = o->backup != BACKUP_NONE;
 	struct stat src_l, dst_l;
 	bool same = same_file(st, dst_st);
 	struct stat dst_link;
@@ -170,7 +170,7 @@ static bool overwrite_ok(const struct spmove *s, const struct loc *dst, const st
 		return ask("overwrite %s?", quoted(dst->path));
 	char letters[10];
 	mode_letters(st->st_mode, letters);
-	bool replaces = s->o->remove_source || s->o->remove_destination || s->o->force;
+	bool replaces = s->o->move || s->o->remove_destination || s->o->force;
 	return ask(replaces ? "replace %s, overriding mode %04o (%s)?"
 			    : "unwritable %s (mode %04o, %s); try anyway?",
 		   quoted(dst->path), (unsigned)(st->st_mode & 07777), letters);
@@ -184,7 +184,7 @@ static bool skip_existing(const struct spmove *s, const struct loc *dst, const s
 	const struct spmove_options *o = s->o;
 	if (o->update == UPDATE_NONE || o->update == UPDATE_NONE_FAIL)
 		return true;
-	if (o->remove_source)
+	if (o->move)
 		return (o->ask == ASK_USER ||
 			(o->ask == ASK_UNSET && isatty(STDIN_FILENO) &&
 			 !writable(s, dst, dst_st->st_mode))) &&
@@ -210,7 +210,7 @@ static int stat_dest(const struct spmove *s, const struct stat *st, const struct
 		     struct dest *d)
 {
 	const struct spmove_options *o = s->o;
-	bool no_follow = !S_ISREG(st->st_mode) || o->remove_source || o->backup != BACKUP_NONE ||
+	bool no_follow = !S_ISREG(st->st_mode) || o->move || o->backup != BACKUP_NONE ||
 			 o->remove_destination || o->hard_link || o->symbolic_link;
 	*d = (struct dest){ 0 };
 	int err = loc_stat(dst, &d->st, false);
@@ -219,7 +219,7 @@ static int stat_dest(const struct spmove *s, const struct stat *st, const struct
 		if (d->absent)
 			return 0;
 	} else if (S_ISLNK(d->st.st_mode) && S_ISDIR(st->st_mode) && o->keep_directory_symlink &&
-		   !o->remove_source) {
+		   !o->move) {
 		/* --keep-directory-symlink: a link to a directory is entered. */
 		struct stat target;
 		if (loc_stat(dst, &target, true) == 0 && S_ISDIR(target.st_mode)) {
@@ -276,7 +276,7 @@ static int check_existing(struct spmove *s, const struct loc *src, const struct 
 			  struct outcome *out)
 {
 	const struct spmove_options *o = s->o;
-	bool move = o->remove_source;
+	bool move = o->move;
 	if (o->hard_link && already_linked(s, src, st, dst, &d->st))
 		return -1; /* cp -l: already a link of the source */
 	if (o->update != UPDATE_NONE && o->update != UPDATE_NONE_FAIL &&
@@ -285,11 +285,11 @@ static int check_existing(struct spmove *s, const struct loc *src, const struct 
 		return 1;
 	}
 	if (not_older(s, st, &d->st)) {
-		out->renamed = true; /* the source stays */
+		out->keep_source = true; /* the source stays */
 		return SKIP_OLDER;
 	}
 	if (skip_existing(s, dst, st, &d->st)) {
-		out->renamed = true;
+		out->keep_source = true;
 		return skipped(s, dst) ? 1 : -1;
 	}
 	bool src_dir = S_ISDIR(st->st_mode), dst_dir = S_ISDIR(d->st.st_mode);
@@ -360,10 +360,10 @@ static const char *earlier_copy(struct spmove *s, const struct stat *st, const c
 				bool command_line)
 {
 	const struct spmove_options *o = s->o;
-	bool links = (o->keep & KEEP_LINKS) || o->remove_source;
+	bool links = (o->keep & KEEP_LINKS) || o->move;
 	if (S_ISDIR(st->st_mode))
 		return command_line ? seen_add(s->copies, st, dst) : seen_find(s->copies, st);
-	if (o->remove_source && st->st_nlink == 1)
+	if (o->move && st->st_nlink == 1)
 		return seen_find(s->copies, st);
 	if (links && (st->st_nlink > 1 || (command_line && o->deref == DEREF_ARGS) ||
 		      o->deref == DEREF_ALWAYS))
@@ -387,7 +387,7 @@ static int directory_again(struct spmove *s, const struct loc *src, const struct
 	if (same_entry(dst->path, earlier)) {
 		cli_error(0, "warning: source directory %s specified more than once",
 			  quoted(top->src));
-		out->renamed = s->o->remove_source;
+		out->keep_source = s->o->move;
 		return 0;
 	}
 	if (follows(s, command_line))
@@ -415,7 +415,7 @@ static int move_by_rename(struct spmove *s, const struct loc *src, const struct 
 		if (s->o->fsync)
 			(void)loc_sync_dir(dst->dir);
 		seen_add(s->created, st, dst->path);
-		out->renamed = true;
+		out->keep_source = true;
 		return 0;
 	}
 	int err = errno;
@@ -581,7 +581,7 @@ static int exchange(struct spmove *s, const struct loc *src, const struct stat *
 		    const struct loc *dst, struct outcome *out)
 {
 	struct stat dst_st;
-	out->renamed = true; /* nothing is copied, nothing removed after */
+	out->keep_source = true; /* nothing is copied, nothing removed after */
 	if (loc_stat(dst, &dst_st, false) == 0) {
 		if (not_older(s, st, &dst_st))
 			return 0;
@@ -671,14 +671,14 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 	}
 	bool made = !d->exists;
 	if (made) {
-		bool owner = (o->keep & KEEP_OWNER) || o->remove_source;
+		bool owner = (o->keep & KEEP_OWNER) || o->move;
 		mode_t mode = new_file_mode(s, st->st_mode) & ~(mode_t)(owner ? 077 : 022);
 		if (mkdirat(dst->dir, dst->name, mode | S_IRWXU) < 0) {
 			cli_error(errno, "cannot create directory %s", quoted(dst->path));
 			close(src_fd);
 			return 1;
 		}
-		if (o->verbose && o->remove_source)
+		if (o->verbose && o->move)
 			printf("created directory %s\n", quoted(dst->path));
 		else if (o->verbose)
 			verbose_pair("", src->path, dst->path, NULL);
@@ -720,7 +720,7 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 		cli_error(errno, "setting permissions for %s", quoted(dst->path));
 		status = 1;
 	}
-	if ((o->fsync || o->remove_source) && by_fd && fsync(fd) < 0) {
+	if ((o->fsync || o->move) && by_fd && fsync(fd) < 0) {
 		cli_error(errno, "cannot sync %s", quoted(dst->path));
 		status = 1;
 	}
@@ -752,7 +752,7 @@ static int copy_by_type(struct spmove *s, const struct loc *src, const struct st
 			bool follow, const struct loc *dst, struct dest *d,
 			const struct top *top, struct ancestor *up, struct outcome *out)
 {
-	bool as_data = (!s->o->recursive || s->o->copy_contents) && !s->o->remove_source;
+	bool as_data = (!s->o->recursive || s->o->copy_contents) && !s->o->move;
 	if (s->progress)
 		cli_progress_name(s->progress, src->path);
 	if (s->o->hard_link && !S_ISDIR(st->st_mode))
@@ -800,17 +800,17 @@ int copy_entry(struct spmove *s, const struct loc *src, const struct loc *dst,
 	}
 	if (src_st)
 		*src_st = st;
-	if (S_ISDIR(st.st_mode) && !o->recursive && !o->remove_source) {
+	if (S_ISDIR(st.st_mode) && !o->recursive && !o->move) {
 		cli_error(0, "-r not specified; omitting directory %s", quoted(src->path));
 		return 1;
 	}
-	if (command_line && !o->remove_source && !S_ISDIR(st.st_mode) &&
+	if (command_line && !o->move && !S_ISDIR(st.st_mode) &&
 	    o->backup == BACKUP_NONE) {
 		const char *before = seen_add(s->sources, &st, src->path);
 		if (before && same_entry(before, src->path)) {
 			cli_error(0, "warning: source file %s specified more than once",
 				  quoted(src->path));
-			out->renamed = o->remove_source;
+			out->keep_source = o->move;
 			return 0;
 		}
 	}
@@ -835,7 +835,7 @@ int copy_entry(struct spmove *s, const struct loc *src, const struct loc *dst,
 		return rc < 0 ? 0 : rc;
 	}
 	struct stat link_st;
-	if (command_line && !o->remove_source && o->backup == BACKUP_NONE &&
+	if (command_line && !o->move && o->backup == BACKUP_NONE &&
 	    loc_stat(dst, &link_st, false) == 0 &&
 	    S_ISLNK(link_st.st_mode) && seen_find(s->created, &link_st)) {
 		cli_error(0, "will not copy %s through just-created symlink %s", quoted(src->path),
@@ -843,7 +843,7 @@ int copy_entry(struct spmove *s, const struct loc *src, const struct loc *dst,
 		free(d.backup);
 		return 1;
 	}
-	if (o->verbose && !o->remove_source && !S_ISDIR(st.st_mode))
+	if (o->verbose && !o->move && !S_ISDIR(st.st_mode))
 		verbose_pair("", src->path, dst->path, d.backup);
 	const char *earlier = earlier_copy(s, &st, dst->path, command_line);
 	if (earlier && S_ISDIR(st.st_mode)) {
@@ -856,17 +856,17 @@ int copy_entry(struct spmove *s, const struct loc *src, const struct loc *dst,
 		free(d.backup);
 		return link_again(s, earlier, dst);
 	}
-	if (o->remove_source && command_line) {
+	if (o->move && command_line) {
 		rc = move_by_rename(s, src, &st, dst, &d, top, out);
 		if (rc >= 0) {
 			free(d.backup);
 			return rc;
 		}
 	}
-	if (o->remove_source && o->verbose && !S_ISDIR(st.st_mode))
+	if (o->move && o->verbose && !S_ISDIR(st.st_mode))
 		verbose_pair("copied ", src->path, dst->path, d.backup);
 	rc = copy_by_type(s, src, &st, follow, dst, &d, top, up, out);
-	if (rc && o->remove_source)
+	if (rc && o->move)
 		seen_forget(s->copies, &st);
 	struct stat made;
 	if (!rc && command_line && loc_stat(dst, &made, false) == 0)

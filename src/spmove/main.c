@@ -211,18 +211,18 @@ static int combine_options(struct raw_options *raw, struct config *cfg)
 {
 	struct spmove_options *o = &cfg->o;
 	o->recursive = raw->recursive;
-	o->remove_source = raw->remove_source;
+	o->move = raw->remove_source;
 	o->no_target_directory = raw->no_target;
 	o->verbose = raw->verbose;
 	o->remove_destination = raw->remove_destination;
-	o->ask = o->remove_source ? raw->ask_move : raw->ask_copy;
+	o->ask = o->move ? raw->ask_move : raw->ask_copy;
 	if (o->hard_link && o->symbolic_link)
 		return cli_usage_message("cannot make both hard and symbolic links");
 	if (o->ask == ASK_SKIP)
 		o->update = UPDATE_NONE;
 	if (raw->backup &&
 	    (o->update == UPDATE_NONE || o->update == UPDATE_NONE_FAIL || o->exchange))
-		return o->remove_source
+		return o->move
 			       ? cli_usage_message("cannot combine --backup with --exchange, -n, "
 						   "or --update=none-fail")
 			       : cli_usage_message("--backup is mutually exclusive with -n or "
@@ -239,7 +239,7 @@ static int combine_options(struct raw_options *raw, struct config *cfg)
 		return 1;
 	}
 	/* mv never follows links; cp follows them unless it copies trees. */
-	if (o->remove_source)
+	if (o->move)
 		o->deref = DEREF_NEVER;
 	else if (o->deref == DEREF_UNSET)
 		o->deref = o->recursive && !o->hard_link ? DEREF_NEVER : DEREF_ALWAYS;

@@ -29,7 +29,7 @@ static bool trailing_slash(const char *path)
 static bool copy_onto_backup(const struct spmove *s, const char *src, const struct loc *dst)
 {
 	struct stat st;
-	return !s->o->remove_source && s->o->force && s->o->backup != BACKUP_NONE &&
+	return !s->o->move && s->o->force && s->o->backup != BACKUP_NONE &&
 	       !strcmp(src, dst->path) && loc_stat(dst, &st, true) == 0 && S_ISREG(st.st_mode);
 }
 
@@ -60,11 +60,11 @@ static int copy_to_backup(struct spmove *s, const struct loc *src)
  * open).  Returns 0 or 1. */
 static int operand_at(struct spmove *s, const struct loc *src, const struct loc *dst)
 {
-	if (!strcmp(src->path, "-") && !s->o->remove_source)
+	if (!strcmp(src->path, "-") && !s->o->move)
 		return copy_stdin(s, dst);
 	struct stat st;
 	/* "SRC DST/" names a directory: a file cannot go there. */
-	if (trailing_slash(dst->path) && !s->o->remove_source && loc_stat(src, &st, true) == 0 &&
+	if (trailing_slash(dst->path) && !s->o->move && loc_stat(src, &st, true) == 0 &&
 	    !S_ISDIR(st.st_mode) && loc_stat(dst, &st, false) == ENOENT) {
 		cli_error(ENOTDIR, "cannot create regular file %s", quoted(dst->path));
 		return 1;
@@ -76,7 +76,7 @@ static int operand_at(struct spmove *s, const struct loc *src, const struct loc 
 	int status = copy_entry(s, src, dst, &top, NULL, &out, &st);
 	if (out.into_self)
 		return 1;
-	if (status || !s->o->remove_source || out.renamed || spmove_cancel)
+	if (status || !s->o->move || out.keep_source || spmove_cancel)
 		return status;
 	/* The directory that names the copy is durable before anything of
 	 * the source goes (its own entries were synced as they were made). */
@@ -96,13 +96,13 @@ static int no_dest_dir(const struct spmove *s, const struct loc *src, const char
 {
 	struct stat st;
 	bool follow = s->o->deref == DEREF_ALWAYS || s->o->deref == DEREF_ARGS;
-	int src_err = strcmp(src->path, "-") ? loc_stat(src, &st, follow && !s->o->remove_source)
+	int src_err = strcmp(src->path, "-") ? loc_stat(src, &st, follow && !s->o->move)
 			: fstat(STDIN_FILENO, &st) < 0 ? errno : 0;
 	if (src_err) {
 		cli_error(src_err, "cannot stat %s", quoted(src->path));
 		return 1;
 	}
-	if (s->o->remove_source) {
+	if (s->o->move) {
 		cli_error(err, "cannot move %s to %s", quoted(src->path), quoted(dst_path));
 		return 1;
 	}
@@ -294,7 +294,7 @@ static int into_directory(struct spmove *s, char **srcs, int n, const char *dir)
 	for (int i = 0; i < n && !spmove_cancel; i++) {
 		char buf[PATH_MAX], dst[PATH_MAX];
 		const char *base;
-		if (!strcmp(srcs[i], "-") && !s->o->remove_source) {
+		if (!strcmp(srcs[i], "-") && !s->o->move) {
 			cli_error(0, "cannot copy standard input into directory %s", quoted(dir));
 			status = 1;
 			continue;

@@ -223,7 +223,7 @@ static bool pool_allowed(const struct spmove *s)
 {
 	const struct spmove_options *o = s->o;
 	return s->tree_depth && !s->pool_failed && !o->verbose && !s->progress &&
-	       !o->remove_source && !o->in_place && !o->hard_link && !o->symbolic_link &&
+	       !o->move && !o->in_place && !o->hard_link && !o->symbolic_link &&
 	       !o->attributes_only &&
 	       (s->pool || pool_worker_count());
 }

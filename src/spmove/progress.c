@@ -41,7 +41,7 @@ static dev_t destination_device(const char *dest)
 uint64_t progress_total(const struct spmove_options *o, char *const *srcs, int n,
 			const char *dest)
 {
-	dev_t dest_dev = o->remove_source ? destination_device(dest) : 0;
+	dev_t dest_dev = o->move ? destination_device(dest) : 0;
 	uint64_t total = 0;
 	for (int i = 0; i < n; i++) {
 		struct stat st;

@@ -52,7 +52,7 @@ struct spmove_options {
 	bool force;                /* cp -f: replace a DST that cannot be written */
 	bool remove_destination;   /* --remove-destination */
 	bool recursive;            /* -r */
-	bool remove_source;        /* --remove-source: mv */
+	bool move;                 /* a move: spmv, spmove --remove-source */
 	bool no_target_directory;  /* -T */
 	bool verbose;              /* -v */
 	bool one_file_system;      /* cp -x: no directory of another fs filled */
@@ -218,7 +218,7 @@ struct ancestor {
 
 /* What one copy_entry() call reports back to its caller. */
 struct outcome {
-	bool renamed;    /* moved by rename(2) or left alone: keep the source */
+	bool keep_source; /* moved by rename(2), or left alone: nothing to remove */
 	bool into_self;  /* a directory was to go inside itself */
 	bool made_dir;   /* the operand's first new directory is known */
 };
