@@ -398,8 +398,14 @@ static int output_finish(struct spmove *s, const struct target *t, struct output
 	bool kept = out->special || !attrs_copy(s, src, in, st, out->fd, &at, !out->replaces);
 	if (out->temp && out->replaces && !keeps_mode(s))
 		err = keep_replaced(s, t, out, dst_st);
-	else if (out->temp && !out->moded && !keeps_mode(s) &&
-		 fchmod(out->fd, new_file_mode(s, st->st_mode)) < 0)
+	/* A file removed since it was seen (on NFS, by another process): the
+	 * copy makes it anew, as cp does. */
+	if (err == ENOENT) {
+		out->replaces = false;
+		err = 0;
+	}
+	if (!out->replaces && out->temp && !out->moded && !keeps_mode(s) &&
+	    fchmod(out->fd, new_file_mode(s, st->st_mode)) < 0)
 		err = errno;
 	if (err == ESTALE) {
 		cli_error(0, "skipping file %s, as it was replaced while being copied",
