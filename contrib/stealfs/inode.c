@@ -286,8 +286,7 @@ static int stealfs_symlink(stealfs_idmap_t *idmap, struct inode *dir,
 		iput(inode);
 		return err;
 	}
-	d_instantiate(dentry, inode);
-	dget(dentry);
+	stealfs_pin_dentry(dentry, inode);	/* it is the only copy */
 	stealfs_touch(dir);
 	return 0;
 }
