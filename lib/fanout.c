@@ -92,6 +92,7 @@ struct fan {
 	struct drainer *drainers;
 	size_t ndrainers;
 	bool want_drainers;  /* to start with the second chunk */
+	enum sp_side side;   /* the side that made the call fail */
 };
 
 /* A helper thread splicing one output's copy of each chunk out of its own
@@ -184,7 +185,7 @@ static ssize_t main_call(struct fan *f, enum op op, int from, int to, void *buf,
 static int input_failed(struct fan *f, ssize_t rc)
 {
 	if (rc != -ECANCELED)
-		f->m->err_side = SP_SIDE_INPUT;
+		f->side = SP_SIDE_INPUT;
 	return (int)rc;
 }
 
@@ -198,7 +199,7 @@ static int drop(struct fan *f, size_t i, ssize_t rc)
 	f->live--;
 	f->status[i].error = (int)-rc;
 	if (f->on_error && f->on_error(i, (int)-rc, f->arg)) {
-		f->m->err_side = SP_SIDE_OUTPUT;
+		f->side = SP_SIDE_OUTPUT;
 		return (int)rc;
 	}
 	return 0;
@@ -853,13 +854,13 @@ static int setup(struct fan *f, int in_fd, const int *out_fds)
 }
 
 int64_t sp_fanout(struct sp_mover *m, int in_fd, const int *out_fds, size_t n,
-		  struct sp_fanout_status *status, sp_fanout_error_fn on_error, void *arg)
+		  struct sp_fanout_status *status, sp_fanout_error_fn on_error, void *arg,
+		  struct sp_result *result)
 {
-	if (!m || (n && (!out_fds || !status)))
+	if (!m || (n && (!out_fds || !status)) || (result && result->size < SP_RESULT_SIZE_1_0))
 		return -EINVAL;
 	int saved_errno = errno;
 	uint64_t start = now_ns();
-	m->err_side = SP_SIDE_NONE;
 	struct fan f = { .m = m, .in = in_fd, .status = status, .n = n,
 			 .on_error = on_error, .arg = arg,
 			 .scratch = { -1, -1 }, .devnull = -1 };
@@ -887,7 +888,9 @@ int64_t sp_fanout(struct sp_mover *m, int in_fd, const int *out_fds, size_t n,
 		close(f.devnull);
 	free(f.buf);
 	free(f.outs);
-	m->last_bytes = f.total;
+	struct sp_result res = { .bytes = f.total, .side = f.side,
+				 .path = !f.total ? SP_PATH_NONE : f.rw ? SP_PATH_RW : SP_PATH_SPLICE };
+	result_store(result, &res);
 	m->stats.elapsed_ns += now_ns() - start;
 	errno = saved_errno;
 	return rc < 0 ? rc : (int64_t)f.total;

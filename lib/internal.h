@@ -3,6 +3,7 @@
 #define LIBSPLICE_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -83,9 +84,6 @@ struct sp_mover {
 		bool valid;
 		dev_t in_dev, out_dev;
 	} no_copy_range;
-	enum sp_side err_side;
-	uint64_t last_bytes;
-	enum sp_path last_path;
 };
 
 /* Count one system call of the given kind (a field of struct sp_stats) in
@@ -131,7 +129,7 @@ enum sp_refusals {
 };
 
 /*
- * The one decision every data path (sp_move()'s and sp_fanout()'s) makes
+ * The one decision every data path (sp_copy()'s and sp_fanout()'s) makes
  * after a call that moves bytes failed with err:
  *  - EINTR: make the call again, unless the caller asked to stop;
  *  - EAGAIN: wait until in_fd can be read, then until out_fd can be
@@ -148,7 +146,7 @@ enum sp_refusals {
 int sp_next_step(const struct sp_worker *w, int err, int in_fd, int out_fd,
 		 enum sp_refusals refusals, enum sp_side *side);
 
-/* What a caller of sp_move_known() has already learned about the fds of a
+/* What a caller of move_range() has already learned about the fds of a
  * transfer, so that it is not asked of the kernel again: on this machine
  * every system call costs more than the 4 KiB copy it serves (perf record
  * of spmove -r on 1000 small files: a third of the time in the
@@ -160,10 +158,31 @@ struct sp_known {
 	int out_flags;           /* fcntl(F_GETFL) of the output, or -1 */
 };
 
-/* sp_move() with what the caller knows about the fds (see struct
- * sp_known; known may be NULL).  Returns as sp_move(). */
-int64_t sp_move_known(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
-		      uint64_t length, const struct sp_known *known);
+/* The sizes of release 1.0's struct sp_copy_args and struct sp_result: the
+ * smallest a caller may pass. */
+#define SP_COPY_ARGS_SIZE_1_0 (offsetof(struct sp_copy_args, out_st) + sizeof(void *))
+#define SP_RESULT_SIZE_1_0 (offsetof(struct sp_result, side) + sizeof(enum sp_side))
+
+/* Give the caller's result (NULL: none wanted; its size at least
+ * SP_RESULT_SIZE_1_0) the outcome in res, the fields it has room for;
+ * fields of later releases beyond them are zeroed (lib/copy.c). */
+void result_store(struct sp_result *result, const struct sp_result *res);
+
+/* One transfer of up to length bytes from in_fd (from offset, or
+ * SP_OFFSET_CURRENT) to out_fd, with what the caller knows about the fds
+ * (see struct sp_known; known may be NULL).  res (never NULL) gets the
+ * bytes written, the path and the failed side.  Returns the count or a
+ * negative errno (lib/move.c). */
+int64_t move_range(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
+		   uint64_t length, const struct sp_known *known, struct sp_result *res);
+
+/* sp_copy() with SP_COPY_WHOLE: all of in_fd to out_fd, holes as how says;
+ * in_st: the caller's fstat(2) of in_fd, or NULL; fresh_out: out_fd is a
+ * new empty file (SP_COPY_NEW_OUTPUT).  res as for move_range().  Returns
+ * the count or a negative errno (lib/sparse.c). */
+int64_t copy_whole(struct sp_mover *m, int in_fd, const struct stat *in_st, int out_fd,
+		   const struct stat *out_st, bool fresh_out, enum sp_holes how,
+		   struct sp_result *res);
 
 /* The most bytes one write(2) sends into a datagram socket: GNU tee's
  * buffer (8 KiB), in which GNU cat too sends what it had spliced before

@@ -6,7 +6,7 @@
  *
  * Conventions: functions return a count or a negative errno value and
  * leave errno alone; the library never prints and never exits.  Every
- * function has its own manual page (man sp_move).
+ * function has its own manual page (man sp_copy).
  *
  * Contents: constants; paths and policies; options and movers; moving
  * (one input to one output, sparse files too); fan-out (one input to many
@@ -40,9 +40,9 @@ extern "C" {
 #define SPLICE_F_GIFT 8
 #endif
 
-/* "Start at the current file position" for sp_move()'s offset. */
+/* "Start at the current file position" for sp_copy_args.offset. */
 #define SP_OFFSET_CURRENT ((int64_t)-1)
-/* "Copy until end of input" for sp_move()'s length. */
+/* "Copy until end of input" for sp_copy_args.length. */
 #define SP_LENGTH_EOF UINT64_MAX
 
 /* Default size asked for with F_SETPIPE_SZ, and of the read/write buffer. */
@@ -54,7 +54,7 @@ extern "C" {
  * drops the pages the transfer brought in once their I/O is done; where
  * the file system refuses it, the pages written are flushed and dropped
  * behind the transfer (sync_file_range(2), POSIX_FADV_DONTNEED) and the
- * input's pages dropped once read, except those cached before.  sp_move()
+ * input's pages dropped once read, except those cached before.  sp_copy()
  * and sp_fanout() (its regular-file outputs) honour it. */
 #define SP_NOCACHE 0x1u
 
@@ -125,13 +125,13 @@ struct sp_stats {
 	uint64_t poll_calls;
 	uint64_t fallbacks;      /* paths abandoned for another one */
 	uint64_t elapsed_ns;     /* wall-clock time spent moving data */
-	uint64_t copy_file_range_calls; /* since release 0.2 */
-	uint64_t sendfile_calls;        /* since release 0.2 */
-	/* What the mover picked on this machine (since 0.2): the size of
+	uint64_t copy_file_range_calls;
+	uint64_t sendfile_calls;
+	/* What the mover picked on this machine: the size of
 	 * the pipe its last splice went through -- the caller's pipe, grown
 	 * within /proc/sys/fs/pipe-max-size, or its private one; 0 before. */
 	uint64_t pipe_size;
-	/* (since 0.2) The send buffer of the last socket written to, grown
+	/* The send buffer of the last socket written to, grown
 	 * to the pipe size within net.core.wmem_max, as the kernel reports
 	 * it (twice the data it holds); 0 when no socket was written to. */
 	uint64_t socket_buffer;
@@ -155,7 +155,7 @@ struct sp_options {
 	/* Optional: when *cancel becomes nonzero (a signal handler sets it),
 	 * the transfer stops at the next interruption or chunk with -ECANCELED. */
 	const volatile sig_atomic_t *cancel;
-	/* (since 0.2) SP_NOCACHE, or 0. */
+	/* SP_NOCACHE, or 0. */
 	unsigned int flags;
 	unsigned int reserved_flags; /* must be zero */
 	/* Room for options added later: must be zero (sp_mover_new() refuses
@@ -191,53 +191,12 @@ size_t sp_pipe_size(const struct sp_mover *mover);
  */
 long sp_pipe_grow(int fd, size_t want);
 
-/* The library's version string, such as "0.2.0". */
+/* The library's version string, such as "1.0.0". */
 const char *sp_version(void);
 
-/* ---- Moving: one input to one output (lib/move.c, lib/sparse.c) ------- */
+/* ---- Copying: one input to one output (lib/copy.c, move.c, sparse.c) -- */
 
-/*
- * Move up to length bytes (SP_LENGTH_EOF: until end of input) from in_fd to
- * out_fd.  offset is where to start reading in_fd: SP_OFFSET_CURRENT uses and
- * advances the file position; any other value reads from that offset (the
- * file position is left alone) or, on an fd that cannot seek, skips that
- * many bytes first.  The path follows the mover's policy.
- *
- * Into a socket that keeps message boundaries (UDP, SOCK_SEQPACKET) the
- * bytes go by read/write, a message of at most 8 KiB per read: a splice
- * or sendfile(2) would send a whole chunk as one, which UDP refuses over
- * 64 KiB (unless the policy is SP_POLICY_ONLY).
- *
- * Returns the number of bytes written to out_fd (fewer than length only at
- * end of input), or a negative errno value; then sp_error_side() tells
- * which fd failed and sp_last_bytes() how much had already been written.
- */
-int64_t sp_move(struct sp_mover *mover, int in_fd, int out_fd,
-		int64_t offset, uint64_t length);
-
-struct stat;
-
-/*
- * sp_move() for a caller that has just fstat(2)'ed the fds itself: in_st
- * and out_st (either may be NULL) are taken for the answers of those
- * calls, which sp_move() would make again; a caller copying many small
- * files saves two system calls per file.  They must describe in_fd and
- * out_fd as they are now.  Returns as sp_move().
- */
-int64_t sp_move_stat(struct sp_mover *mover, int in_fd, const struct stat *in_st,
-		     int out_fd, const struct stat *out_st, int64_t offset, uint64_t length);
-
-/* The side that made the last failed call fail (SP_SIDE_NONE after success). */
-enum sp_side sp_error_side(const struct sp_mover *mover);
-
-/* Bytes written to the output by the last call, successful or not. */
-uint64_t sp_last_bytes(const struct sp_mover *mover);
-
-/* The path that moved the bytes of the last call (the last one taken when
- * a fallback switched paths); SP_PATH_NONE before any. */
-enum sp_path sp_last_path(const struct sp_mover *mover);
-
-/* What sp_move_sparse() makes of holes. */
+/* What sp_copy() makes of holes (with SP_COPY_WHOLE). */
 enum sp_holes {
 	SP_HOLES_KEEP = 0, /* the input's holes (SEEK_HOLE) stay holes */
 	SP_HOLES_PUNCH,    /* they do, and every block of zeros the copy
@@ -245,57 +204,86 @@ enum sp_holes {
 	SP_HOLES_FILL,     /* holes are written out as the zeros they read as */
 };
 
-/*
- * Copy all of in_fd to out_fd, making holes as how says.
- *
- * A regular in_fd is copied whole, from offset 0 to its end, whatever its
- * file position (which is left where it was); any other input from its
- * file position to its end.  The copy goes to out_fd from its file
- * position on, and leaves that position after the copy.
- *
- * Only a regular out_fd not opened with O_APPEND can have holes.  Into
- * one, a regular input with holes (fewer blocks than its size needs, and
- * SEEK_DATA/SEEK_HOLE find a hole) is copied extent by extent: its holes
- * are skipped over, not written, and a hole at its end is made by setting
- * out_fd's size to where the copy ends, so that the copy has exactly the
- * input's size.  A file with a size but no blocks in which SEEK_HOLE
- * finds no hole, or whose file system cannot tell -- the pseudo-files of
- * /sys and /proc, whose size is a guess -- is read to its end, never
- * extended to its st_size.  Into anything else -- a pipe, a FIFO, a
- * character device such as /dev/null, a socket -- holes are written as
- * the zeros they read as, whatever how says.
- *
- * With SP_HOLES_PUNCH, each run of whole 4096-byte blocks of zeros (at
- * multiples of 4096 in the file) that the copy wrote into a regular
- * out_fd is then made a hole (fallocate(FALLOC_FL_PUNCH_HOLE)).  The zeros
- * are found through a read-only mapping of out_fd: where it cannot be
- * mapped (opened write-only) or the filesystem cannot punch holes, the
- * zeros stay.
- *
- * Each stretch of data is one sp_move() with the mover's options: its
- * path, progress callback, cancel flag and statistics apply throughout.
- * Returns the number of bytes written to out_fd (holes kept are not
- * written), -EINVAL for an unknown how, or another negative errno value;
- * sp_error_side() then tells which fd failed.  sp_last_bytes() is the
- * bytes written by the whole call, successful or not; sp_last_path()
- * names the path of its last stretch.
- */
-int64_t sp_move_sparse(struct sp_mover *mover, int in_fd, int out_fd, enum sp_holes how);
+/* sp_copy_args.flags. */
+/* Copy the whole input, its holes as args->holes says (see sp_copy()). */
+#define SP_COPY_WHOLE 0x1u
+/* out_fd is a regular file the caller has just created empty (O_CREAT |
+ * O_EXCL, without O_APPEND) and not yet written to: the library asks the
+ * kernel nothing about it.  Only with SP_COPY_WHOLE. */
+#define SP_COPY_NEW_OUTPUT 0x2u
+
+struct stat;
+
+/* One transfer, as sp_copy() takes it.  Zero for a field gives the
+ * default, except where said.  Later releases add fields at the end. */
+struct sp_copy_args {
+	size_t size;        /* sizeof(struct sp_copy_args): the library checks it */
+	int in_fd;
+	int out_fd;
+	/* Where to start reading in_fd: SP_OFFSET_CURRENT uses and advances
+	 * the file position; any other value reads from that offset (the
+	 * file position is left alone) or, on an fd that cannot seek, skips
+	 * that many bytes first.  0 with SP_COPY_WHOLE. */
+	int64_t offset;
+	/* Bytes wanted: SP_LENGTH_EOF for all (0 moves nothing).  0 with
+	 * SP_COPY_WHOLE. */
+	uint64_t length;
+	unsigned int flags; /* SP_COPY_WHOLE, SP_COPY_NEW_OUTPUT; others: -EINVAL */
+	enum sp_holes holes; /* with SP_COPY_WHOLE; SP_HOLES_KEEP without */
+	/* Optional: the caller's fstat(2) of in_fd and of out_fd, as they are
+	 * now, so that the library does not ask again (a program copying many
+	 * small files saves two system calls a file). */
+	const struct stat *in_st;
+	const struct stat *out_st;
+};
+
+/* What one sp_copy() or sp_fanout() did, filled when the caller passes
+ * one, on success and on failure.  Later releases add fields at the end. */
+struct sp_result {
+	size_t size;       /* sizeof(struct sp_result), set by the caller */
+	uint64_t bytes;    /* bytes written to the output(s), also on failure */
+	enum sp_path path; /* the path that moved the last bytes; SP_PATH_NONE
+			    * before any */
+	enum sp_side side; /* which fd made the call fail; SP_SIDE_NONE after
+			    * success, for bad arguments and -ECANCELED */
+};
 
 /*
- * (since 0.2) sp_move_sparse() into out_fd, a regular file the caller has
- * just created empty (O_CREAT | O_EXCL, without O_APPEND) and not yet
- * written to or moved in, as a copying program does for each file: the
- * mover then asks the kernel nothing about out_fd (its fstat(2), flags
- * and position), and nothing about in_fd either when in_st is the
- * caller's fstat(2) of it (NULL: asked).  On a VM where each system call
- * costs more than copying 4 KiB, that is a third of the calls for a small
- * file.  Returns as sp_move_sparse(); the result is undefined when out_fd
- * is not such a file.
+ * Move bytes from args->in_fd to args->out_fd, by the path the mover's
+ * policy picks.
+ *
+ * Without SP_COPY_WHOLE: up to args->length bytes from args->offset on.
+ * Into a socket that keeps message boundaries (UDP, SOCK_SEQPACKET) the
+ * bytes go by read/write, a message of at most 8 KiB per read: a splice
+ * or sendfile(2) would send a whole chunk as one, which UDP refuses over
+ * 64 KiB (unless the policy is SP_POLICY_ONLY).
+ *
+ * With SP_COPY_WHOLE: a regular in_fd is copied whole, from offset 0 to
+ * its end, whatever its file position (which is left where it was); any
+ * other input from its file position to its end.  The copy goes to
+ * out_fd from its file position on and leaves that position after the
+ * copy.  Only a regular out_fd not opened with O_APPEND can have holes.
+ * Into one, a regular input with holes (fewer blocks than its size
+ * needs, and SEEK_DATA/SEEK_HOLE find a hole) is copied extent by extent
+ * (SP_HOLES_KEEP, SP_HOLES_PUNCH): holes are skipped, and a hole at its
+ * end is made by setting out_fd's size.  A file with a size but no blocks
+ * in which SEEK_HOLE finds no hole, or whose file system cannot tell (the
+ * pseudo-files of /sys and /proc) is read to its end.  Into anything else
+ * holes are written as the zeros they read as.  With SP_HOLES_PUNCH each
+ * run of whole 4096-byte blocks of zeros written into a regular out_fd
+ * becomes a hole (FALLOC_FL_PUNCH_HOLE) where out_fd can be mapped for
+ * reading and the file system punches holes.
+ *
+ * result may be NULL.  Returns the number of bytes written to out_fd
+ * (fewer than length only at end of input; holes kept are not written),
+ * -EINVAL for a NULL mover or args, a size smaller than release 1.0's
+ * struct (or larger, with nonzero bytes past the fields this release
+ * knows), an unknown flag, SP_COPY_NEW_OUTPUT without SP_COPY_WHOLE, a
+ * nonzero offset or length with SP_COPY_WHOLE or an unknown holes value;
+ * or another negative errno value, result->side telling which fd failed.
  */
-int64_t sp_copy_to_new(struct sp_mover *mover, int in_fd, const struct stat *in_st, int out_fd,
-		       enum sp_holes how);
-
+int64_t sp_copy(struct sp_mover *mover, const struct sp_copy_args *args,
+		struct sp_result *result);
 
 /* ---- Fan-out: one input to many outputs (lib/fanout.c) ---------------- */
 
@@ -310,7 +298,7 @@ struct sp_fanout_status {
 /*
  * Called when output index failed with err (an errno value) and has been
  * dropped.  Return 0 to go on with the other outputs, anything else to stop:
- * sp_fanout() then returns -err and sp_error_side() says SP_SIDE_OUTPUT.
+ * sp_fanout() then returns -err and result->side is SP_SIDE_OUTPUT.
  */
 typedef int (*sp_fanout_error_fn)(size_t index, int err, void *arg);
 
@@ -336,13 +324,16 @@ typedef int (*sp_fanout_error_fn)(size_t index, int err, void *arg);
  *
  * status must have room for n entries; it is cleared first.  Returns the
  * number of bytes read from in_fd and handed to every live output, or a
- * negative errno: an input error (sp_error_side() is SP_SIDE_INPUT),
+ * negative errno: an input error (result->side is SP_SIDE_INPUT),
  * -err when on_error asked to stop, -ECANCELED, or a setup failure.
- * SIGPIPE is the caller's business: writing to a pipe without readers
- * raises it.
+ * result (may be NULL) gets the bytes handed to every live output, the
+ * path (SP_PATH_SPLICE, or SP_PATH_RW when the input was read by read(2))
+ * and the failed side.  SIGPIPE is the caller's business: writing to a
+ * pipe without readers raises it.
  */
 int64_t sp_fanout(struct sp_mover *mover, int in_fd, const int *out_fds, size_t n,
-		  struct sp_fanout_status *status, sp_fanout_error_fn on_error, void *arg);
+		  struct sp_fanout_status *status, sp_fanout_error_fn on_error, void *arg,
+		  struct sp_result *result);
 
 /* ---- Comparing (lib/compare.c) ---------------------------------------- */
 
@@ -424,19 +415,16 @@ struct sp_probe_evidences {
 		pagecache_move, anon_move, gift_move, pagecache_splice, tee;
 };
 
-/* What sp_probe() tries, in this order: SP_POLICY_AUTO, then
- * SP_POLICY_PREFER with splice, vmsplice, gift, rw, copy_file_range and
- * sendfile, then splice and gift with SPLICE_F_MOVE. */
-#define SP_PROBE_METHODS 9
-
-/* Everything sp_probe() measures.  Later releases add fields at the end;
- * sp_probe() fills as much as the caller's size says. */
+/* Everything sp_probe() measures but the paths.  Later releases add
+ * fields at the end; sp_probe() fills as much as the caller's size says. */
 struct sp_probe {
 	char kernel[65];           /* uname -r */
 	unsigned long fs_type;     /* statfs(2) f_type of the directory */
 	size_t page_size;
 	int stealfs_counters;      /* nonzero when stealfs's counters are present */
-	struct sp_probe_method methods[SP_PROBE_METHODS];
+	/* How many paths this library tries (the methods sp_probe() fills
+	 * are the first of them): more in a later release. */
+	size_t methods_tried;
 	struct sp_probe_pages vmsplice_anon;  /* vmsplice of anonymous memory */
 	struct sp_probe_pages vmsplice_gift;  /* ... with SPLICE_F_GIFT */
 	struct sp_probe_pages vmsplice_file;  /* vmsplice of a shared file mapping */
@@ -452,12 +440,19 @@ struct sp_probe {
 
 /*
  * Measure, with scratch files in dir (created there and unlinked at once),
- * which methods work and what the kernel does with the pages; size is
- * sizeof(*result) as the caller knows it.  Takes well under a second.
- * Returns 0, -EINVAL for a NULL argument or a size smaller than release
- * 0.2's struct, or a negative errno when dir cannot be examined or written.
+ * which paths work and what the kernel does with the pages; size is
+ * sizeof(*result) as the caller knows it.  The paths are tried in the
+ * library's order (release 1.0: SP_POLICY_AUTO, then SP_POLICY_PREFER with
+ * splice, vmsplice, gift, rw, copy_file_range and sendfile, then splice
+ * and gift with SPLICE_F_MOVE; later releases add paths at the end): the
+ * first n of them go into methods[0..n-1] (methods may be NULL when n is
+ * 0), and result->methods_tried says how many there are.  Takes well under
+ * a second.  Returns 0, -EINVAL for a NULL argument or a size smaller than
+ * release 1.0's struct, or a negative errno when dir cannot be examined or
+ * written.
  */
-int sp_probe(const char *dir, struct sp_probe *result, size_t size);
+int sp_probe(const char *dir, struct sp_probe *result, size_t size,
+	     struct sp_probe_method *methods, size_t n);
 
 
 #ifdef __cplusplus

@@ -39,11 +39,6 @@ int sp_path_parse(const char *name, enum sp_path *path)
 	return -EINVAL;
 }
 
-enum sp_path sp_last_path(const struct sp_mover *m)
-{
-	return m->last_path;
-}
-
 /* One in-kernel copy call of up to n bytes by the given method, counted. */
 static ssize_t kernel_copy(struct xfer *x, enum sp_path how, size_t n)
 {

@@ -1,4 +1,4 @@
-/* sp_move(): one transfer from an fd to an fd, by the cheapest path. */
+/* move_range(): one transfer from an fd to an fd, by the cheapest path. */
 #include "config.h"
 
 #include <errno.h>
@@ -11,7 +11,7 @@
 /* Record which side failed; returns -err for the caller to pass up. */
 int xfer_fail(struct xfer *x, enum sp_side side, int err)
 {
-	x->m->err_side = side;
+	x->res->side = side;
 	return -err;
 }
 
@@ -148,7 +148,7 @@ static int move_rw(struct xfer *x)
 		if (!rc)
 			rc = sp_report_progress(m);
 		if (rc)
-			return m->err_side ? rc : xfer_fail(x, SP_SIDE_NONE, -rc);
+			return x->res->side ? rc : xfer_fail(x, SP_SIDE_NONE, -rc);
 	}
 	return 0;
 }
@@ -490,16 +490,14 @@ static int run(struct xfer *x)
 	return run_splice(x);
 }
 
-int64_t sp_move_known(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
-		      uint64_t length, const struct sp_known *known)
+int64_t move_range(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
+		   uint64_t length, const struct sp_known *known, struct sp_result *res)
 {
-	if (!m)
-		return -EINVAL;
 	int saved_errno = errno;
 	uint64_t start = now_ns();
-	struct xfer x = { .m = m, .in = in_fd, .out = out_fd, .left = length,
+	struct xfer x = { .m = m, .res = res, .in = in_fd, .out = out_fd, .left = length,
 			  .flags = m->opts.splice_flags, .used = SP_PATH_NONE };
-	m->err_side = SP_SIDE_NONE;
+	res->side = SP_SIDE_NONE;
 
 	int rc = 0;
 	if (length)
@@ -516,22 +514,9 @@ int64_t sp_move_known(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
 		sp_nocache_finish(&x.cache, &m->stats, x.nocache_in ? in_fd : -1,
 				  x.nocache_out ? out_fd : -1);
 
-	m->last_bytes = x.done;
-	m->last_path = x.used;
+	res->bytes = x.done;
+	res->path = x.used;
 	m->stats.elapsed_ns += now_ns() - start;
 	errno = saved_errno;
 	return rc ? rc : (int64_t)x.done;
-}
-
-int64_t sp_move(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
-		uint64_t length)
-{
-	return sp_move_known(m, in_fd, out_fd, offset, length, NULL);
-}
-
-int64_t sp_move_stat(struct sp_mover *m, int in_fd, const struct stat *in_st, int out_fd,
-		     const struct stat *out_st, int64_t offset, uint64_t length)
-{
-	struct sp_known known = { .in = in_st, .out = out_st, .out_flags = -1 };
-	return sp_move_known(m, in_fd, out_fd, offset, length, &known);
 }

@@ -63,16 +63,6 @@ void sp_mover_free(struct sp_mover *m)
 	errno = saved;
 }
 
-enum sp_side sp_error_side(const struct sp_mover *m)
-{
-	return m->err_side;
-}
-
-uint64_t sp_last_bytes(const struct sp_mover *m)
-{
-	return m->last_bytes;
-}
-
 const struct sp_stats *sp_get_stats(const struct sp_mover *m)
 {
 	return &m->stats;

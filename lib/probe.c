@@ -144,10 +144,13 @@ static void probe_method(const struct scratch *sc, enum sp_path path, unsigned f
 	}
 	struct sp_stealfs_counts before;
 	int before_rc = sp_stealfs_read(&before);
-	int64_t n = sp_move(m, sc->src, sc->dst, 0, SP_LENGTH_EOF);
+	struct sp_copy_args args = { .size = sizeof(args), .in_fd = sc->src, .out_fd = sc->dst,
+				     .offset = 0, .length = SP_LENGTH_EOF };
+	struct sp_result res = { .size = sizeof(res) };
+	int64_t n = sp_copy(m, &args, &res);
 	stealfs_delta(before_rc, &before, &r->pages_moved, &r->pages_copied);
 	const struct sp_stats *st = sp_get_stats(m);
-	r->used = sp_last_path(m);
+	r->used = res.path;
 	r->bytes = st->bytes;
 	r->bytes_spliced = st->bytes_spliced;
 	if (n < 0) {
@@ -453,7 +456,7 @@ static void probe_anon_move(const struct scratch *sc, bool gift, struct sp_probe
 static const struct {
 	enum sp_path path;
 	unsigned flags;
-} probed[SP_PROBE_METHODS] = {
+} probed[] = {
 	{ SP_PATH_NONE, 0 },
 	{ SP_PATH_SPLICE, 0 },
 	{ SP_PATH_VMSPLICE, 0 },
@@ -473,9 +476,11 @@ static void pages_init(struct sp_probe_pages *p, struct sp_probe_evidence *e)
 					 .frames_same = -1, .source_resident = -1 };
 }
 
-/* The size of struct sp_probe in release 0.2, the first with sp_probe():
- * the smallest a caller may pass.  Later releases only add fields at the end. */
-#define PROBE_SIZE_0_2 sizeof(struct sp_probe)
+#define PROBED_COUNT (sizeof(probed) / sizeof(probed[0]))
+
+/* The size of struct sp_probe in release 1.0, the first: the smallest a
+ * caller may pass.  Later releases only add fields at the end. */
+#define PROBE_SIZE_1_0 (offsetof(struct sp_probe, evidence) + sizeof(struct sp_probe_evidences))
 
 /* Whether /proc/self/pagemap shows frame numbers to this process. */
 static bool frames_readable(size_t page)
@@ -486,8 +491,9 @@ static bool frames_readable(size_t page)
 	return sp_frames((const void *)&here, 1, page, &pfn) == 0;
 }
 
-/* Fill r (all of it) for dir.  Returns 0 or a negative errno. */
-static int probe(const char *dir, struct sp_probe *r)
+/* Fill r (all of it) for dir, and the first n of the paths tried into
+ * methods.  Returns 0 or a negative errno. */
+static int probe(const char *dir, struct sp_probe *r, struct sp_probe_method *methods, size_t n)
 {
 	struct statfs sf;
 	if (statfs(dir, &sf) < 0)
@@ -510,8 +516,9 @@ static int probe(const char *dir, struct sp_probe *r)
 	struct sp_stealfs_counts counts;
 	r->stealfs_counters = sp_stealfs_read(&counts) == 0;
 
-	for (unsigned i = 0; i < SP_PROBE_METHODS; i++)
-		probe_method(&sc, probed[i].path, probed[i].flags, &r->methods[i]);
+	r->methods_tried = PROBED_COUNT;
+	for (size_t i = 0; i < PROBED_COUNT && i < n; i++)
+		probe_method(&sc, probed[i].path, probed[i].flags, &methods[i]);
 	r->frames_readable = frames_readable(sc.page);
 	struct sp_probe_evidences *ev = &r->evidence;
 	struct {
@@ -540,13 +547,16 @@ static int probe(const char *dir, struct sp_probe *r)
 	return 0;
 }
 
-int sp_probe(const char *dir, struct sp_probe *result, size_t size)
+int sp_probe(const char *dir, struct sp_probe *result, size_t size,
+	     struct sp_probe_method *methods, size_t n)
 {
-	if (!dir || !result || size < PROBE_SIZE_0_2)
+	if (!dir || !result || size < PROBE_SIZE_1_0 || (n && !methods))
 		return -EINVAL;
 	int saved_errno = errno;
 	struct sp_probe r = { 0 };
-	int rc = probe(dir, &r);
+	int rc = probe(dir, &r, methods, n);
+	if (n > PROBED_COUNT)
+		memset(methods + PROBED_COUNT, 0, (n - PROBED_COUNT) * sizeof(*methods));
 	memset(result, 0, size);
 	if (!rc)
 		memcpy(result, &r, size < sizeof(r) ? size : sizeof(r));

@@ -1,4 +1,4 @@
-/* sp_move_sparse(): copy a whole file, its holes made holes of the copy
+/* copy_whole() (sp_copy() with SP_COPY_WHOLE): copy a whole file, its holes made holes of the copy
  * where the output can have them (SEEK_DATA/SEEK_HOLE, FALLOC_FL_PUNCH_HOLE). */
 #include "config.h"
 
@@ -19,15 +19,17 @@
 /* How much of the output is mapped at once to look for zero blocks. */
 #define SCAN_WINDOW ((off_t)64 << 20)
 
-/* The state of one sp_move_sparse() call. */
+/* The state of one copy_whole() call. */
 struct sparse {
 	struct sp_mover *m;
+	struct sp_result *res; /* the call's outcome */
 	int in, out;
 	off_t start;    /* out's file position when the call began */
 	struct stat in_st, out_st; /* their fstat(2), out_st once takes_holes() ran */
 	bool in_known;  /* in_st came from the caller */
-	bool fresh_out; /* out: a file the caller just made (sp_copy_to_new()) */
-	struct sp_known known;     /* what sp_move_known() need not ask again */
+	const struct stat *out_known; /* the caller's fstat(2) of out, or NULL */
+	bool fresh_out; /* out: a file the caller just made (SP_COPY_NEW_OUTPUT) */
+	struct sp_known known;     /* what move_range() need not ask again */
 	off_t end;      /* where the copy ends in out */
 	uint64_t done;  /* bytes written to out */
 };
@@ -35,18 +37,21 @@ struct sparse {
 /* Record that side failed with err; returns -err. */
 static int fail(struct sparse *s, enum sp_side side, int err)
 {
-	s->m->err_side = side;
+	s->res->side = side;
 	return -err;
 }
 
-/* One sp_move() from in (offset and length as there) to out at its file
+/* One move_range() from in (offset and length as there) to out at its file
  * position, adding what it wrote to s->done.  Returns 0 or a negative
- * errno (the mover has recorded the side). */
+ * errno (with the side recorded). */
 static int transfer(struct sparse *s, int64_t offset, uint64_t length)
 {
-	int64_t n = sp_move_known(s->m, s->in, s->out, offset, length, &s->known);
-	s->done += n >= 0 ? (uint64_t)n : sp_last_bytes(s->m);
+	struct sp_result one = { .size = sizeof(one) };
+	int64_t n = move_range(s->m, s->in, s->out, offset, length, &s->known, &one);
+	s->done += one.bytes;
 	s->end = s->start + (off_t)s->done;
+	s->res->path = one.path;
+	s->res->side = one.side;
 	return n >= 0 ? 0 : (int)n;
 }
 
@@ -207,9 +212,13 @@ static int takes_holes(struct sparse *s)
 		s->start = 0;
 		return 1;
 	}
-	SP_COUNT_OTHER(&s->m->stats);
-	if (fstat(s->out, &s->out_st) < 0)
-		return fail(s, SP_SIDE_OUTPUT, errno);
+	if (s->out_known) {
+		s->out_st = *s->out_known;
+	} else {
+		SP_COUNT_OTHER(&s->m->stats);
+		if (fstat(s->out, &s->out_st) < 0)
+			return fail(s, SP_SIDE_OUTPUT, errno);
+	}
 	s->known.out = &s->out_st;
 	if (!S_ISREG(s->out_st.st_mode))
 		return 0;
@@ -222,7 +231,7 @@ static int takes_holes(struct sparse *s)
 	return !(fl & O_APPEND);
 }
 
-/* The copy itself (see sp_move_sparse()).  Returns 0 or a negative errno. */
+/* The copy itself (see sp_copy()).  Returns 0 or a negative errno. */
 static int copy(struct sparse *s, enum sp_holes how)
 {
 	const struct stat *in_st = &s->in_st;
@@ -247,36 +256,23 @@ static int copy(struct sparse *s, enum sp_holes how)
 	return rc;
 }
 
-/* Run one copy described by s (see sp_move_sparse()).  Returns as it. */
-static int64_t run(struct sparse *s, enum sp_holes how)
+int64_t copy_whole(struct sp_mover *m, int in_fd, const struct stat *in_st, int out_fd,
+		   const struct stat *out_st, bool fresh_out, enum sp_holes how,
+		   struct sp_result *res)
 {
-	struct sp_mover *m = s->m;
-	if (!m || (unsigned)how > SP_HOLES_FILL)
-		return -EINVAL;
-	int saved_errno = errno;
-	uint64_t start = now_ns(), elapsed = m->stats.elapsed_ns;
-	m->err_side = SP_SIDE_NONE;
-	m->last_path = SP_PATH_NONE;
-	int rc = copy(s, how);
-	m->last_bytes = s->done;
-	/* The whole call, not only its sp_move()s. */
-	m->stats.elapsed_ns = elapsed + (now_ns() - start);
-	errno = saved_errno;
-	return rc ? rc : (int64_t)s->done;
-}
-
-int64_t sp_move_sparse(struct sp_mover *m, int in_fd, int out_fd, enum sp_holes how)
-{
-	struct sparse s = { .m = m, .in = in_fd, .out = out_fd, .known.out_flags = -1 };
-	return run(&s, how);
-}
-
-int64_t sp_copy_to_new(struct sp_mover *m, int in_fd, const struct stat *in_st, int out_fd,
-		       enum sp_holes how)
-{
-	struct sparse s = { .m = m, .in = in_fd, .out = out_fd, .known.out_flags = -1,
-			    .in_known = in_st != NULL, .fresh_out = true };
+	struct sparse s = { .m = m, .res = res, .in = in_fd, .out = out_fd,
+			    .known.out_flags = -1, .in_known = in_st != NULL,
+			    .fresh_out = fresh_out, .out_known = out_st };
 	if (in_st)
 		s.in_st = *in_st;
-	return run(&s, how);
+	int saved_errno = errno;
+	uint64_t start = now_ns(), elapsed = m->stats.elapsed_ns;
+	res->side = SP_SIDE_NONE;
+	res->path = SP_PATH_NONE;
+	int rc = copy(&s, how);
+	res->bytes = s.done;
+	/* The whole call, not only its move_range()s. */
+	m->stats.elapsed_ns = elapsed + (now_ns() - start);
+	errno = saved_errno;
+	return rc ? rc : (int64_t)s.done;
 }

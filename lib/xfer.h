@@ -1,4 +1,4 @@
-/* The state of one sp_move() call and the helpers every data path shares;
+/* The state of one sp_copy() call and the helpers every data path shares;
  * internal to libsplice. */
 #ifndef LIBSPLICE_XFER_H
 #define LIBSPLICE_XFER_H
@@ -11,6 +11,7 @@
 
 struct xfer {
 	struct sp_mover *m;
+	struct sp_result *res; /* the call's outcome: its failed side */
 	int in, out;
 	bool in_pipe, out_pipe;
 	bool in_reg, out_reg; /* regular files */

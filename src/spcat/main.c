@@ -25,11 +25,13 @@
 
 /* What stdout is, to refuse copying a file onto itself as cat does; st
  * is its fstat, handed to the library with each file so that it is not
- * asked again (spcat never changes its standard output). */
+ * asked again (spcat never changes its standard output); last_path: the
+ * path of the last transfer into it, for --stats. */
 struct output_id {
 	dev_t dev;
 	ino_t ino;
 	struct stat st;
+	enum sp_path last_path;
 };
 
 /* What the command line asks for. */
@@ -95,7 +97,7 @@ static void report_directory(int fd, const char *name)
  * error, or -1 after a reported output error. */
 static int copy_operand(struct sp_mover *mover, struct text_cat *text, int fd,
 			const struct stat *st, const char *name, const struct config *cfg,
-			const struct output_id *out)
+			struct output_id *out)
 {
 	uint64_t length = length_from(st, cfg->offset, cfg->length);
 	if (input_is_output(fd, st, cfg->offset, length, out)) {
@@ -109,11 +111,21 @@ static int copy_operand(struct sp_mover *mover, struct text_cat *text, int fd,
 	/* Both fstat(2)s are made already: two system calls fewer per file,
 	 * which is what separates the many-small-files case from cat's. */
 	bool output_error = false;
-	int64_t n = text ? text_copy(text, fd, st, cfg->offset, length, &output_error)
-			 : sp_move_stat(mover, fd, st, STDOUT_FILENO, &out->st, cfg->offset, length);
+	int64_t n;
+	if (text) {
+		n = text_copy(text, fd, st, cfg->offset, length, &output_error);
+	} else {
+		struct sp_copy_args args = { .size = sizeof(args), .in_fd = fd,
+					     .out_fd = STDOUT_FILENO, .offset = cfg->offset,
+					     .length = length, .in_st = st, .out_st = &out->st };
+		struct sp_result res = { .size = sizeof(res) };
+		n = sp_copy(mover, &args, &res);
+		output_error = res.side == SP_SIDE_OUTPUT;
+		out->last_path = res.path;
+	}
 	if (n >= 0)
 		return 0;
-	if (text ? output_error : sp_error_side(mover) == SP_SIDE_OUTPUT) {
+	if (output_error) {
 		cli_error((int)-n, "write error");
 		return -1;
 	}
@@ -137,7 +149,7 @@ static int open_input(const char *name)
 /* Copy one operand to stdout.  Returns 0, 1 after a reported input error,
  * or -1 after a reported output error (which ends the run, as with cat). */
 static int cat_one(struct sp_mover *mover, struct text_cat *text, const char *name,
-		   const struct config *cfg, const struct output_id *out)
+		   const struct config *cfg, struct output_id *out)
 {
 	bool is_stdin = !strcmp(name, "-");
 	if (is_stdin && (cfg->closed & CLI_STDIN_CLOSED)) {
@@ -272,10 +284,9 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
  * machine -- the path of the last transfer, the pipe size within
  * pipe-max-size, the send buffer of a socket within wmem_max (each only
  * when used). */
-static void print_stats(const struct sp_mover *mover, bool json)
+static void print_stats(const struct sp_mover *mover, enum sp_path path, bool json)
 {
 	const struct sp_stats *totals = sp_get_stats(mover);
-	enum sp_path path = sp_last_path(mover);
 	struct json_object *more = json_object_new_object();
 	char extra[96];
 	int n = 0, rc = 0;
@@ -352,7 +363,7 @@ static int run(struct config *cfg)
 		cli_progress_finish(progress);
 		return 1;
 	}
-	struct output_id out = { st.st_dev, st.st_ino, st };
+	struct output_id out = { st.st_dev, st.st_ino, st, SP_PATH_NONE };
 	int status = 0;
 	bool read_stdin = false;
 	int r = 0;
@@ -373,7 +384,7 @@ static int run(struct config *cfg)
 	if (cfg->stats && text)
 		cli_print_stats(text_stats(text), cfg->json, "formatted in user space", NULL);
 	else if (cfg->stats)
-		print_stats(mover, cfg->json);
+		print_stats(mover, out.last_path, cfg->json);
 	text_free(text);
 	sp_mover_free(mover);
 	bool stdin_closed = cfg->closed & CLI_STDIN_CLOSED;

@@ -24,17 +24,21 @@ int copy_data(struct spmove *s, int in, int out, const struct stat *in_st, bool 
 	if (s->progress)
 		progress_begin(s->progress, S_ISREG(in_st->st_mode) ? (uint64_t)in_st->st_size : 0,
 			       sp_get_stats(s->mover));
-	/* A fresh temporary file: four system calls fewer per file. */
-	int64_t n = fresh ? sp_copy_to_new(s->mover, in, in_st, out, holes[s->o->sparse])
-			  : sp_move_sparse(s->mover, in, out, holes[s->o->sparse]);
-	s->data_path = sp_last_path(s->mover);
+	/* A fresh temporary file: four system calls fewer per file (in_st is
+	 * then in's own fstat, else maybe a stand-in, not for the library). */
+	struct sp_copy_args args = { .size = sizeof(args), .in_fd = in, .out_fd = out,
+				     .flags = SP_COPY_WHOLE | (fresh ? SP_COPY_NEW_OUTPUT : 0),
+				     .holes = holes[s->o->sparse], .in_st = fresh ? in_st : NULL };
+	struct sp_result res = { .size = sizeof(res) };
+	int64_t n = sp_copy(s->mover, &args, &res);
+	s->data_path = res.path;
 	s->methods_used |= 1u << s->data_path;
 	if (s->progress && n >= 0)
 		progress_end(s->progress);
 	else if (s->progress)
-		cli_progress_file_failed(s->progress, sp_last_bytes(s->mover));
+		cli_progress_file_failed(s->progress, res.bytes);
 	if (n >= 0)
 		return 0;
-	*side = sp_error_side(s->mover);
+	*side = res.side;
 	return (int)n;
 }

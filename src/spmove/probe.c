@@ -85,6 +85,16 @@ static void method_result(const struct sp_probe_method *r, char *text, size_t si
 			 " copied", r->pages_moved, r->pages_copied);
 }
 
+/* The most paths shown: more than the library tries today. */
+#define METHODS_MAX 32
+
+/* What sp_probe() returned: its measurements and the first n paths. */
+struct probed {
+	struct sp_probe r;
+	struct sp_probe_method methods[METHODS_MAX];
+	size_t n;
+};
+
 /* One page measurement as sp_probe() returns it, with its names. */
 struct measure {
 	const char *key;   /* the JSON's name */
@@ -233,8 +243,9 @@ static void list_measures(const struct sp_probe *r, struct measure m[MEASURES])
 }
 
 /* Print r as one JSON document.  Returns 0 or 1 when it cannot be built. */
-static int print_json(const struct sp_probe *r)
+static int print_json(const struct probed *p)
 {
+	const struct sp_probe *r = &p->r;
 	struct measure m[MEASURES];
 	list_measures(r, m);
 	json_object *doc = json_object_new_object();
@@ -245,8 +256,8 @@ static int print_json(const struct sp_probe *r)
 	json_object_object_add(doc, "stealfs_counters", json_object_new_boolean(r->stealfs_counters));
 	json_object_object_add(doc, "frames_readable", json_object_new_boolean(r->frames_readable));
 	json_object *methods = json_object_new_array();
-	for (unsigned i = 0; i < SP_PROBE_METHODS; i++)
-		json_object_array_add(methods, method_json(&r->methods[i]));
+	for (size_t i = 0; i < p->n; i++)
+		json_object_array_add(methods, method_json(&p->methods[i]));
 	json_object_object_add(doc, "methods", methods);
 	json_object *pages = json_object_new_object();
 	for (unsigned i = 0; i < MEASURES; i++)
@@ -290,8 +301,9 @@ static int print_table(struct libscols_table *tb, int rc)
 
 /* Print r as text: a line about the kernel and the directory, then a table
  * of the methods and one of the page measurements.  Returns 0 or -ENOMEM. */
-static int print_text(const char *dir, const struct sp_probe *r)
+static int print_text(const char *dir, const struct probed *p)
 {
+	const struct sp_probe *r = &p->r;
 	struct measure m[MEASURES];
 	list_measures(r, m);
 	printf("kernel %s, %s: %s (f_type 0x%lx), page size %zu, stealfs counters %s, "
@@ -303,11 +315,11 @@ static int print_text(const char *dir, const struct sp_probe *r)
 	int rc = tb ? 0 : -ENOMEM;
 	if (tb && !scols_table_new_column(tb, "SPLICED", 0, SCOLS_FL_RIGHT))
 		rc = -ENOMEM;
-	for (unsigned i = 0; i < SP_PROBE_METHODS && !rc; i++) {
+	for (size_t i = 0; i < p->n && !rc; i++) {
 		char percent[16];
-		method_label(&r->methods[i], label, sizeof(label));
-		method_result(&r->methods[i], text, sizeof(text));
-		snprintf(percent, sizeof(percent), "%.0f%%", spliced_percent(&r->methods[i]));
+		method_label(&p->methods[i], label, sizeof(label));
+		method_result(&p->methods[i], text, sizeof(text));
+		snprintf(percent, sizeof(percent), "%.0f%%", spliced_percent(&p->methods[i]));
 		rc = add_row(tb, label, text);
 		if (!rc && scols_line_set_data(scols_table_get_line(tb, i), 2, percent))
 			rc = -ENOMEM;
@@ -328,8 +340,9 @@ static int print_text(const char *dir, const struct sp_probe *r)
 
 int probe(const char *dir, bool json)
 {
-	struct sp_probe r;
-	int rc = sp_probe(dir, &r, sizeof(r));
+	struct probed p;
+	int rc = sp_probe(dir, &p.r, sizeof(p.r), p.methods, METHODS_MAX);
+	p.n = p.r.methods_tried < METHODS_MAX ? p.r.methods_tried : METHODS_MAX;
 	if (rc) {
 		if (rc == -ENOENT || rc == -ENOTDIR)
 			cli_error(-rc, "%s", quoted(dir));
@@ -338,8 +351,8 @@ int probe(const char *dir, bool json)
 		return 1;
 	}
 	if (json)
-		return print_json(&r);
-	rc = print_text(dir, &r);
+		return print_json(&p);
+	rc = print_text(dir, &p);
 	if (rc)
 		cli_error(-rc, "the probe's tables");
 	return rc ? 1 : 0;

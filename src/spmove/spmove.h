@@ -462,7 +462,7 @@ void signals_reraise(void);
  * a stream) to out from their starts, keeping holes as --sparse says, or
  * cloning them as --reflink says.  fresh: out is an empty file just made
  * and in_st is in's own fstat, so that the mover asks the kernel about
- * neither (sp_copy_to_new()).  Returns 0 or a negative errno; *side tells
+ * neither (SP_COPY_NEW_OUTPUT).  Returns 0 or a negative errno; *side tells
  * which side was at fault (SP_SIDE_NONE: the copy between them).
  */
 int copy_data(struct spmove *s, int in, int out, const struct stat *in_st, bool fresh,

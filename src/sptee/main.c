@@ -227,14 +227,15 @@ static bool copy(struct sp_mover *mover, const int *fds, size_t n,
 	 * noticed at the next write, as in GNU tee without -p. */
 	if (watch_pipes(r->mode))
 		pipe_watch_start(&r->watch, fds, n, cancel);
-	int64_t got = sp_fanout(mover, STDIN_FILENO, fds, n, st, on_output_error, r);
+	struct sp_result res = { .size = sizeof(res) };
+	int64_t got = sp_fanout(mover, STDIN_FILENO, fds, n, st, on_output_error, r, &res);
 	if (pipe_watch_stop(r->watch) && got == -ECANCELED)
 		return false; /* every output left was a broken pipe: the copy is over */
 	if (got >= 0)
 		return false;
-	if (sp_error_side(mover) == SP_SIDE_OUTPUT)
+	if (res.side == SP_SIDE_OUTPUT)
 		return true;
-	cli_error((int)-got, sp_error_side(mover) == SP_SIDE_INPUT ? "read error" : "cannot copy");
+	cli_error((int)-got, res.side == SP_SIDE_INPUT ? "read error" : "cannot copy");
 	r->status = 1;
 	return false;
 }

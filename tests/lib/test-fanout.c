@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "libsplice.h"
+#include "copy-calls.h"
 #include "ways.h"
 
 #define MAX_OUT 64
@@ -167,6 +168,7 @@ static int record_error(size_t index, int err, void *arg)
  * tee(2) and splice did the work, write(2) only for the appending file. */
 START_TEST(pipe_to_mixed_outputs)
 {
+	struct sp_result res = RESULT_INIT;
 	size_t size = 3 * 1024 * 1024 + 1;
 	char *data = make_data(size);
 	int in = feeder(data, size, 100000);
@@ -177,7 +179,7 @@ START_TEST(pipe_to_mixed_outputs)
 	struct sp_fanout_status st[3];
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
 
-	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, NULL, NULL), (int64_t)size);
+	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, NULL, NULL, &res), (int64_t)size);
 	finish(c);
 	ck_assert(file_holds(sink, 0, data, size));
 	ck_assert(file_holds(plain, 0, data, size));
@@ -193,7 +195,7 @@ START_TEST(pipe_to_mixed_outputs)
 	ck_assert_uint_eq(s->bytes, 3 * size);
 	ck_assert_uint_eq(s->bytes_spliced, 2 * size);
 	ck_assert_uint_gt(s->tee_calls, 0);
-	ck_assert_uint_eq(sp_last_bytes(m), size);
+	ck_assert_uint_eq(res.bytes, size);
 	sp_mover_free(m);
 	free(data);
 }
@@ -212,7 +214,7 @@ START_TEST(file_input)
 		outs[i] = temp_file(0);
 	struct sp_fanout_status st[3];
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
-	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, NULL, NULL), (int64_t)size);
+	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, NULL, NULL, NULL), (int64_t)size);
 	for (int i = 0; i < 3; i++)
 		ck_assert(file_holds(outs[i], 0, data, size));
 	ck_assert_uint_eq(sp_get_stats(m)->bytes_copied, 0);
@@ -229,7 +231,7 @@ START_TEST(empty_input)
 	int out = temp_file(0);
 	struct sp_fanout_status st[1];
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
-	ck_assert_int_eq(sp_fanout(m, in, &out, 1, st, NULL, NULL), 0);
+	ck_assert_int_eq(sp_fanout(m, in, &out, 1, st, NULL, NULL, NULL), 0);
 	ck_assert(file_holds(out, 0, "", 0));
 	sp_mover_free(m);
 }
@@ -240,7 +242,7 @@ START_TEST(no_outputs)
 {
 	int in = feeder("abc", 3, 3);
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
-	ck_assert_int_eq(sp_fanout(m, in, NULL, 0, NULL, NULL, NULL), 0);
+	ck_assert_int_eq(sp_fanout(m, in, NULL, 0, NULL, NULL, NULL, NULL), 0);
 	char buf[4];
 	ck_assert_int_eq(read(in, buf, sizeof(buf)), 3);
 	sp_mover_free(m);
@@ -252,7 +254,7 @@ START_TEST(no_mover_refused)
 	int in = feeder("abc", 3, 3);
 	int out = temp_file(0);
 	struct sp_fanout_status st[1];
-	ck_assert_int_eq(sp_fanout(NULL, in, &out, 1, st, NULL, NULL), -EINVAL);
+	ck_assert_int_eq(sp_fanout(NULL, in, &out, 1, st, NULL, NULL, NULL), -EINVAL);
 }
 END_TEST
 
@@ -268,7 +270,7 @@ START_TEST(many_outputs)
 		outs[i] = temp_file(0);
 	struct sp_fanout_status st[MAX_OUT];
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
-	ck_assert_int_eq(sp_fanout(m, in, outs, MAX_OUT, st, NULL, NULL), (int64_t)size);
+	ck_assert_int_eq(sp_fanout(m, in, outs, MAX_OUT, st, NULL, NULL, NULL), (int64_t)size);
 	for (int i = 0; i < MAX_OUT; i++) {
 		ck_assert(file_holds(outs[i], 0, data, size));
 		close(outs[i]);
@@ -282,6 +284,7 @@ END_TEST
  * output is dropped, the others get everything. */
 START_TEST(broken_pipe_dropped)
 {
+	struct sp_result res = RESULT_INIT;
 	signal(SIGPIPE, SIG_IGN);
 	size_t size = 300000;
 	char *data = make_data(size);
@@ -293,7 +296,7 @@ START_TEST(broken_pipe_dropped)
 	struct sp_fanout_status st[3];
 	struct seen seen = { 0 };
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
-	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, record_error, &seen), (int64_t)size);
+	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, record_error, &seen, &res), (int64_t)size);
 	ck_assert_int_eq(seen.calls, 1);
 	ck_assert_uint_eq(seen.index, 1);
 	ck_assert_int_eq(seen.err, EPIPE);
@@ -301,7 +304,7 @@ START_TEST(broken_pipe_dropped)
 	ck_assert_uint_eq(st[1].bytes, 0);
 	ck_assert(file_holds(outs[0], 0, data, size));
 	ck_assert(file_holds(outs[2], 0, data, size));
-	ck_assert_int_eq(sp_error_side(m), SP_SIDE_NONE);
+	ck_assert_int_eq(res.side, SP_SIDE_NONE);
 	sp_mover_free(m);
 	free(data);
 }
@@ -310,6 +313,7 @@ END_TEST
 /* The callback may stop the whole fan-out. */
 START_TEST(error_callback_stops)
 {
+	struct sp_result res = RESULT_INIT;
 	signal(SIGPIPE, SIG_IGN);
 	char *data = make_data(1000);
 	int in = feeder(data, 1000, 1000);
@@ -320,8 +324,8 @@ START_TEST(error_callback_stops)
 	struct sp_fanout_status st[2];
 	struct seen seen = { .stop = 1 };
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
-	ck_assert_int_eq(sp_fanout(m, in, outs, 2, st, record_error, &seen), -EPIPE);
-	ck_assert_int_eq(sp_error_side(m), SP_SIDE_OUTPUT);
+	ck_assert_int_eq(sp_fanout(m, in, outs, 2, st, record_error, &seen, &res), -EPIPE);
+	ck_assert_int_eq(res.side, SP_SIDE_OUTPUT);
 	ck_assert_int_eq(seen.calls, 1);
 	ck_assert(file_holds(outs[1], 0, "", 0));
 	sp_mover_free(m);
@@ -341,7 +345,7 @@ START_TEST(all_outputs_gone)
 	int outs[] = { dead[1], open("/dev/full", O_WRONLY) };
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
 	/* The first chunk is read, then nothing more. */
-	int64_t got = sp_fanout(m, in, outs, 2, st, NULL, NULL);
+	int64_t got = sp_fanout(m, in, outs, 2, st, NULL, NULL, NULL);
 	ck_assert(got >= 0 && (size_t)got <= sp_pipe_size(m));
 	ck_assert_int_eq(st[0].error, EPIPE);
 	ck_assert_int_eq(st[1].error, ENOSPC);
@@ -358,7 +362,7 @@ START_TEST(read_write_method)
 	int outs[] = { temp_file(0), temp_file(0) };
 	struct sp_fanout_status st[2];
 	struct sp_mover *m = new_mover(WAY_RW_ONLY, 0);
-	ck_assert_int_eq(sp_fanout(m, in, outs, 2, st, NULL, NULL), (int64_t)size);
+	ck_assert_int_eq(sp_fanout(m, in, outs, 2, st, NULL, NULL, NULL), (int64_t)size);
 	ck_assert(file_holds(outs[0], 0, data, size));
 	ck_assert(file_holds(outs[1], 0, data, size));
 	const struct sp_stats *s = sp_get_stats(m);
@@ -383,7 +387,7 @@ START_TEST(slow_readers)
 	int outs[] = { c1.write_end, plain, c2.write_end };
 	struct sp_fanout_status st[3];
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 256 * 1024);
-	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, NULL, NULL), (int64_t)size);
+	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, NULL, NULL, NULL), (int64_t)size);
 	finish(c1);
 	finish(c2);
 	ck_assert(file_holds(s1, 0, data, size));
@@ -400,23 +404,25 @@ END_TEST
 /* An input that fails is reported as the input's error. */
 START_TEST(directory_input_is_an_input_error)
 {
+	struct sp_result res = RESULT_INIT;
 	int dir = open("/", O_RDONLY | O_DIRECTORY);
 	int out = temp_file(0);
 	struct sp_fanout_status st[1];
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
-	ck_assert_int_eq(sp_fanout(m, dir, &out, 1, st, NULL, NULL), -EISDIR);
-	ck_assert_int_eq(sp_error_side(m), SP_SIDE_INPUT);
+	ck_assert_int_eq(sp_fanout(m, dir, &out, 1, st, NULL, NULL, &res), -EISDIR);
+	ck_assert_int_eq(res.side, SP_SIDE_INPUT);
 	sp_mover_free(m);
 }
 END_TEST
 
 START_TEST(bad_input_fd_is_an_input_error)
 {
+	struct sp_result res = RESULT_INIT;
 	int out = temp_file(0);
 	struct sp_fanout_status st[1];
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
-	ck_assert_int_eq(sp_fanout(m, -1, &out, 1, st, NULL, NULL), -EBADF);
-	ck_assert_int_eq(sp_error_side(m), SP_SIDE_INPUT);
+	ck_assert_int_eq(sp_fanout(m, -1, &out, 1, st, NULL, NULL, &res), -EBADF);
+	ck_assert_int_eq(res.side, SP_SIDE_INPUT);
 	sp_mover_free(m);
 }
 END_TEST
@@ -433,7 +439,7 @@ static int64_t to_device_and_file(const char *path, struct sp_fanout_status *dev
 	ck_assert_int_ge(outs[0], 0);
 	struct sp_fanout_status st[2];
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
-	int64_t r = sp_fanout(m, in, outs, 2, st, record_error, seen);
+	int64_t r = sp_fanout(m, in, outs, 2, st, record_error, seen, NULL);
 	ck_assert(file_holds(outs[1], 0, data, 5000));
 	*dev = st[0];
 	sp_mover_free(m);
@@ -482,7 +488,7 @@ START_TEST(files_failing_later)
 	struct sp_fanout_status st[4];
 	struct seen seen = { 0 };
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
-	ck_assert_int_eq(sp_fanout(m, in, outs, 4, st, record_error, &seen), (int64_t)size);
+	ck_assert_int_eq(sp_fanout(m, in, outs, 4, st, record_error, &seen, NULL), (int64_t)size);
 	rl.rlim_cur = rl.rlim_max;
 	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &rl), 0);
 	finish(c);
@@ -501,6 +507,7 @@ END_TEST
 /* A set cancel flag stops the transfer. */
 START_TEST(cancelled)
 {
+	struct sp_result res = RESULT_INIT;
 	static volatile sig_atomic_t stop = 1;
 	struct sp_options o = { .cancel = &stop };
 	struct sp_mover *m;
@@ -508,8 +515,8 @@ START_TEST(cancelled)
 	int in = open("/dev/zero", O_RDONLY);
 	int out = open("/dev/null", O_WRONLY);
 	struct sp_fanout_status st[1];
-	ck_assert_int_eq(sp_fanout(m, in, &out, 1, st, NULL, NULL), -ECANCELED);
-	ck_assert_int_eq(sp_error_side(m), SP_SIDE_NONE);
+	ck_assert_int_eq(sp_fanout(m, in, &out, 1, st, NULL, NULL, &res), -ECANCELED);
+	ck_assert_int_eq(res.side, SP_SIDE_NONE);
 	sp_mover_free(m);
 }
 END_TEST
@@ -576,7 +583,7 @@ START_TEST(signals_reach_the_calling_thread)
 				.progress_arg = &threads };
 	struct sp_mover *m;
 	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
-	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, NULL, NULL), (int64_t)size);
+	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, NULL, NULL, NULL), (int64_t)size);
 	cpu_set_t cpus;
 	ck_assert_int_eq(sched_getaffinity(0, sizeof(cpus), &cpus), 0);
 	if (CPU_COUNT(&cpus) > 1)

@@ -1,4 +1,4 @@
-/* Unit tests for sp_move() under injected system call failures. */
+/* Unit tests for sp_copy() under injected system call failures. */
 #include "config.h"
 
 #include <check.h>
@@ -13,6 +13,7 @@
 #include "faults.h"
 #include "harness.h"
 #include "libsplice.h"
+#include "copy-calls.h"
 #include "ways.h"
 
 #define MiB (1024 * 1024)
@@ -34,6 +35,7 @@ enum endpoint { TO_FILE, TO_PIPE, FROM_PIPE };
 static struct outcome run(enum endpoint how, size_t n, struct way way,
 			  void (*arm)(void))
 {
+	struct sp_result res = RESULT_INIT;
 	char *data;
 	const char *src = make_file("src", n, 21, &data);
 	struct sp_options o = { .policy = way.policy, .path = way.path, .pipe_size = CHUNK,
@@ -61,10 +63,10 @@ static struct outcome run(enum endpoint how, size_t n, struct way way,
 	if (arm)
 		arm();
 	struct outcome r;
-	r.ret = sp_move(m, in, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF);
-	r.side = sp_error_side(m);
+	r.ret = copy_range(m, in, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF, &res);
+	r.side = res.side;
 	r.stats = *sp_get_stats(m);
-	r.last = sp_last_bytes(m);
+	r.last = res.bytes;
 	fault_reset();
 
 	close(out);
@@ -85,7 +87,7 @@ static struct outcome run(enum endpoint how, size_t n, struct way way,
 		char *again;
 		const char *src2 = make_file("src2", 3 * CHUNK + 1, 5, &again);
 		int in2 = open(src2, O_RDONLY | O_CLOEXEC), out2 = open_scratch("dst2", O_WRONLY | O_TRUNC);
-		ck_assert_int_eq(sp_move(m, in2, out2, SP_OFFSET_CURRENT, SP_LENGTH_EOF), 3 * CHUNK + 1);
+		ck_assert_int_eq(copy_range(m, in2, out2, SP_OFFSET_CURRENT, SP_LENGTH_EOF, &res), 3 * CHUNK + 1);
 		close(in2);
 		close(out2);
 		size_t got2;
@@ -138,7 +140,7 @@ static unsigned three_copies_refused(struct way way, int err, bool ok)
 		snprintf(name, sizeof(name), "dst%d", i);
 		int in = open(src, O_RDONLY | O_CLOEXEC), out = open_scratch(name, O_WRONLY | O_TRUNC);
 		ck_assert_int_ge(in, 0);
-		int64_t ret = sp_move(m, in, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF);
+		int64_t ret = copy_range(m, in, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF, NULL);
 		close(in);
 		close(out);
 		if (ok) {
@@ -427,7 +429,7 @@ END_TEST
 Suite *faults_suite(void);
 Suite *faults_suite(void)
 {
-	Suite *s = suite_create("sp_move faults");
+	Suite *s = suite_create("sp_copy faults");
 	TCase *tc = tcase_create("injected");
 	tcase_add_checked_fixture(tc, harness_setup, harness_teardown);
 	tcase_set_timeout(tc, 120);

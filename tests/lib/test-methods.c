@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "libsplice.h"
+#include "copy-calls.h"
 #include "ways.h"
 
 #define SIZE ((3u << 20) + 4321)
@@ -66,13 +67,14 @@ static struct sp_mover *mover(struct way way, unsigned flags)
 
 START_TEST(each_method_copies_a_file)
 {
+	struct sp_result res = RESULT_INIT;
 	struct way way = all_ways[_i];
 	int in = pattern_file(SIZE, 1), out = empty_file();
 	struct sp_mover *m = mover(way, 0);
-	ck_assert_int_eq(sp_move(m, in, out, 0, SP_LENGTH_EOF), SIZE);
+	ck_assert_int_eq(copy_range(m, in, out, 0, SP_LENGTH_EOF, &res), SIZE);
 	ck_assert_int_eq(sp_compare(in, 0, out, 0, SIZE), 0);
 	ck_assert_int_eq(lseek(out, 0, SEEK_END), SIZE);
-	enum sp_path used = sp_last_path(m);
+	enum sp_path used = res.path;
 	ck_assert_int_eq(used, way.policy == SP_POLICY_AUTO ? SP_PATH_COPY_FILE_RANGE : way.path);
 	ck_assert_uint_eq(sp_get_stats(m)->fallbacks, 0);
 	ck_assert_uint_eq(sp_get_stats(m)->bytes, SIZE);
@@ -88,7 +90,7 @@ START_TEST(each_method_honours_an_offset)
 	struct way way = all_ways[_i];
 	int in = pattern_file(SIZE, 2), out = empty_file();
 	struct sp_mover *m = mover(way, 0);
-	ck_assert_int_eq(sp_move(m, in, out, 5000, 70000), 70000);
+	ck_assert_int_eq(copy_range(m, in, out, 5000, 70000, NULL), 70000);
 	ck_assert_int_eq(lseek(in, 0, SEEK_CUR), 0);
 	ck_assert_int_eq(sp_compare(in, 5000, out, 0, 70000), 0);
 	sp_mover_free(m);
@@ -104,7 +106,7 @@ START_TEST(each_method_honours_the_file_position)
 	int in = pattern_file(SIZE, 2), out = empty_file();
 	struct sp_mover *m = mover(way, 0);
 	ck_assert_int_eq(lseek(in, 12345, SEEK_SET), 12345);
-	ck_assert_int_eq(sp_move(m, in, out, SP_OFFSET_CURRENT, 100000), 100000);
+	ck_assert_int_eq(copy_range(m, in, out, SP_OFFSET_CURRENT, 100000, NULL), 100000);
 	ck_assert_int_eq(lseek(in, 0, SEEK_CUR), 112345);
 	ck_assert_int_eq(sp_compare(in, 12345, out, 0, 100000), 0);
 	sp_mover_free(m);
@@ -118,7 +120,7 @@ START_TEST(each_method_moves_nothing_past_the_end)
 	struct way way = all_ways[_i];
 	int in = pattern_file(SIZE, 2), out = empty_file();
 	struct sp_mover *m = mover(way, 0);
-	ck_assert_int_eq(sp_move(m, in, out, SIZE, SP_LENGTH_EOF), 0);
+	ck_assert_int_eq(copy_range(m, in, out, SIZE, SP_LENGTH_EOF, NULL), 0);
 	sp_mover_free(m);
 	close(in);
 	close(out);
@@ -127,14 +129,15 @@ END_TEST
 
 START_TEST(pipe_input_takes_the_splice_path)
 {
+	struct sp_result res = RESULT_INIT;
 	struct way way = all_ways[_i];
 	int p[2], out = empty_file();
 	ck_assert_int_eq(pipe(p), 0);
 	ck_assert_int_eq(write(p[1], "hello, pipe", 11), 11);
 	close(p[1]);
 	struct sp_mover *m = mover(way, 0);
-	ck_assert_int_eq(sp_move(m, p[0], out, SP_OFFSET_CURRENT, SP_LENGTH_EOF), 11);
-	ck_assert_int_eq(sp_last_path(m), way.path == SP_PATH_RW ? SP_PATH_RW : SP_PATH_SPLICE);
+	ck_assert_int_eq(copy_range(m, p[0], out, SP_OFFSET_CURRENT, SP_LENGTH_EOF, &res), 11);
+	ck_assert_int_eq(res.path, way.path == SP_PATH_RW ? SP_PATH_RW : SP_PATH_SPLICE);
 	bool asked_for_file_path = way.policy != SP_POLICY_AUTO && way.path > SP_PATH_RW;
 	ck_assert_uint_eq(sp_get_stats(m)->fallbacks, asked_for_file_path ? 1 : 0);
 	char buf[16];
@@ -157,9 +160,9 @@ START_TEST(append_output_is_appended_to)
 	struct sp_mover *m = mover(way, 0);
 	if (way.policy == SP_POLICY_ONLY && way.path == SP_PATH_SPLICE) {
 		/* splice only: the kernel's refusal is the answer. */
-		ck_assert_int_eq(sp_move(m, in, app, 0, SP_LENGTH_EOF), -EINVAL);
+		ck_assert_int_eq(copy_range(m, in, app, 0, SP_LENGTH_EOF, NULL), -EINVAL);
 	} else {
-		ck_assert_int_eq(sp_move(m, in, app, 0, SP_LENGTH_EOF), 100000);
+		ck_assert_int_eq(copy_range(m, in, app, 0, SP_LENGTH_EOF, NULL), 100000);
 		ck_assert_int_eq(lseek(out, 0, SEEK_END), 100010);
 		ck_assert_int_eq(sp_compare(in, 0, out, 10, 100000), 0);
 	}
@@ -172,10 +175,11 @@ END_TEST
 
 START_TEST(best_splices_when_asked_to_move)
 {
+	struct sp_result res = RESULT_INIT;
 	int in = pattern_file(SIZE, 5), out = empty_file();
 	struct sp_mover *m = mover(WAY_AUTO, SPLICE_F_MOVE);
-	ck_assert_int_eq(sp_move(m, in, out, 0, SP_LENGTH_EOF), SIZE);
-	ck_assert_int_eq(sp_last_path(m), SP_PATH_SPLICE);
+	ck_assert_int_eq(copy_range(m, in, out, 0, SP_LENGTH_EOF, &res), SIZE);
+	ck_assert_int_eq(res.path, SP_PATH_SPLICE);
 	ck_assert_int_eq(sp_compare(in, 0, out, 0, SIZE), 0);
 	sp_mover_free(m);
 	close(in);
@@ -187,7 +191,7 @@ START_TEST(gift_counts_bytes_as_copied)
 {
 	int in = pattern_file(SIZE, 6), out = empty_file();
 	struct sp_mover *m = mover(WAY_PREFER(SP_PATH_GIFT), 0);
-	ck_assert_int_eq(sp_move(m, in, out, 0, SP_LENGTH_EOF), SIZE);
+	ck_assert_int_eq(copy_range(m, in, out, 0, SP_LENGTH_EOF, NULL), SIZE);
 	const struct sp_stats *st = sp_get_stats(m);
 	ck_assert_uint_eq(st->bytes_copied, SIZE);
 	ck_assert_uint_eq(st->bytes_spliced, 0);
@@ -205,13 +209,14 @@ static int stop_now(const struct sp_stats *stats, void *arg)
 
 START_TEST(progress_callback_stops_every_method)
 {
+	struct sp_result res = RESULT_INIT;
 	struct way way = all_ways[_i];
 	int in = pattern_file(SIZE, 7), out = empty_file();
 	struct sp_options o = { .policy = way.policy, .path = way.path, .progress = stop_now };
 	struct sp_mover *m;
 	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
-	ck_assert_int_eq(sp_move(m, in, out, 0, SP_LENGTH_EOF), -ECANCELED);
-	ck_assert_int_eq(sp_error_side(m), SP_SIDE_NONE);
+	ck_assert_int_eq(copy_range(m, in, out, 0, SP_LENGTH_EOF, &res), -ECANCELED);
+	ck_assert_int_eq(res.side, SP_SIDE_NONE);
 	sp_mover_free(m);
 	close(in);
 	close(out);
@@ -220,14 +225,15 @@ END_TEST
 
 START_TEST(bad_output_is_an_output_error)
 {
+	struct sp_result res = RESULT_INIT;
 	struct way way = all_ways[_i];
 	int in = pattern_file(SIZE, 8), out = open("/dev/full", O_WRONLY);
 	ck_assert_int_ge(out, 0);
 	struct sp_mover *m = mover(way, 0);
 	/* /dev/full takes no splice: splice only says so, the others write. */
 	int want = way.policy == SP_POLICY_ONLY && way.path == SP_PATH_SPLICE ? -EINVAL : -ENOSPC;
-	ck_assert_int_eq(sp_move(m, in, out, 0, SP_LENGTH_EOF), want);
-	ck_assert_int_eq(sp_error_side(m), SP_SIDE_OUTPUT);
+	ck_assert_int_eq(copy_range(m, in, out, 0, SP_LENGTH_EOF, &res), want);
+	ck_assert_int_eq(res.side, SP_SIDE_OUTPUT);
 	sp_mover_free(m);
 	close(in);
 	close(out);
@@ -297,7 +303,7 @@ START_TEST(only_path_refuses_to_fall_back)
 	struct sp_options o = { .policy = SP_POLICY_ONLY, .path = all_paths[2 + _i] };
 	struct sp_mover *m;
 	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
-	ck_assert_int_eq(sp_move(m, p[0], out, SP_OFFSET_CURRENT, SP_LENGTH_EOF), -EINVAL);
+	ck_assert_int_eq(copy_range(m, p[0], out, SP_OFFSET_CURRENT, SP_LENGTH_EOF, NULL), -EINVAL);
 	ck_assert_uint_eq(sp_get_stats(m)->bytes, 0);
 	ck_assert_uint_eq(sp_get_stats(m)->fallbacks, 0);
 	sp_mover_free(m);

@@ -1,4 +1,4 @@
-/* Unit tests for sp_move(): every path, fallback and error of the mover. */
+/* Unit tests for sp_copy(): every path, fallback and error of the mover. */
 #include "config.h"
 
 #include <check.h>
@@ -16,6 +16,7 @@
 #include "faults.h"
 #include "harness.h"
 #include "libsplice.h"
+#include "copy-calls.h"
 #include "ways.h"
 
 #define MiB (1024 * 1024)
@@ -40,14 +41,15 @@ static int open_path(const char *path, int flags)
 }
 
 /* Copy a fresh n-byte file to a scratch output opened with out_flags and
- * check the output; returns what sp_move() returned. */
-static int64_t copy_file(struct sp_mover *m, size_t n, int out_flags)
+ * check the output; returns what sp_copy() returned (res: its outcome,
+ * may be NULL). */
+static int64_t copy_file(struct sp_mover *m, size_t n, int out_flags, struct sp_result *res)
 {
 	char *data;
 	const char *src = make_file("src", n, (unsigned)n, &data);
 	int in = open_path(src, O_RDONLY);
 	int out = open_scratch("dst", O_WRONLY | O_TRUNC | out_flags);
-	int64_t r = sp_move(m, in, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF);
+	int64_t r = copy_range(m, in, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF, res);
 	close(in);
 	close(out);
 	if (r >= 0) {
@@ -69,7 +71,7 @@ static int64_t file_to_pipe(struct sp_mover *m, size_t n)
 	int in = open_path(src, O_RDONLY), p[2];
 	ck_assert_int_eq(pipe(p), 0);
 	struct drain *d = drain_start(p[0]);
-	int64_t r = sp_move(m, in, p[1], SP_OFFSET_CURRENT, SP_LENGTH_EOF);
+	int64_t r = copy_range(m, in, p[1], SP_OFFSET_CURRENT, SP_LENGTH_EOF, NULL);
 	close(p[1]);
 	size_t got;
 	char *back = drain_finish(d, &got);
@@ -91,7 +93,7 @@ START_TEST(file_to_file_sizes)
 {
 	size_t size = file_sizes[_i];
 	struct sp_mover *m = mover_with(NULL);
-	ck_assert_int_eq(copy_file(m, size, 0), (int64_t)size);
+	ck_assert_int_eq(copy_file(m, size, 0, NULL), (int64_t)size);
 	const struct sp_stats *s = sp_get_stats(m);
 	ck_assert_uint_eq(s->bytes, size);
 	ck_assert_uint_eq(s->bytes_spliced, size);
@@ -142,8 +144,8 @@ START_TEST(stats_name_the_pipe_size)
 }
 END_TEST
 
-/* sp_move_stat() with the caller's fstat of both fds moves the same bytes
- * as sp_move() with two system calls fewer (the fstats it does not make). */
+/* sp_copy() with in_st and out_st with the caller's fstat of both fds moves the same bytes
+ * as sp_copy() with two system calls fewer (the fstats it does not make). */
 START_TEST(move_stat_skips_the_fstats)
 {
 	char *data;
@@ -156,9 +158,8 @@ START_TEST(move_stat_skips_the_fstats)
 		struct stat in_st, out_st;
 		ck_assert_int_eq(fstat(in, &in_st), 0);
 		ck_assert_int_eq(fstat(out, &out_st), 0);
-		int64_t r = with_stat ? sp_move_stat(m, in, &in_st, out, &out_st, SP_OFFSET_CURRENT,
-						     SP_LENGTH_EOF)
-				      : sp_move(m, in, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF);
+		int64_t r = with_stat ? copy_range_stat(m, in, &in_st, out, &out_st, SP_OFFSET_CURRENT, SP_LENGTH_EOF, NULL)
+				      : copy_range(m, in, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF, NULL);
 		ck_assert_int_eq(r, 10000);
 		calls[with_stat] = sp_get_stats(m)->syscalls;
 		close(in);
@@ -193,7 +194,7 @@ START_TEST(pipe_to_file)
 	struct feed *f;
 	int in = fed_pipe(data, n, &f);
 	int out = open_scratch("dst", O_WRONLY | O_TRUNC);
-	ck_assert_int_eq(sp_move(m, in, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF), (int64_t)n);
+	ck_assert_int_eq(copy_range(m, in, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF, NULL), (int64_t)n);
 	feed_finish(f);
 	close(in);
 	close(out);
@@ -218,7 +219,7 @@ START_TEST(pipe_to_pipe)
 	int in = fed_pipe(data, n, &f), b[2];
 	ck_assert_int_eq(pipe(b), 0);
 	struct drain *d = drain_start(b[0]);
-	ck_assert_int_eq(sp_move(m, in, b[1], SP_OFFSET_CURRENT, SP_LENGTH_EOF), (int64_t)n);
+	ck_assert_int_eq(copy_range(m, in, b[1], SP_OFFSET_CURRENT, SP_LENGTH_EOF, NULL), (int64_t)n);
 	close(b[1]);
 	feed_finish(f);
 	size_t got;
@@ -235,15 +236,15 @@ END_TEST
 
 /* Move a fresh 2 MiB + 3 file into a connected stream socket with mover m
  * (sv: the socketpair, sv[0] the end written to; closed here) and check
- * what came out of the other end. */
-static void file_to_socket_with(struct sp_mover *m, int sv[2])
+ * what came out of the other end; res (may be NULL) gets the outcome. */
+static void file_to_socket_with(struct sp_mover *m, int sv[2], struct sp_result *res)
 {
 	size_t n = 2 * MiB + 3;
 	char *data;
 	const char *src = make_file("src", n, 11, &data);
 	struct drain *d = drain_start(sv[1]);
 	int in = open_path(src, O_RDONLY);
-	ck_assert_int_eq(sp_move(m, in, sv[0], SP_OFFSET_CURRENT, SP_LENGTH_EOF), (int64_t)n);
+	ck_assert_int_eq(copy_range(m, in, sv[0], SP_OFFSET_CURRENT, SP_LENGTH_EOF, res), (int64_t)n);
 	shutdown(sv[0], SHUT_WR); /* the end of data even where a dup stays open */
 	close(sv[0]);
 	size_t got;
@@ -260,18 +261,19 @@ START_TEST(file_to_socket)
 	struct sp_mover *m = mover_with(NULL);
 	int sv[2];
 	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-	file_to_socket_with(m, sv);
+	file_to_socket_with(m, sv, NULL);
 	sp_mover_free(m);
 }
 END_TEST
 
 START_TEST(auto_policy_sends_a_file_to_a_socket_with_sendfile)
 {
+	struct sp_result res = RESULT_INIT;
 	struct sp_mover *m = mover_with(&(struct sp_options){ 0 });
 	int sv[2];
 	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-	file_to_socket_with(m, sv);
-	ck_assert_int_eq(sp_last_path(m), SP_PATH_SENDFILE);
+	file_to_socket_with(m, sv, &res);
+	ck_assert_int_eq(res.path, SP_PATH_SENDFILE);
 	ck_assert_uint_eq(sp_get_stats(m)->splice_calls, 0);
 	sp_mover_free(m);
 }
@@ -287,7 +289,7 @@ START_TEST(socket_send_buffer_grows_and_is_reported)
 	ck_assert_int_eq(setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &small, sizeof(small)), 0);
 	ck_assert_int_eq(getsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &before, &len), 0);
 	int keep = dup(sv[0]);
-	file_to_socket_with(m, sv);
+	file_to_socket_with(m, sv, NULL);
 	ck_assert_int_eq(getsockopt(keep, SOL_SOCKET, SO_SNDBUF, &after, &len), 0);
 	close(keep);
 	ck_assert_int_gt(after, before);
@@ -306,7 +308,7 @@ START_TEST(socket_to_file)
 	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
 	struct feed *f = feed_start(sv[1], data, n);
 	int out = open_scratch("dst", O_WRONLY | O_TRUNC);
-	ck_assert_int_eq(sp_move(m, sv[0], out, SP_OFFSET_CURRENT, SP_LENGTH_EOF), (int64_t)n);
+	ck_assert_int_eq(copy_range(m, sv[0], out, SP_OFFSET_CURRENT, SP_LENGTH_EOF, NULL), (int64_t)n);
 	feed_finish(f);
 	close(sv[0]);
 	close(out);
@@ -327,7 +329,7 @@ static int offset_source(char **data)
 	return open_path(make_file("src", 100000, 5, data), O_RDONLY);
 }
 
-/* sp_move() from in at offset, length bytes, into a pipe read by a thread;
+/* sp_copy() from in at offset, length bytes, into a pipe read by a thread;
  * returns what it returned and what came out of the pipe (*back, *got). */
 static int64_t move_to_pipe(struct sp_mover *m, int in, int64_t offset, uint64_t length,
 			    char **back, size_t *got)
@@ -335,7 +337,7 @@ static int64_t move_to_pipe(struct sp_mover *m, int in, int64_t offset, uint64_t
 	int p[2];
 	ck_assert_int_eq(pipe(p), 0);
 	struct drain *d = drain_start(p[0]);
-	int64_t r = sp_move(m, in, p[1], offset, length);
+	int64_t r = copy_range(m, in, p[1], offset, length, NULL);
 	close(p[1]);
 	*back = drain_finish(d, got);
 	return r;
@@ -397,8 +399,8 @@ START_TEST(current_offset_advances_the_position)
 	int in = offset_source(&data), p[2];
 	ck_assert_int_eq(pipe(p), 0);
 	struct drain *d = drain_start(p[0]);
-	ck_assert_int_eq(sp_move(m, in, p[1], SP_OFFSET_CURRENT, 10), 10);
-	ck_assert_int_eq(sp_move(m, in, p[1], SP_OFFSET_CURRENT, 10), 10);
+	ck_assert_int_eq(copy_range(m, in, p[1], SP_OFFSET_CURRENT, 10, NULL), 10);
+	ck_assert_int_eq(copy_range(m, in, p[1], SP_OFFSET_CURRENT, 10, NULL), 10);
 	ck_assert_int_eq(lseek(in, 0, SEEK_CUR), 20);
 	close(p[1]);
 	back = drain_finish(d, &got);
@@ -431,7 +433,7 @@ START_TEST(negative_offset_refused)
 	char *data;
 	struct sp_mover *m = mover_with(NULL);
 	int in = offset_source(&data);
-	ck_assert_int_eq(sp_move(m, in, 1, -5, 1), -EINVAL);
+	ck_assert_int_eq(copy_range(m, in, 1, -5, 1, NULL), -EINVAL);
 	free(data);
 	close(in);
 	sp_mover_free(m);
@@ -448,7 +450,7 @@ START_TEST(offset_on_pipe_skips)
 	struct feed *f = feed_start(p[1], data, n);
 	struct sp_mover *m = mover_with(NULL);
 	int out = open_scratch("dst", O_WRONLY | O_TRUNC);
-	ck_assert_int_eq(sp_move(m, p[0], out, 70001, SP_LENGTH_EOF), (int64_t)(n - 70001));
+	ck_assert_int_eq(copy_range(m, p[0], out, 70001, SP_LENGTH_EOF, NULL), (int64_t)(n - 70001));
 	feed_finish(f);
 	close(out);
 	size_t got;
@@ -475,7 +477,7 @@ START_TEST(offset_past_4gib)
 	int p[2];
 	ck_assert_int_eq(pipe(p), 0);
 	struct drain *d = drain_start(p[0]);
-	ck_assert_int_eq(sp_move(m, fd, p[1], at, sizeof(marker)), (int64_t)sizeof(marker));
+	ck_assert_int_eq(copy_range(m, fd, p[1], at, sizeof(marker), NULL), (int64_t)sizeof(marker));
 	close(p[1]);
 	size_t got;
 	char *back = drain_finish(d, &got);
@@ -497,7 +499,7 @@ START_TEST(append_output_falls_back)
 	struct sp_mover *m = mover_with(NULL);
 	int in = open_path(src, O_RDONLY);
 	out = open_scratch("dst", O_WRONLY | O_APPEND);
-	ck_assert_int_eq(sp_move(m, in, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF), 2 * MiB + 1);
+	ck_assert_int_eq(copy_range(m, in, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF, NULL), 2 * MiB + 1);
 	close(out);
 	close(in);
 	size_t got;
@@ -517,12 +519,13 @@ END_TEST
 
 START_TEST(splice_only_refuses_append)
 {
+	struct sp_result res = RESULT_INIT;
 	struct sp_options o = { .policy = SP_POLICY_ONLY, .path = SP_PATH_SPLICE };
 	struct sp_mover *m = mover_with(&o);
 	errno = 4242;
-	ck_assert_int_eq(copy_file(m, 1000, O_APPEND), -EINVAL);
+	ck_assert_int_eq(copy_file(m, 1000, O_APPEND, &res), -EINVAL);
 	ck_assert_int_eq(errno, 4242);
-	ck_assert_int_eq(sp_error_side(m), SP_SIDE_OUTPUT);
+	ck_assert_int_eq(res.side, SP_SIDE_OUTPUT);
 	sp_mover_free(m);
 }
 END_TEST
@@ -531,7 +534,7 @@ START_TEST(method_rw_copies)
 {
 	struct sp_options o = { .policy = SP_POLICY_ONLY, .path = SP_PATH_RW, .buffer_size = 4096 };
 	struct sp_mover *m = mover_with(&o);
-	ck_assert_int_eq(copy_file(m, 100000, 0), 100000);
+	ck_assert_int_eq(copy_file(m, 100000, 0, NULL), 100000);
 	const struct sp_stats *s = sp_get_stats(m);
 	ck_assert_uint_eq(s->bytes_copied, 100000);
 	ck_assert_uint_eq(s->splice_calls, 0);
@@ -540,13 +543,14 @@ START_TEST(method_rw_copies)
 }
 END_TEST
 
-/* sp_move() from in_fd to out_fd until end of input, for the tests of bad
+/* sp_copy() from in_fd to out_fd until end of input, for the tests of bad
  * fds; returns what it returned and the side it blamed in *side. */
 static int64_t move_fds(int in_fd, int out_fd, enum sp_side *side)
 {
+	struct sp_result res = RESULT_INIT;
 	struct sp_mover *m = mover_with(NULL);
-	int64_t r = sp_move(m, in_fd, out_fd, SP_OFFSET_CURRENT, SP_LENGTH_EOF);
-	*side = sp_error_side(m);
+	int64_t r = copy_range(m, in_fd, out_fd, SP_OFFSET_CURRENT, SP_LENGTH_EOF, &res);
+	*side = res.side;
 	sp_mover_free(m);
 	return r;
 }
@@ -610,13 +614,14 @@ END_TEST
 
 START_TEST(success_clears_the_error_side)
 {
+	struct sp_result res = RESULT_INIT;
 	struct sp_mover *m = mover_with(NULL);
 	int in = open_path(make_file("src", 10, 1, NULL), O_RDONLY);
 	int out = open_scratch("dst", O_WRONLY);
-	ck_assert_int_eq(sp_move(m, -1, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF), -EBADF);
-	ck_assert_int_eq(sp_error_side(m), SP_SIDE_INPUT);
-	ck_assert_int_eq(sp_move(m, in, out, 0, SP_LENGTH_EOF), 10);
-	ck_assert_int_eq(sp_error_side(m), SP_SIDE_NONE);
+	ck_assert_int_eq(copy_range(m, -1, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF, &res), -EBADF);
+	ck_assert_int_eq(res.side, SP_SIDE_INPUT);
+	ck_assert_int_eq(copy_range(m, in, out, 0, SP_LENGTH_EOF, &res), 10);
+	ck_assert_int_eq(res.side, SP_SIDE_NONE);
 	close(out);
 	close(in);
 	sp_mover_free(m);
@@ -625,14 +630,15 @@ END_TEST
 
 START_TEST(broken_pipe_is_output_error)
 {
+	struct sp_result res = RESULT_INIT;
 	signal(SIGPIPE, SIG_IGN);
 	const char *src = make_file("src", 100000, 1, NULL);
 	struct sp_mover *m = mover_with(NULL);
 	int in = open_path(src, O_RDONLY), p[2];
 	ck_assert_int_eq(pipe(p), 0);
 	close(p[0]);
-	ck_assert_int_eq(sp_move(m, in, p[1], SP_OFFSET_CURRENT, SP_LENGTH_EOF), -EPIPE);
-	ck_assert_int_eq(sp_error_side(m), SP_SIDE_OUTPUT);
+	ck_assert_int_eq(copy_range(m, in, p[1], SP_OFFSET_CURRENT, SP_LENGTH_EOF, &res), -EPIPE);
+	ck_assert_int_eq(res.side, SP_SIDE_OUTPUT);
 	close(p[1]);
 	close(in);
 	sp_mover_free(m);
@@ -653,7 +659,7 @@ START_TEST(nonblocking_ends)
 	ck_assert_int_eq(fcntl(b[0], F_SETFL, 0), 0);
 	struct feed *f = feed_start(a[1], data, n);
 	struct drain *d = drain_start(b[0]);
-	ck_assert_int_eq(sp_move(m, a[0], b[1], SP_OFFSET_CURRENT, SP_LENGTH_EOF), (int64_t)n);
+	ck_assert_int_eq(copy_range(m, a[0], b[1], SP_OFFSET_CURRENT, SP_LENGTH_EOF, NULL), (int64_t)n);
 	close(b[1]);
 	feed_finish(f);
 	size_t got;
@@ -680,7 +686,7 @@ START_TEST(progress_after_each_chunk)
 	struct sp_options o = { .policy = SP_POLICY_PREFER, .path = SP_PATH_SPLICE,
 				.pipe_size = 65536, .progress = count_progress, .progress_arg = calls };
 	struct sp_mover *m = mover_with(&o);
-	ck_assert_int_eq(copy_file(m, MiB, 0), MiB);
+	ck_assert_int_eq(copy_file(m, MiB, 0, NULL), MiB);
 	ck_assert_int_ge(calls[0], MiB / 65536);
 	sp_mover_free(m);
 }
@@ -688,25 +694,27 @@ END_TEST
 
 START_TEST(progress_callback_stops)
 {
+	struct sp_result res = RESULT_INIT;
 	int calls[2] = { 0, 2 }; /* stop after the second chunk */
 	struct sp_options o = { .policy = SP_POLICY_PREFER, .path = SP_PATH_SPLICE,
 				.pipe_size = 65536, .progress = count_progress, .progress_arg = calls };
 	struct sp_mover *m = mover_with(&o);
-	ck_assert_int_eq(copy_file(m, MiB, 0), -ECANCELED);
-	ck_assert_int_eq(sp_error_side(m), SP_SIDE_NONE);
-	ck_assert_uint_eq(sp_last_bytes(m), 2 * 65536);
+	ck_assert_int_eq(copy_file(m, MiB, 0, &res), -ECANCELED);
+	ck_assert_int_eq(res.side, SP_SIDE_NONE);
+	ck_assert_uint_eq(res.bytes, 2 * 65536);
 	sp_mover_free(m);
 }
 END_TEST
 
 START_TEST(cancel_flag_stops)
 {
+	struct sp_result res = RESULT_INIT;
 	volatile sig_atomic_t stop = 1;
 	struct sp_options c = { .policy = SP_POLICY_PREFER, .path = SP_PATH_SPLICE,
 				.cancel = &stop, .pipe_size = 65536 };
 	struct sp_mover *m = mover_with(&c);
-	ck_assert_int_eq(copy_file(m, MiB, 0), -ECANCELED);
-	ck_assert_uint_eq(sp_last_bytes(m), 65536);
+	ck_assert_int_eq(copy_file(m, MiB, 0, &res), -ECANCELED);
+	ck_assert_uint_eq(res.bytes, 65536);
 	sp_mover_free(m);
 }
 END_TEST
@@ -799,14 +807,101 @@ START_TEST(move_and_more_flags_copy)
 {
 	struct sp_options flags = { .splice_flags = SPLICE_F_MOVE | SPLICE_F_MORE };
 	struct sp_mover *m = mover_with(&flags);
-	ck_assert_int_eq(copy_file(m, 3 * MiB, 0), 3 * MiB);
+	ck_assert_int_eq(copy_file(m, 3 * MiB, 0, NULL), 3 * MiB);
 	sp_mover_free(m);
 }
 END_TEST
 
 START_TEST(no_mover_refused)
 {
-	ck_assert_int_eq(sp_move(NULL, 0, 1, 0, 1), -EINVAL);
+	ck_assert_int_eq(copy_range(NULL, 0, 1, 0, 1, NULL), -EINVAL);
+}
+END_TEST
+
+/* sp_copy() checks its argument struct: its size, its flags and the
+ * fields a flag rules out; and the size of the result struct. */
+START_TEST(copy_args_checked)
+{
+	struct sp_mover *m = mover_with(NULL);
+	struct sp_copy_args ok = { .size = sizeof(ok), .in_fd = -1, .out_fd = -1,
+				   .offset = SP_OFFSET_CURRENT, .length = 0 };
+	ck_assert_int_eq(sp_copy(m, &ok, NULL), 0);
+	ck_assert_int_eq(sp_copy(m, NULL, NULL), -EINVAL);
+	struct sp_copy_args a = ok;
+	a.size = sizeof(a) - 1;
+	ck_assert_int_eq(sp_copy(m, &a, NULL), -EINVAL);
+	a = ok;
+	a.size = 0;
+	ck_assert_int_eq(sp_copy(m, &a, NULL), -EINVAL);
+	for (unsigned bit = 2; bit < 32; bit++) {
+		a = ok;
+		a.flags = 1u << bit;
+		ck_assert_int_eq(sp_copy(m, &a, NULL), -EINVAL);
+	}
+	a = ok;
+	a.flags = SP_COPY_NEW_OUTPUT; /* only with SP_COPY_WHOLE */
+	ck_assert_int_eq(sp_copy(m, &a, NULL), -EINVAL);
+	a = ok;
+	a.holes = SP_HOLES_PUNCH; /* only with SP_COPY_WHOLE */
+	ck_assert_int_eq(sp_copy(m, &a, NULL), -EINVAL);
+	a = (struct sp_copy_args){ .size = sizeof(a), .flags = SP_COPY_WHOLE, .length = 1 };
+	ck_assert_int_eq(sp_copy(m, &a, NULL), -EINVAL);
+	a = (struct sp_copy_args){ .size = sizeof(a), .flags = SP_COPY_WHOLE, .offset = 1 };
+	ck_assert_int_eq(sp_copy(m, &a, NULL), -EINVAL);
+	a = (struct sp_copy_args){ .size = sizeof(a), .flags = SP_COPY_WHOLE,
+				   .holes = (enum sp_holes)(SP_HOLES_FILL + 1) };
+	ck_assert_int_eq(sp_copy(m, &a, NULL), -EINVAL);
+	struct sp_result small = { .size = sizeof(small) - 1 };
+	ck_assert_int_eq(sp_copy(m, &ok, &small), -EINVAL);
+	sp_mover_free(m);
+}
+END_TEST
+
+/* A caller built against a later release passes larger structs: fields
+ * this release does not know must be zero in the arguments, and are
+ * zeroed in the result. */
+START_TEST(larger_structs_of_later_releases)
+{
+	struct sp_mover *m = mover_with(NULL);
+	struct {
+		struct sp_copy_args a;
+		uint64_t later[2];
+	} args = { .a = { .size = sizeof(args), .in_fd = -1, .out_fd = -1 } };
+	struct {
+		struct sp_result r;
+		unsigned char later[16];
+	} res;
+	memset(&res, 0xA5, sizeof(res));
+	res.r.size = sizeof(res);
+	ck_assert_int_eq(sp_copy(m, &args.a, &res.r), 0);
+	ck_assert_uint_eq(res.r.bytes, 0);
+	ck_assert_int_eq(res.r.path, SP_PATH_NONE);
+	ck_assert_int_eq(res.r.side, SP_SIDE_NONE);
+	for (size_t i = 0; i < sizeof(res.later); i++)
+		ck_assert_uint_eq(res.later[i], 0);
+	args.later[1] = 1;
+	ck_assert_int_eq(sp_copy(m, &args.a, NULL), -EINVAL);
+	sp_mover_free(m);
+}
+END_TEST
+
+/* The result tells the bytes, the path and the failed side of its own
+ * call: a failure after a success does not keep the success's path. */
+START_TEST(result_is_the_calls_own)
+{
+	struct sp_mover *m = mover_with(NULL);
+	struct sp_result res = RESULT_INIT;
+	ck_assert_int_eq(copy_file(m, 100000, 0, &res), 100000);
+	ck_assert_uint_eq(res.bytes, 100000);
+	ck_assert_int_ne(res.path, SP_PATH_NONE);
+	ck_assert_int_eq(res.side, SP_SIDE_NONE);
+	int out = open_scratch("dst", O_WRONLY | O_TRUNC);
+	ck_assert_int_eq(copy_range(m, -1, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF, &res), -EBADF);
+	ck_assert_uint_eq(res.bytes, 0);
+	ck_assert_int_eq(res.path, SP_PATH_NONE);
+	ck_assert_int_eq(res.side, SP_SIDE_INPUT);
+	close(out);
+	sp_mover_free(m);
 }
 END_TEST
 
@@ -828,7 +923,7 @@ START_TEST(zero_device_to_null_device)
 {
 	struct sp_mover *m = mover_with(NULL);
 	int zero = open_path("/dev/zero", O_RDONLY), null = open_path("/dev/null", O_WRONLY);
-	ck_assert_int_eq(sp_move(m, zero, null, SP_OFFSET_CURRENT, 3 * MiB), 3 * MiB);
+	ck_assert_int_eq(copy_range(m, zero, null, SP_OFFSET_CURRENT, 3 * MiB, NULL), 3 * MiB);
 	close(zero);
 	close(null);
 	sp_mover_free(m);
@@ -840,7 +935,7 @@ START_TEST(zero_device_at_an_offset_to_a_file)
 	struct sp_mover *m = mover_with(NULL);
 	int zero = open_path("/dev/zero", O_RDONLY);
 	int out = open_scratch("zeros", O_WRONLY | O_TRUNC);
-	ck_assert_int_eq(sp_move(m, zero, out, 12345, 100000), 100000);
+	ck_assert_int_eq(copy_range(m, zero, out, 12345, 100000, NULL), 100000);
 	close(out);
 	size_t got;
 	char *back = slurp(scratch_path("zeros"), &got);
@@ -861,7 +956,7 @@ START_TEST(proc_file_to_a_file)
 	ssize_t wn = pread(proc, want, sizeof(want), 0);
 	ck_assert_int_gt(wn, 0);
 	int out = open_scratch("version", O_WRONLY | O_TRUNC);
-	ck_assert_int_eq(sp_move(m, proc, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF), wn);
+	ck_assert_int_eq(copy_range(m, proc, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF, NULL), wn);
 	close(out);
 	size_t got;
 	char *back = slurp(scratch_path("version"), &got);
@@ -879,7 +974,7 @@ START_TEST(input_refusing_splice_falls_back)
 	ck_assert_int_ge(efd, 0);
 	struct sp_mover *m = mover_with(NULL);
 	int out = open_scratch("dst", O_WRONLY | O_TRUNC);
-	ck_assert_int_eq(sp_move(m, efd, out, SP_OFFSET_CURRENT, 8), 8);
+	ck_assert_int_eq(copy_range(m, efd, out, SP_OFFSET_CURRENT, 8, NULL), 8);
 	const struct sp_stats *s = sp_get_stats(m);
 	ck_assert_uint_eq(s->fallbacks, 1);
 	ck_assert_uint_eq(s->bytes_copied, 8);
@@ -932,7 +1027,7 @@ START_TEST(private_pipe_has_the_size_asked_for)
 	struct sp_options o = { .policy = SP_POLICY_PREFER, .path = SP_PATH_SPLICE,
 				.pipe_size = 131072 };
 	struct sp_mover *m = mover_with(&o);
-	ck_assert_int_eq(copy_file(m, 1000, 0), 1000);
+	ck_assert_int_eq(copy_file(m, 1000, 0, NULL), 1000);
 	ck_assert_uint_eq(sp_pipe_size(m), 131072);
 	sp_mover_free(m);
 }
@@ -970,7 +1065,7 @@ START_TEST(input_grows_or_shrinks)
 	int in = open_path(src, O_RDONLY), p[2];
 	ck_assert_int_eq(pipe(p), 0);
 	struct drain *d = drain_start(p[0]);
-	int64_t r = sp_move(m, in, p[1], SP_OFFSET_CURRENT, SP_LENGTH_EOF);
+	int64_t r = copy_range(m, in, p[1], SP_OFFSET_CURRENT, SP_LENGTH_EOF, NULL);
 	close(p[1]);
 	size_t got, final;
 	char *back = drain_finish(d, &got);
@@ -990,7 +1085,7 @@ END_TEST
 Suite *move_suite(void);
 Suite *move_suite(void)
 {
-	Suite *s = suite_create("sp_move");
+	Suite *s = suite_create("sp_copy");
 	TCase *tc = tcase_create("paths");
 	tcase_add_checked_fixture(tc, harness_setup, harness_teardown);
 	tcase_set_timeout(tc, 60);
@@ -1037,6 +1132,9 @@ Suite *move_suite(void)
 	tcase_add_test(tc, no_place_for_the_mover_refused);
 	tcase_add_test(tc, move_and_more_flags_copy);
 	tcase_add_test(tc, no_mover_refused);
+	tcase_add_test(tc, copy_args_checked);
+	tcase_add_test(tc, larger_structs_of_later_releases);
+	tcase_add_test(tc, result_is_the_calls_own);
 	tcase_add_test(tc, freeing_no_mover_is_harmless);
 	tcase_add_test(tc, version_is_the_package_version);
 	tcase_add_test(tc, zero_device_to_null_device);

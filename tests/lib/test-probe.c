@@ -19,7 +19,7 @@ static int probe_scratch(struct sp_probe *r, size_t size)
 	char dir[] = "/tmp/test-probe.XXXXXX";
 	if (!mkdtemp(dir))
 		return -errno;
-	int rc = sp_probe(dir, r, size);
+	int rc = sp_probe(dir, r, size, NULL, 0);
 	rmdir(dir);
 	return rc;
 }

@@ -1,4 +1,4 @@
-/* Unit tests for sp_move_sparse(): holes kept, punched or filled, into
+/* Unit tests for sp_copy(SP_COPY_WHOLE): holes kept, punched or filled, into
  * files and into fds that cannot seek. */
 #include "config.h"
 
@@ -14,6 +14,7 @@
 #include "faults.h"
 #include "harness.h"
 #include "libsplice.h"
+#include "copy-calls.h"
 
 #define KiB 1024
 #define MiB (1024 * 1024)
@@ -128,14 +129,14 @@ static bool same_bytes(const char *a, const char *b)
 }
 
 /* Copy the file at src into the scratch file "copy" (opened O_RDWR) as
- * how says; returns what sp_move_sparse() returned and the mover in *mp
+ * how says; returns what sp_copy(SP_COPY_WHOLE) returned and the mover in *mp
  * (NULL: free it). */
 static int64_t copy_to_file(const char *src, enum sp_holes how, struct sp_mover **mp)
 {
 	struct sp_mover *m = mover_with(NULL);
 	int in = open_path(src, O_RDONLY);
 	int out = open_scratch("copy", O_RDWR | O_TRUNC);
-	int64_t r = sp_move_sparse(m, in, out, how);
+	int64_t r = copy_all(m, in, NULL, out, how, false, NULL);
 	close(in);
 	close(out);
 	if (mp)
@@ -147,20 +148,21 @@ static int64_t copy_to_file(const char *src, enum sp_holes how, struct sp_mover 
 
 /* Copy the test file into the write end of a pipe or FIFO whose read end
  * is rd, with how; check that every byte, holes as zeros, came out.
- * Returns what sp_move_sparse() returned. */
+ * Returns what sp_copy(SP_COPY_WHOLE) returned. */
 static int64_t copy_to_reader(int rd, int wr, enum sp_holes how)
 {
+	struct sp_result res = RESULT_INIT;
 	const char *src = test_file();
 	struct drain *d = drain_start(rd);
 	struct sp_mover *m = mover_with(NULL);
 	int in = open_path(src, O_RDONLY);
-	int64_t r = sp_move_sparse(m, in, wr, how);
+	int64_t r = copy_all(m, in, NULL, wr, how, false, &res);
 	close(wr);
 	size_t got, want;
 	char *back = drain_finish(d, &got), *data = slurp(src, &want);
 	ck_assert_uint_eq(got, want);
 	ck_assert(memcmp(back, data, got) == 0);
-	ck_assert_uint_eq(sp_last_bytes(m), SIZE);
+	ck_assert_uint_eq(res.bytes, SIZE);
 	free(back);
 	free(data);
 	close(in);
@@ -257,12 +259,13 @@ END_TEST
 
 START_TEST(holes_as_zeros_into_dev_null)
 {
+	struct sp_result res = RESULT_INIT;
 	struct sp_mover *m = mover_with(NULL);
 	int in = open_path(test_file(), O_RDONLY), out = open_path("/dev/null", O_WRONLY);
-	ck_assert_int_eq(sp_move_sparse(m, in, out, SP_HOLES_KEEP), SIZE);
-	ck_assert_uint_eq(sp_last_bytes(m), SIZE);
+	ck_assert_int_eq(copy_all(m, in, NULL, out, SP_HOLES_KEEP, false, &res), SIZE);
+	ck_assert_uint_eq(res.bytes, SIZE);
 	ck_assert_uint_eq(sp_get_stats(m)->bytes, SIZE);
-	ck_assert_int_eq(sp_error_side(m), SP_SIDE_NONE);
+	ck_assert_int_eq(res.side, SP_SIDE_NONE);
 	close(in);
 	close(out);
 	sp_mover_free(m);
@@ -278,7 +281,7 @@ START_TEST(holes_as_zeros_into_an_appended_file)
 	const char *src = test_file();
 	int in = open_path(src, O_RDONLY);
 	out = open_scratch("log", O_WRONLY | O_APPEND);
-	ck_assert_int_eq(sp_move_sparse(m, in, out, SP_HOLES_KEEP), SIZE);
+	ck_assert_int_eq(copy_all(m, in, NULL, out, SP_HOLES_KEEP, false, NULL), SIZE);
 	close(out);
 	size_t got, want;
 	char *back = slurp(scratch_path("log"), &got), *data = slurp(src, &want);
@@ -306,10 +309,11 @@ END_TEST
 
 START_TEST(empty_input)
 {
+	struct sp_result res = RESULT_INIT;
 	const char *src = make_file("empty", 0, 0, NULL);
 	struct sp_mover *m;
 	ck_assert_int_eq(copy_to_file(src, SP_HOLES_KEEP, &m), 0);
-	ck_assert_uint_eq(sp_last_bytes(m), 0);
+	ck_assert_uint_eq(res.bytes, 0);
 	int out = open_path(scratch_path("copy"), O_RDONLY);
 	ck_assert_int_eq(lseek(out, 0, SEEK_END), 0);
 	close(out);
@@ -327,7 +331,7 @@ START_TEST(pipe_input_copied_from_where_it_is)
 	struct feed *f = feed_start(p[1], data, n);
 	struct sp_mover *m = mover_with(NULL);
 	int out = open_scratch("copy", O_RDWR | O_TRUNC);
-	ck_assert_int_eq(sp_move_sparse(m, p[0], out, SP_HOLES_KEEP), (int64_t)n);
+	ck_assert_int_eq(copy_all(m, p[0], NULL, out, SP_HOLES_KEEP, false, NULL), (int64_t)n);
 	feed_finish(f);
 	close(p[0]);
 	close(out);
@@ -346,7 +350,7 @@ START_TEST(input_position_left_alone)
 	struct sp_mover *m = mover_with(NULL);
 	int in = open_path(test_file(), O_RDONLY), out = open_scratch("copy", O_RDWR | O_TRUNC);
 	ck_assert_int_eq(lseek(in, 12345, SEEK_SET), 12345);
-	ck_assert_int_gt(sp_move_sparse(m, in, out, SP_HOLES_KEEP), 0);
+	ck_assert_int_gt(copy_all(m, in, NULL, out, SP_HOLES_KEEP, false, NULL), 0);
 	ck_assert_int_eq(lseek(in, 0, SEEK_CUR), 12345);
 	close(in);
 	close(out);
@@ -362,7 +366,7 @@ START_TEST(output_written_from_its_position)
 	char head[4 * KiB];
 	fill_pattern(head, sizeof(head), 9);
 	ck_assert_int_eq(write(out, head, sizeof(head)), (ssize_t)sizeof(head));
-	ck_assert_int_gt(sp_move_sparse(m, in, out, SP_HOLES_KEEP), 0);
+	ck_assert_int_gt(copy_all(m, in, NULL, out, SP_HOLES_KEEP, false, NULL), 0);
 	ck_assert_int_eq(lseek(out, 0, SEEK_CUR), sizeof(head) + SIZE);
 	ck_assert_int_eq(lseek(out, 0, SEEK_END), sizeof(head) + SIZE);
 	ck_assert_int_eq(lseek(out, sizeof(head), SEEK_DATA), sizeof(head) + layout[0].at);
@@ -385,15 +389,16 @@ static int note_bytes(const struct sp_stats *s, void *arg)
 
 START_TEST(progress_and_totals_across_extents)
 {
+	struct sp_result res = RESULT_INIT;
 	uint64_t seen[2] = { 0, 0 };
 	struct sp_options o = { .pipe_size = 64 * KiB, .progress = note_bytes, .progress_arg = seen };
 	struct sp_mover *m = mover_with(&o);
 	int in = open_path(test_file(), O_RDONLY), out = open_scratch("copy", O_RDWR | O_TRUNC);
-	int64_t r = sp_move_sparse(m, in, out, SP_HOLES_KEEP);
+	int64_t r = copy_all(m, in, NULL, out, SP_HOLES_KEEP, false, &res);
 	ck_assert_int_eq(r, (int64_t)data_bytes(in));
 	ck_assert_uint_eq(seen[0], (uint64_t)r);
 	ck_assert_uint_ge(seen[1], N_EXTENTS);
-	ck_assert_uint_eq(sp_last_bytes(m), (uint64_t)r);
+	ck_assert_uint_eq(res.bytes, (uint64_t)r);
 	ck_assert_uint_eq(sp_get_stats(m)->bytes, (uint64_t)r);
 	close(in);
 	close(out);
@@ -420,7 +425,7 @@ static char *read_to_end(const char *path, size_t *n)
 	return buf;
 }
 
-/* Copy the pseudo-file path (a size, no blocks) with sp_move_sparse() in
+/* Copy the pseudo-file path (a size, no blocks) with sp_copy(SP_COPY_WHOLE) in
  * each hole policy and check that the copy is what reading it to its end
  * gives, not its st_size padded with zeros.  Returns false when path is
  * not such a file here (the check is then left out). */
@@ -473,17 +478,18 @@ static void splice3_eio(void) { fault_inject(FAULT_SPLICE, 3, 1, EIO); }
 
 START_TEST(input_error_mid_way)
 {
+	struct sp_result res = RESULT_INIT;
 	struct sp_mover *m = mover_with(NULL);
 	int in = open_path(test_file(), O_RDONLY), out = open_scratch("copy", O_RDWR | O_TRUNC);
 	off_t list[MAX_EXTENTS][2];
 	ck_assert_uint_eq(data_extents(in, list), N_EXTENTS);
 	fault_reset();
 	splice3_eio();
-	int64_t r = sp_move_sparse(m, in, out, SP_HOLES_KEEP);
+	int64_t r = copy_all(m, in, NULL, out, SP_HOLES_KEEP, false, &res);
 	fault_reset();
 	ck_assert_int_eq(r, -EIO);
-	ck_assert_int_eq(sp_error_side(m), SP_SIDE_INPUT);
-	ck_assert_uint_eq(sp_last_bytes(m), (uint64_t)(list[0][1] - list[0][0]));
+	ck_assert_int_eq(res.side, SP_SIDE_INPUT);
+	ck_assert_uint_eq(res.bytes, (uint64_t)(list[0][1] - list[0][0]));
 	close(in);
 	close(out);
 	sp_mover_free(m);
@@ -493,18 +499,18 @@ END_TEST
 START_TEST(unknown_hole_policy_refused)
 {
 	struct sp_mover *m = mover_with(NULL);
-	ck_assert_int_eq(sp_move_sparse(m, 0, 1, (enum sp_holes)(SP_HOLES_FILL + 1)), -EINVAL);
+	ck_assert_int_eq(copy_all(m, 0, NULL, 1, (enum sp_holes)(SP_HOLES_FILL + 1), false, NULL), -EINVAL);
 	sp_mover_free(m);
 }
 END_TEST
 
 START_TEST(no_mover_refused)
 {
-	ck_assert_int_eq(sp_move_sparse(NULL, 0, 1, SP_HOLES_KEEP), -EINVAL);
+	ck_assert_int_eq(copy_all(NULL, 0, NULL, 1, SP_HOLES_KEEP, false, NULL), -EINVAL);
 }
 END_TEST
 
-/* Copy the test file into a new scratch file "new" with sp_copy_to_new()
+/* Copy the test file into a new scratch file "new" with sp_copy(SP_COPY_WHOLE | SP_COPY_NEW_OUTPUT)
  * (in_st: the input's fstat, or NULL), holes kept; check the bytes and
  * return the system calls the mover made. */
 static uint64_t copy_to_new_file(bool with_stat)
@@ -516,7 +522,7 @@ static uint64_t copy_to_new_file(bool with_stat)
 	ck_assert_int_eq(fstat(in, &st), 0);
 	unlink(scratch_path("new"));
 	int out = open_path(scratch_path("new"), O_RDWR | O_CREAT | O_EXCL);
-	ck_assert_int_eq(sp_copy_to_new(m, in, with_stat ? &st : NULL, out, SP_HOLES_KEEP),
+	ck_assert_int_eq(copy_all(m, in, with_stat ? &st : NULL, out, SP_HOLES_KEEP, true, NULL),
 			 (int64_t)data_bytes(in));
 	ck_assert(same_bytes(src, scratch_path("new")));
 	ck_assert_int_eq(lseek(out, 0, SEEK_CUR), SIZE); /* left after the copy */
@@ -528,7 +534,7 @@ static uint64_t copy_to_new_file(bool with_stat)
 }
 
 /* Into a file it is told is new, the copy asks nothing about it (fstat,
- * flags, position: three calls fewer than sp_move_sparse()), and nothing
+ * flags, position: three calls fewer than sp_copy(SP_COPY_WHOLE)), and nothing
  * about the input when given its fstat (one more fewer). */
 START_TEST(copy_to_new_asks_less)
 {
@@ -546,7 +552,7 @@ END_TEST
 Suite *sparse_suite(void);
 Suite *sparse_suite(void)
 {
-	Suite *s = suite_create("sp_move_sparse");
+	Suite *s = suite_create("sp_copy whole");
 	TCase *tc = tcase_create("holes");
 	tcase_add_checked_fixture(tc, harness_setup, harness_teardown);
 	tcase_set_timeout(tc, 60);

@@ -1,0 +1,68 @@
+/* sp_copy(): the one entry point for a transfer from an fd to an fd; it
+ * checks the caller's structs and hands over to move_range() or
+ * copy_whole(). */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define SP_COPY_KNOWN_FLAGS (SP_COPY_WHOLE | SP_COPY_NEW_OUTPUT)
+
+void result_store(struct sp_result *result, const struct sp_result *res)
+{
+	if (!result)
+		return;
+	size_t size = result->size, mine = sizeof(*res);
+	if (size > mine)
+		memset((char *)result + mine, 0, size - mine);
+	result->bytes = res->bytes;
+	result->path = res->path;
+	result->side = res->side;
+}
+
+/* Whether the n bytes from p on are all zero. */
+static bool all_zero(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
+/* Whether args is a transfer this release knows how to make: its size
+ * at least release 1.0's and anything past this release's fields zero,
+ * known flags, and the fields each flag rules out zero. */
+static bool args_valid(const struct sp_copy_args *a)
+{
+	if (a->size < SP_COPY_ARGS_SIZE_1_0)
+		return false;
+	if (a->size > sizeof(*a) && !all_zero(a + 1, a->size - sizeof(*a)))
+		return false;
+	if (a->flags & ~SP_COPY_KNOWN_FLAGS)
+		return false;
+	if (a->flags & SP_COPY_WHOLE)
+		return a->offset == 0 && a->length == 0 && (unsigned)a->holes <= SP_HOLES_FILL;
+	return !(a->flags & SP_COPY_NEW_OUTPUT) && a->holes == SP_HOLES_KEEP;
+}
+
+int64_t sp_copy(struct sp_mover *m, const struct sp_copy_args *args, struct sp_result *result)
+{
+	if (!m || !args || !args_valid(args) || (result && result->size < SP_RESULT_SIZE_1_0))
+		return -EINVAL;
+	struct sp_result res = { .size = sizeof(res) };
+	int64_t rc;
+	if (args->flags & SP_COPY_WHOLE) {
+		rc = copy_whole(m, args->in_fd, args->in_st, args->out_fd, args->out_st,
+				args->flags & SP_COPY_NEW_OUTPUT, args->holes, &res);
+	} else {
+		struct sp_known known = { .in = args->in_st, .out = args->out_st,
+					  .out_flags = -1 };
+		rc = move_range(m, args->in_fd, args->out_fd, args->offset, args->length,
+				&known, &res);
+	}
+	result_store(result, &res);
+	return rc;
+}
