@@ -8,7 +8,9 @@
 
 #include "internal.h"
 
-#define SP_COPY_KNOWN_FLAGS (SP_COPY_WHOLE | SP_COPY_NEW_OUTPUT)
+#define SP_COPY_KNOWN_FLAGS \
+	(SP_COPY_WHOLE | SP_COPY_NEW_OUTPUT | SP_COPY_CLONE | SP_COPY_CLONE_ONLY)
+#define SP_COPY_WHOLE_FLAGS (SP_COPY_NEW_OUTPUT | SP_COPY_CLONE | SP_COPY_CLONE_ONLY)
 
 void result_store(struct sp_result *result, const struct sp_result *res)
 {
@@ -43,9 +45,11 @@ static bool args_valid(const struct sp_copy_args *a)
 		return false;
 	if (a->flags & ~SP_COPY_KNOWN_FLAGS)
 		return false;
+	if ((a->flags & SP_COPY_CLONE) && (a->flags & SP_COPY_CLONE_ONLY))
+		return false;
 	if (a->flags & SP_COPY_WHOLE)
 		return a->offset == 0 && a->length == 0 && (unsigned)a->holes <= SP_HOLES_FILL;
-	return !(a->flags & SP_COPY_NEW_OUTPUT) && a->holes == SP_HOLES_KEEP;
+	return !(a->flags & SP_COPY_WHOLE_FLAGS) && a->holes == SP_HOLES_KEEP;
 }
 
 int64_t sp_copy(struct sp_mover *m, const struct sp_copy_args *args, struct sp_result *result)
@@ -55,8 +59,7 @@ int64_t sp_copy(struct sp_mover *m, const struct sp_copy_args *args, struct sp_r
 	struct sp_result res = { .size = sizeof(res) };
 	int64_t rc;
 	if (args->flags & SP_COPY_WHOLE) {
-		rc = copy_whole(m, args->in_fd, args->in_st, args->out_fd, args->out_st,
-				args->flags & SP_COPY_NEW_OUTPUT, args->holes, &res);
+		rc = copy_whole(m, args, &res);
 	} else {
 		struct sp_known known = { .in = args->in_st, .out = args->out_st,
 					  .out_flags = -1 };

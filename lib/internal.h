@@ -68,6 +68,24 @@ ssize_t sp_nocache_write(struct sp_nocache *c, struct sp_stats *st, int fd, cons
  * either), free c's memory and reset it.  Leaves errno alone. */
 void sp_nocache_finish(struct sp_nocache *c, struct sp_stats *st, int in_fd, int out_fd);
 
+/* A refusal of the kernel's for copies from file system in_dev to out_dev. */
+struct fs_pair {
+	bool valid;
+	dev_t in_dev, out_dev;
+};
+
+/* Whether p holds the refusal for the pair (in_dev, out_dev). */
+static inline bool fs_pair_refused(const struct fs_pair *p, dev_t in_dev, dev_t out_dev)
+{
+	return p->valid && p->in_dev == in_dev && p->out_dev == out_dev;
+}
+
+/* Remember a refusal for the pair (in_dev, out_dev). */
+static inline void fs_pair_remember(struct fs_pair *p, dev_t in_dev, dev_t out_dev)
+{
+	*p = (struct fs_pair){ .valid = true, .in_dev = in_dev, .out_dev = out_dev };
+}
+
 struct sp_mover {
 	struct sp_options opts;
 	struct sp_stats stats;
@@ -77,13 +95,11 @@ struct sp_mover {
 	bool pipe_unavailable;   /* pipe2() failed: stay on read/write */
 	char *buf;               /* read/write buffer, allocated on first use */
 	struct sp_output_memo out_memo;
-	/* copy_file_range(2) refused with EXDEV from file system in_dev to
-	 * out_dev: the kernel's answer for the pair (their superblocks), not
-	 * asked again for every file of a tree copied across. */
-	struct {
-		bool valid;
-		dev_t in_dev, out_dev;
-	} no_copy_range;
+	/* The kernel's answers for a pair of file systems (their superblocks,
+	 * st_dev of the input and of the output), not asked again for every
+	 * file of a tree copied across: copy_file_range(2) refused with
+	 * EXDEV, FICLONE with EXDEV or EOPNOTSUPP. */
+	struct fs_pair no_copy_range, no_clone;
 };
 
 /* Count one system call of the given kind (a field of struct sp_stats) in
@@ -176,13 +192,10 @@ void result_store(struct sp_result *result, const struct sp_result *res);
 int64_t move_range(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
 		   uint64_t length, const struct sp_known *known, struct sp_result *res);
 
-/* sp_copy() with SP_COPY_WHOLE: all of in_fd to out_fd, holes as how says;
- * in_st: the caller's fstat(2) of in_fd, or NULL; fresh_out: out_fd is a
- * new empty file (SP_COPY_NEW_OUTPUT).  res as for move_range().  Returns
- * the count or a negative errno (lib/sparse.c). */
-int64_t copy_whole(struct sp_mover *m, int in_fd, const struct stat *in_st, int out_fd,
-		   const struct stat *out_st, bool fresh_out, enum sp_holes how,
-		   struct sp_result *res);
+/* sp_copy() with SP_COPY_WHOLE (args checked): all of in_fd to out_fd,
+ * cloned or copied with holes as the flags and args->holes say.  res as
+ * for move_range().  Returns the count or a negative errno (lib/sparse.c). */
+int64_t copy_whole(struct sp_mover *m, const struct sp_copy_args *args, struct sp_result *res);
 
 /* The most bytes one write(2) sends into a datagram socket: GNU tee's
  * buffer (8 KiB), in which GNU cat too sends what it had spliced before

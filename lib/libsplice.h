@@ -72,6 +72,9 @@ enum sp_path {
 				   * SPLICE_F_GIFT, unmap them, splice out */
 	SP_PATH_COPY_FILE_RANGE,  /* copy_file_range(2) */
 	SP_PATH_SENDFILE,         /* sendfile(2) */
+	SP_PATH_CLONE,            /* ioctl(FICLONE): the copy shares the input's
+				   * blocks (sp_copy()'s SP_COPY_CLONE flags; not
+				   * a path for struct sp_options) */
 };
 
 /* How a mover chooses the path for each transfer. */
@@ -91,10 +94,12 @@ enum sp_policy {
 };
 
 /* The path's name: "splice", "rw", "vmsplice", "gift", "copy_file_range",
- * "sendfile" ("none" for SP_PATH_NONE), or NULL for an unknown value. */
+ * "sendfile", "clone" ("none" for SP_PATH_NONE), or NULL for an unknown
+ * value. */
 const char *sp_path_name(enum sp_path path);
 
-/* The path called name (as sp_path_name() spells it, not "none").
+/* The path called name (as sp_path_name() spells it, not "none" or
+ * "clone": a path a mover can be asked for).
  * Returns 0 or -EINVAL. */
 int sp_path_parse(const char *name, enum sp_path *path);
 
@@ -209,8 +214,19 @@ enum sp_holes {
 #define SP_COPY_WHOLE 0x1u
 /* out_fd is a regular file the caller has just created empty (O_CREAT |
  * O_EXCL, without O_APPEND) and not yet written to: the library asks the
- * kernel nothing about it.  Only with SP_COPY_WHOLE. */
+ * kernel nothing about it but, when out_st is NULL, its fstat(2); a
+ * caller that knows the file system it made the file on (its directory's
+ * st_dev) may give an out_st with only st_mode and st_dev set.  Only with
+ * SP_COPY_WHOLE. */
 #define SP_COPY_NEW_OUTPUT 0x2u
+/* First try to make a regular out_fd share the blocks of a regular in_fd
+ * (ioctl(FICLONE), as cp --reflink=auto); where the file systems refuse,
+ * copy.  A pair of file systems that refused (EOPNOTSUPP, EXDEV) is not
+ * asked again by the mover.  Only with SP_COPY_WHOLE. */
+#define SP_COPY_CLONE 0x4u
+/* Clone or fail (as cp --reflink=always): the clone's error is the call's,
+ * result->path SP_PATH_CLONE.  Only with SP_COPY_WHOLE. */
+#define SP_COPY_CLONE_ONLY 0x8u
 
 struct stat;
 
@@ -228,7 +244,7 @@ struct sp_copy_args {
 	/* Bytes wanted: SP_LENGTH_EOF for all (0 moves nothing).  0 with
 	 * SP_COPY_WHOLE. */
 	uint64_t length;
-	unsigned int flags; /* SP_COPY_WHOLE, SP_COPY_NEW_OUTPUT; others: -EINVAL */
+	unsigned int flags; /* SP_COPY_*; others: -EINVAL */
 	enum sp_holes holes; /* with SP_COPY_WHOLE; SP_HOLES_KEEP without */
 	/* Optional: the caller's fstat(2) of in_fd and of out_fd, as they are
 	 * now, so that the library does not ask again (a program copying many
@@ -258,7 +274,8 @@ struct sp_result {
  * or sendfile(2) would send a whole chunk as one, which UDP refuses over
  * 64 KiB (unless the policy is SP_POLICY_ONLY).
  *
- * With SP_COPY_WHOLE: a regular in_fd is copied whole, from offset 0 to
+ * With SP_COPY_WHOLE: a regular in_fd is copied whole (first cloned, with
+ * SP_COPY_CLONE or SP_COPY_CLONE_ONLY, when both fds are regular files), from offset 0 to
  * its end, whatever its file position (which is left where it was); any
  * other input from its file position to its end.  The copy goes to
  * out_fd from its file position on and leaves that position after the
@@ -278,7 +295,8 @@ struct sp_result {
  * (fewer than length only at end of input; holes kept are not written),
  * -EINVAL for a NULL mover or args, a size smaller than release 1.0's
  * struct (or larger, with nonzero bytes past the fields this release
- * knows), an unknown flag, SP_COPY_NEW_OUTPUT without SP_COPY_WHOLE, a
+ * knows), an unknown flag, SP_COPY_NEW_OUTPUT or a clone flag without
+ * SP_COPY_WHOLE, both clone flags, a
  * nonzero offset or length with SP_COPY_WHOLE or an unknown holes value;
  * or another negative errno value, result->side telling which fd failed.
  */

@@ -21,6 +21,7 @@ static const char *const names[] = {
 	[SP_PATH_GIFT] = "gift",
 	[SP_PATH_COPY_FILE_RANGE] = "copy_file_range",
 	[SP_PATH_SENDFILE] = "sendfile",
+	[SP_PATH_CLONE] = "clone",
 };
 
 const char *sp_path_name(enum sp_path path)
@@ -30,7 +31,9 @@ const char *sp_path_name(enum sp_path path)
 
 int sp_path_parse(const char *name, enum sp_path *path)
 {
-	for (unsigned i = SP_PATH_NONE + 1; name && i < sizeof(names) / sizeof(names[0]); i++) {
+	/* The paths a mover can be asked for: not none, not a clone (sp_copy()'s
+	 * SP_COPY_CLONE flags). */
+	for (unsigned i = SP_PATH_NONE + 1; name && i <= SP_PATH_SENDFILE; i++) {
 		if (!strcmp(name, names[i])) {
 			*path = (enum sp_path)i;
 			return 0;
@@ -60,19 +63,15 @@ static int move_in_kernel(struct xfer *x, enum sp_path how)
 	struct sp_mover *m = x->m;
 	/* Under SP_POLICY_ONLY the refusal itself is the answer, every time. */
 	bool ranged = how == SP_PATH_COPY_FILE_RANGE && sp_may_switch_path(&m->opts);
-	if (ranged && m->no_copy_range.valid && m->no_copy_range.in_dev == x->in_dev &&
-	    m->no_copy_range.out_dev == m->out_memo.dev)
+	if (ranged && fs_pair_refused(&m->no_copy_range, x->in_dev, m->out_memo.dev))
 		return SP_FALL_BACK;
 	x->used = how;
 	while (x->left) {
 		ssize_t n = kernel_copy(x, how, xfer_min(x->left, KERNEL_COPY_CHUNK));
 		if (n < 0) {
 			int err = errno;
-			if (ranged && err == EXDEV && !x->done) {
-				m->no_copy_range.valid = true;
-				m->no_copy_range.in_dev = x->in_dev;
-				m->no_copy_range.out_dev = m->out_memo.dev;
-			}
+			if (ranged && err == EXDEV && !x->done)
+				fs_pair_remember(&m->no_copy_range, x->in_dev, m->out_memo.dev);
 			int rc = xfer_next_step(x, err, -1, x->out,
 						x->done ? SP_REFUSALS_NONE : SP_REFUSALS_COPY,
 						xfer_error_side(x, err));

@@ -5,7 +5,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/falloc.h>
+#include <linux/fs.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -29,6 +31,7 @@ struct sparse {
 	bool in_known;  /* in_st came from the caller */
 	const struct stat *out_known; /* the caller's fstat(2) of out, or NULL */
 	bool fresh_out; /* out: a file the caller just made (SP_COPY_NEW_OUTPUT) */
+	unsigned flags; /* the caller's SP_COPY_* */
 	struct sp_known known;     /* what move_range() need not ask again */
 	off_t end;      /* where the copy ends in out */
 	uint64_t done;  /* bytes written to out */
@@ -205,8 +208,17 @@ static bool looks_sparse(const struct stat *st)
 static int takes_holes(struct sparse *s)
 {
 	if (s->fresh_out) {
-		/* Known: an empty regular file at offset 0, without O_APPEND. */
+		/* Known: an empty regular file at offset 0, without O_APPEND,
+		 * on the file system the caller says (else asked): the memos
+		 * of refusals are kept per pair of file systems. */
 		s->out_st = (struct stat){ .st_mode = S_IFREG | 0600 };
+		if (s->out_known) {
+			s->out_st.st_dev = s->out_known->st_dev;
+		} else {
+			SP_COUNT_OTHER(&s->m->stats);
+			if (fstat(s->out, &s->out_st) < 0)
+				return fail(s, SP_SIDE_OUTPUT, errno);
+		}
 		s->known.out = &s->out_st;
 		s->known.out_flags = O_RDWR;
 		s->start = 0;
@@ -231,6 +243,46 @@ static int takes_holes(struct sparse *s)
 	return !(fl & O_APPEND);
 }
 
+/* The first rung of the ladder for a whole regular file into a regular
+ * file at offset 0 (SP_COPY_CLONE, SP_COPY_CLONE_ONLY): ioctl(FICLONE),
+ * after which the output has the input's blocks and size.  A pair of file
+ * systems that refused (EOPNOTSUPP, EXDEV) is not asked again, but under
+ * SP_COPY_CLONE_ONLY.  Returns 1 when cloned, 0 when the data is to be
+ * copied, or a negative errno (SP_COPY_CLONE_ONLY). */
+static int clone_whole(struct sparse *s)
+{
+	struct sp_mover *m = s->m;
+	bool only = s->flags & SP_COPY_CLONE_ONLY;
+	if (!(s->flags & (SP_COPY_CLONE | SP_COPY_CLONE_ONLY)) || !S_ISREG(s->in_st.st_mode) ||
+	    !S_ISREG(s->out_st.st_mode) || s->start != 0)
+		return 0;
+	dev_t in_dev = s->in_st.st_dev, out_dev = s->out_st.st_dev;
+	if (!only && fs_pair_refused(&m->no_clone, in_dev, out_dev))
+		return 0;
+	SP_COUNT_OTHER(&m->stats);
+	if (ioctl(s->out, FICLONE, s->in) < 0) {
+		int err = errno;
+		if (err == EOPNOTSUPP || err == EXDEV)
+			fs_pair_remember(&m->no_clone, in_dev, out_dev);
+		if (!only)
+			return 0;
+		s->res->path = SP_PATH_CLONE;
+		return -err;
+	}
+	s->res->path = SP_PATH_CLONE;
+	s->done = (uint64_t)s->in_st.st_size;
+	s->end = s->in_st.st_size;
+	m->stats.bytes += s->done;
+	m->stats.bytes_spliced += s->done;
+	if (!s->fresh_out) {
+		/* As after a copy: out's position after the data. */
+		SP_COUNT_OTHER(&m->stats);
+		if (lseek(s->out, s->end, SEEK_SET) < 0)
+			return fail(s, SP_SIDE_OUTPUT, errno);
+	}
+	return 1;
+}
+
 /* The copy itself (see sp_copy()).  Returns 0 or a negative errno. */
 static int copy(struct sparse *s, enum sp_holes how)
 {
@@ -244,7 +296,9 @@ static int copy(struct sparse *s, enum sp_holes how)
 	int holes = takes_holes(s);
 	if (holes < 0)
 		return holes;
-	int rc;
+	int rc = clone_whole(s);
+	if (rc)
+		return rc < 0 ? rc : 0;
 	if (!S_ISREG(in_st->st_mode))
 		rc = transfer(s, SP_OFFSET_CURRENT, SP_LENGTH_EOF);
 	else if (holes && how != SP_HOLES_FILL && looks_sparse(in_st))
@@ -256,15 +310,15 @@ static int copy(struct sparse *s, enum sp_holes how)
 	return rc;
 }
 
-int64_t copy_whole(struct sp_mover *m, int in_fd, const struct stat *in_st, int out_fd,
-		   const struct stat *out_st, bool fresh_out, enum sp_holes how,
-		   struct sp_result *res)
+int64_t copy_whole(struct sp_mover *m, const struct sp_copy_args *a, struct sp_result *res)
 {
-	struct sparse s = { .m = m, .res = res, .in = in_fd, .out = out_fd,
-			    .known.out_flags = -1, .in_known = in_st != NULL,
-			    .fresh_out = fresh_out, .out_known = out_st };
-	if (in_st)
-		s.in_st = *in_st;
+	struct sparse s = { .m = m, .res = res, .in = a->in_fd, .out = a->out_fd,
+			    .known.out_flags = -1, .in_known = a->in_st != NULL,
+			    .fresh_out = a->flags & SP_COPY_NEW_OUTPUT, .out_known = a->out_st,
+			    .flags = a->flags };
+	enum sp_holes how = a->holes;
+	if (a->in_st)
+		s.in_st = *a->in_st;
 	int saved_errno = errno;
 	uint64_t start = now_ns(), elapsed = m->stats.elapsed_ns;
 	res->side = SP_SIDE_NONE;

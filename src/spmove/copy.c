@@ -471,35 +471,6 @@ static void data_error(int err, enum sp_side side, const char *src, const char *
 		cli_error(err, "error copying %s to %s", quoted(src), quoted(dst));
 }
 
-/* Clone in's data into out, a new file in t's directory (--reflink).
- * With --reflink=auto, a pair of file systems that refused clones
- * (EOPNOTSUPP, EXDEV) is not asked again.  Returns 1 when cloned, 0 when
- * the data must be copied, -1 after --reflink=always's report. */
-static int try_clone(struct spmove *s, const struct target *t, int in, int out,
-		     const struct stat *st, const char *src)
-{
-	if (s->o->reflink == REFLINK_NEVER || !S_ISREG(st->st_mode))
-		return 0;
-	struct refusals *r = &s->refused;
-	if (s->o->reflink != REFLINK_ALWAYS && t->dev && r->no_clone &&
-	    r->clone_src == st->st_dev && r->clone_dst == t->dev)
-		return 0;
-	s->cloned = -1;
-	if (clone_data(in, out) == 0) {
-		s->cloned = 1;
-		return 1;
-	}
-	if (t->dev && (errno == EOPNOTSUPP || errno == EXDEV)) {
-		r->no_clone = true;
-		r->clone_src = st->st_dev;
-		r->clone_dst = t->dev;
-	}
-	if (s->o->reflink != REFLINK_ALWAYS)
-		return 0;
-	cli_error(errno, "failed to clone %s from %s", quoted(t->path), quoted(src));
-	return -1;
-}
-
 /* Copy the data of in (st; st_is_fstat: in's own fstat, not a stand-in)
  * into the file t names (dst_st when it exists).  Returns 0 or 1 after a
  * report. */
@@ -518,16 +489,14 @@ static int copy_into(struct spmove *s, const struct loc *src, int in, const stru
 			cli_error(err, "cannot create regular file %s", quoted(t->path));
 		return 1;
 	}
-	int cloned = try_clone(s, t, in, out.fd, st, src->path);
-	int status = cloned < 0;
-	if (!cloned) {
-		enum sp_side side = SP_SIDE_OUTPUT;
-		err = -copy_data(s, in, out.fd, st, out.temp && st_is_fstat, &side);
-		/* After a signal (SIGPIPE, SIGXFSZ...), only the signal tells. */
-		if (err && !spmove_cancel)
-			data_error(err, side, src->path, t->path);
-		status = err != 0;
-	}
+	struct sp_result res = { .size = sizeof(res) };
+	err = -copy_data(s, in, out.fd, st, out.temp && st_is_fstat, t->dev, &res);
+	/* After a signal (SIGPIPE, SIGXFSZ...), only the signal tells. */
+	if (err && res.path == SP_PATH_CLONE)
+		cli_error(err, "failed to clone %s from %s", quoted(t->path), quoted(src->path));
+	else if (err && !spmove_cancel)
+		data_error(err, res.side, src->path, t->path);
+	int status = err != 0;
 	if (!status && !spmove_cancel)
 		status = output_finish(s, t, &out, src, in, st, dst_st);
 	if (status || spmove_cancel)

@@ -83,10 +83,10 @@ struct spmove_options {
 struct seen;
 
 /* What a thread of the run remembers the kernel refused, so as not to ask
- * again for each file: FICLONE between two file systems, O_TMPFILE in one. */
+ * again for each file: O_TMPFILE in a file system (a matter of
+ * directories, which libsplice does not make; the refusals of data paths,
+ * FICLONE among them, are the mover's, per pair of file systems). */
 struct refusals {
-	bool no_clone;        /* FICLONE from clone_src into clone_dst refused */
-	dev_t clone_src, clone_dst;
 	bool no_tmpfile;      /* O_TMPFILE refused on tmpfile_dev */
 	dev_t tmpfile_dev;
 };
@@ -459,18 +459,17 @@ void signals_reraise(void);
 
 /*
  * Copy the data of in (in_st: its fstat, or a regular file's stand-in for
- * a stream) to out from their starts, keeping holes as --sparse says, or
- * cloning them as --reflink says.  fresh: out is an empty file just made
- * and in_st is in's own fstat, so that the mover asks the kernel about
- * neither (SP_COPY_NEW_OUTPUT).  Returns 0 or a negative errno; *side tells
- * which side was at fault (SP_SIDE_NONE: the copy between them).
+ * a stream) to out from their starts: a clone as --reflink says (the
+ * library's first rung, FICLONE), else a copy keeping holes as --sparse
+ * says.  fresh: out is an empty file just made, on the file system out_dev
+ * (0: not known), and in_st is in's own fstat, so that the mover asks the
+ * kernel about neither (SP_COPY_NEW_OUTPUT).  Sets s->cloned and
+ * s->data_path.  Returns 0 or a negative errno; res tells which side was
+ * at fault (SP_SIDE_NONE: the copy between them) and, SP_PATH_CLONE as
+ * its path, that --reflink=always's clone failed.
  */
 int copy_data(struct spmove *s, int in, int out, const struct stat *in_st, bool fresh,
-	      enum sp_side *side);
-
-/* Clone in's data into out (FICLONE: the file systems share the blocks).
- * Returns 0, or -1 with errno set. */
-int clone_data(int in, int out);
+	      dev_t out_dev, struct sp_result *res);
 
 /* ---- progress.c ---- */
 

@@ -4,6 +4,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,6 +167,69 @@ START_TEST(copy_range_exdev_is_asked_once_per_pair)
 {
 	ck_assert_uint_eq(three_copies_refused(WAY_AUTO, EXDEV, true), 1);
 	ck_assert_uint_eq(three_copies_refused(WAY_PREFER(SP_PATH_COPY_FILE_RANGE), EXDEV, true), 1);
+}
+END_TEST
+
+/* Copy a fresh n-byte file src (made in directory in_dir) into a new file
+ * of out_dir the way a copying program does (SP_COPY_WHOLE |
+ * SP_COPY_NEW_OUTPUT, nothing but the new file told), with m; check the
+ * bytes. */
+static void copy_new_between(struct sp_mover *m, const char *in_dir, const char *out_dir, int i)
+{
+	char src[PATH_MAX], dst[PATH_MAX];
+	size_t n = 3 * CHUNK + (size_t)i, got;
+	char *data = malloc(n);
+	ck_assert_ptr_nonnull(data);
+	for (size_t k = 0; k < n; k++)
+		data[k] = (char)(k * 7 + (size_t)i);
+	snprintf(src, sizeof(src), "%s/pair-src%d", in_dir, i);
+	snprintf(dst, sizeof(dst), "%s/pair-dst%d", out_dir, i);
+	int in = open(src, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	ck_assert_int_ge(in, 0);
+	ck_assert_int_eq(pwrite(in, data, n, 0), (ssize_t)n);
+	unlink(dst);
+	int out = open(dst, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	ck_assert_int_ge(out, 0);
+	ck_assert_int_eq(copy_all(m, in, NULL, out, SP_HOLES_KEEP, true, NULL), (int64_t)n);
+	close(in);
+	close(out);
+	char *back = slurp(dst, &got);
+	ck_assert_uint_eq(got, n);
+	ck_assert(memcmp(back, data, n) == 0);
+	free(back);
+	free(data);
+	unlink(src);
+	unlink(dst);
+}
+
+/* The EXDEV memo is per pair of file systems, the real pair even for new
+ * files the caller tells nothing about: copying on within one pair asks
+ * nothing more, and a change of the output's file system, or of the
+ * input's, asks again. */
+START_TEST(copy_range_exdev_memo_follows_the_pair)
+{
+	struct stat a, b;
+	const char *here = scratch_path("."), *other = "/dev/shm";
+	ck_assert_int_eq(stat(here, &a), 0);
+	if (stat(other, &b) < 0 || a.st_dev == b.st_dev)
+		return; /* no second file system to change to */
+	struct sp_options o = { .pipe_size = CHUNK, .buffer_size = CHUNK };
+	struct sp_mover *m;
+	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
+	fault_reset();
+	fault_inject(FAULT_COPY_FILE_RANGE, 1, 1000, EXDEV);
+	copy_new_between(m, here, here, 0);
+	ck_assert_uint_eq(fault_count(FAULT_COPY_FILE_RANGE), 1);
+	copy_new_between(m, here, here, 1);
+	ck_assert_uint_eq(fault_count(FAULT_COPY_FILE_RANGE), 1); /* same pair */
+	copy_new_between(m, here, other, 2);
+	ck_assert_uint_eq(fault_count(FAULT_COPY_FILE_RANGE), 2); /* another output fs */
+	copy_new_between(m, here, other, 3);
+	ck_assert_uint_eq(fault_count(FAULT_COPY_FILE_RANGE), 2);
+	copy_new_between(m, other, other, 4);
+	ck_assert_uint_eq(fault_count(FAULT_COPY_FILE_RANGE), 3); /* another input fs */
+	fault_reset();
+	sp_mover_free(m);
 }
 END_TEST
 
@@ -435,6 +499,7 @@ Suite *faults_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, einval_at_first_splice_falls_back);
 	tcase_add_test(tc, copy_range_exdev_is_asked_once_per_pair);
+	tcase_add_test(tc, copy_range_exdev_memo_follows_the_pair);
 	tcase_add_test(tc, copy_range_other_refusals_are_asked_each_time);
 	tcase_add_test(tc, enosys_at_first_splice_falls_back);
 	tcase_add_test(tc, einval_into_a_pipe_falls_back);

@@ -277,9 +277,19 @@ START_TEST(misspelt_path_refused)
 }
 END_TEST
 
+/* A clone has a name but is sp_copy()'s flag, no path for a mover. */
+START_TEST(clone_is_named_not_parsed)
+{
+	enum sp_path p = SP_PATH_NONE;
+	ck_assert_str_eq(sp_path_name(SP_PATH_CLONE), "clone");
+	ck_assert_int_eq(sp_path_parse("clone", &p), -EINVAL);
+	ck_assert_int_eq(p, SP_PATH_NONE);
+}
+END_TEST
+
 START_TEST(unknown_path_has_no_name)
 {
-	ck_assert_ptr_null(sp_path_name((enum sp_path)(SP_PATH_SENDFILE + 1)));
+	ck_assert_ptr_null(sp_path_name((enum sp_path)(SP_PATH_CLONE + 1)));
 }
 END_TEST
 
@@ -409,6 +419,7 @@ static Suite *methods_suite(void)
 	tcase_add_test(names, none_is_not_a_path_to_ask_for);
 	tcase_add_test(names, auto_is_not_a_path);
 	tcase_add_test(names, misspelt_path_refused);
+	tcase_add_test(names, clone_is_named_not_parsed);
 	tcase_add_test(names, unknown_path_has_no_name);
 	tcase_add_test(names, unknown_path_makes_no_mover);
 	tcase_add_loop_test(names, only_path_refuses_to_fall_back, 0, N_PATHS - 2);

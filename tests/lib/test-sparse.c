@@ -511,8 +511,9 @@ START_TEST(no_mover_refused)
 END_TEST
 
 /* Copy the test file into a new scratch file "new" with sp_copy(SP_COPY_WHOLE | SP_COPY_NEW_OUTPUT)
- * (in_st: the input's fstat, or NULL), holes kept; check the bytes and
- * return the system calls the mover made. */
+ * (with_stat: given the input's fstat and the output's file system, the
+ * directory's st_dev, as a copying program knows them), holes kept; check
+ * the bytes and return the system calls the mover made. */
 static uint64_t copy_to_new_file(bool with_stat)
 {
 	const char *src = test_file();
@@ -522,8 +523,13 @@ static uint64_t copy_to_new_file(bool with_stat)
 	ck_assert_int_eq(fstat(in, &st), 0);
 	unlink(scratch_path("new"));
 	int out = open_path(scratch_path("new"), O_RDWR | O_CREAT | O_EXCL);
-	ck_assert_int_eq(copy_all(m, in, with_stat ? &st : NULL, out, SP_HOLES_KEEP, true, NULL),
-			 (int64_t)data_bytes(in));
+	struct stat dir;
+	ck_assert_int_eq(stat(scratch_path("."), &dir), 0);
+	struct stat out_st = { .st_mode = S_IFREG, .st_dev = dir.st_dev };
+	struct sp_copy_args a = { .size = sizeof(a), .in_fd = in, .out_fd = out,
+				  .flags = SP_COPY_WHOLE | SP_COPY_NEW_OUTPUT,
+				  .in_st = with_stat ? &st : NULL, .out_st = with_stat ? &out_st : NULL };
+	ck_assert_int_eq(sp_copy(m, &a, NULL), (int64_t)data_bytes(in));
 	ck_assert(same_bytes(src, scratch_path("new")));
 	ck_assert_int_eq(lseek(out, 0, SEEK_CUR), SIZE); /* left after the copy */
 	uint64_t calls = sp_get_stats(m)->syscalls;
@@ -533,9 +539,9 @@ static uint64_t copy_to_new_file(bool with_stat)
 	return calls;
 }
 
-/* Into a file it is told is new, the copy asks nothing about it (fstat,
- * flags, position: three calls fewer than sp_copy(SP_COPY_WHOLE)), and nothing
- * about the input when given its fstat (one more fewer). */
+/* Into a file it is told is new, the copy asks nothing about it but its
+ * file system (flags, position: two calls fewer than sp_copy(SP_COPY_WHOLE)),
+ * and given that and the input's fstat, nothing at all (two more fewer). */
 START_TEST(copy_to_new_asks_less)
 {
 	struct sp_mover *m;
@@ -544,8 +550,60 @@ START_TEST(copy_to_new_asks_less)
 	close(in);
 	uint64_t sparse_calls = sp_get_stats(m)->syscalls;
 	sp_mover_free(m);
-	ck_assert_uint_eq(copy_to_new_file(false), sparse_calls - 3);
+	ck_assert_uint_eq(copy_to_new_file(false), sparse_calls - 2);
 	ck_assert_uint_eq(copy_to_new_file(true), sparse_calls - 4);
+}
+END_TEST
+
+/* Clone the test file into a new scratch file with flags (SP_COPY_CLONE or
+ * SP_COPY_CLONE_ONLY) and mover m; res gets the outcome.  Returns what
+ * sp_copy() returned; on success the copy has the same bytes. */
+static int64_t clone_to_new_file(struct sp_mover *m, unsigned flags, struct sp_result *res)
+{
+	const char *src = test_file();
+	int in = open_path(src, O_RDONLY);
+	unlink(scratch_path("clone"));
+	int out = open_path(scratch_path("clone"), O_RDWR | O_CREAT | O_EXCL);
+	struct sp_copy_args a = { .size = sizeof(a), .in_fd = in, .out_fd = out,
+				  .flags = SP_COPY_WHOLE | SP_COPY_NEW_OUTPUT | flags };
+	int64_t r = sp_copy(m, &a, res);
+	if (r >= 0)
+		ck_assert(same_bytes(src, scratch_path("clone")));
+	close(in);
+	close(out);
+	return r;
+}
+
+/* FICLONE is the first rung: where the file system clones, the copy is a
+ * clone; where it refuses, the data is copied, and the pair of file
+ * systems is not asked again; SP_COPY_CLONE_ONLY fails instead, with the
+ * clone as its path. */
+START_TEST(clone_first_then_copy)
+{
+	struct sp_mover *m = mover_with(NULL);
+	struct sp_result res = RESULT_INIT;
+	int64_t r = clone_to_new_file(m, SP_COPY_CLONE, &res);
+	ck_assert_int_ge(r, 0);
+	if (res.path == SP_PATH_CLONE) { /* btrfs, XFS: a clone every time */
+		ck_assert_int_eq(clone_to_new_file(m, SP_COPY_CLONE_ONLY, &res), r);
+		ck_assert_int_eq(res.path, SP_PATH_CLONE);
+		sp_mover_free(m);
+		return;
+	}
+	/* Asked again, the pair costs no more calls than a copy without a
+	 * clone: FICLONE is not asked again. */
+	uint64_t before = sp_get_stats(m)->syscalls;
+	ck_assert_int_eq(clone_to_new_file(m, SP_COPY_CLONE, &res), r);
+	uint64_t memo = sp_get_stats(m)->syscalls - before;
+	ck_assert_int_ne(res.path, SP_PATH_CLONE);
+	before = sp_get_stats(m)->syscalls;
+	ck_assert_int_eq(clone_to_new_file(m, 0, &res), r);
+	ck_assert_uint_eq(memo, sp_get_stats(m)->syscalls - before);
+	ck_assert_int_lt(clone_to_new_file(m, SP_COPY_CLONE_ONLY, &res), 0);
+	ck_assert_int_eq(res.path, SP_PATH_CLONE);
+	ck_assert_int_eq(res.side, SP_SIDE_NONE);
+	ck_assert_uint_eq(res.bytes, 0);
+	sp_mover_free(m);
 }
 END_TEST
 
@@ -574,6 +632,7 @@ Suite *sparse_suite(void)
 	tcase_add_test(tc, unknown_hole_policy_refused);
 	tcase_add_test(tc, no_mover_refused);
 	tcase_add_test(tc, copy_to_new_asks_less);
+	tcase_add_test(tc, clone_first_then_copy);
 	tcase_add_test(tc, pseudo_files_read_to_their_end);
 	suite_add_tcase(s, tc);
 	return s;
