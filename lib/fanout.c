@@ -50,6 +50,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "sys.h"
 
 /* How an output gets its bytes. */
 enum route {
@@ -132,17 +133,13 @@ static ssize_t issue(const struct sp_worker *w, enum op op, int from, int to, vo
 	switch (op) {
 	case OP_STAGE:
 	case OP_SPLICE:
-		SP_COUNT(w->stats, splice_calls);
-		return splice(from, NULL, to, NULL, len, flags);
+		return sys_splice(w->stats, from, NULL, to, NULL, len, flags);
 	case OP_TEE:
-		SP_COUNT(w->stats, tee_calls);
-		return tee(from, to, len, flags);
+		return sys_tee(w->stats, from, to, len, flags);
 	case OP_READ:
-		SP_COUNT(w->stats, read_calls);
-		return read(from, buf, len);
+		return sys_read(w->stats, from, buf, len);
 	default:
-		SP_COUNT(w->stats, write_calls);
-		return write(to, buf, len);
+		return sys_write(w->stats, to, buf, len);
 	}
 }
 
@@ -264,7 +261,7 @@ static int discard(struct fan *f, int fd, size_t n)
 static int empty_pipe(struct fan *f, int fd)
 {
 	int n;
-	if (ioctl(fd, FIONREAD, &n) < 0)
+	if (sys_fionread(&f->m->stats, fd, &n) < 0)
 		return -errno;
 	return discard(f, fd, (size_t)n);
 }
@@ -565,11 +562,8 @@ static int collect(struct fan *f, size_t i, bool stopping)
 		pthread_cond_wait(&d->cond, &d->lock);
 	pthread_mutex_unlock(&d->lock);
 	o->handed = false;
-	struct sp_stats *ds = &d->stats, *s = &f->m->stats;
-	s->syscalls += ds->syscalls;
-	s->splice_calls += ds->splice_calls;
-	s->poll_calls += ds->poll_calls;
-	*ds = (struct sp_stats){ 0 };
+	sp_stats_add(&f->m->stats, &d->stats);
+	d->stats = (struct sp_stats){ 0 };
 	gave(f, i, d->moved, true);
 	if (!d->err)
 		return 0;
@@ -680,13 +674,11 @@ static void classify(struct fan *f, size_t i, int fd)
 	struct fan_out *o = &f->outs[i];
 	struct stat st;
 	*o = (struct fan_out){ .fd = fd, .route = ROUTE_SPLICE, .live = true };
-	SP_COUNT_OTHER(&m->stats);
-	if (fstat(fd, &st) < 0) {
+	if (sys_fstat(&m->stats, fd, &st) < 0) {
 		o->route = ROUTE_WRITE; /* the first write(2) says what is wrong */
 	} else if (S_ISFIFO(st.st_mode)) {
 		o->route = ROUTE_TEE;
-		m->stats.syscalls += 2;
-		sp_pipe_grow(fd, m->opts.pipe_size);
+		pipe_grow(&m->stats, fd, m->opts.pipe_size);
 	} else if (S_ISSOCK(st.st_mode) && sp_socket_datagram(m, fd)) {
 		/* A datagram per call: write(2) in datagrams of a size a
 		 * socket takes (a splice would send a whole chunk as one,
@@ -701,10 +693,9 @@ static void classify(struct fan *f, size_t i, int fd)
 		o->route = ROUTE_WRITE;
 		o->nocache = true;
 	} else if (sp_may_switch_path(&m->opts)) {
-		m->stats.syscalls += 2;
-		int fl = fcntl(fd, F_GETFL);
+		int fl = sys_fcntl(&m->stats, fd, F_GETFL, 0);
 		/* splice(2) refuses O_APPEND; ttys are for write(2). */
-		if ((fl >= 0 && (fl & O_APPEND)) || isatty(fd)) {
+		if ((fl >= 0 && (fl & O_APPEND)) || sys_isatty(&m->stats, fd)) {
 			o->route = ROUTE_WRITE;
 			m->stats.fallbacks++;
 		}
@@ -720,22 +711,18 @@ static int open_pipes(struct fan *f)
 	int rc = sp_private_pipe(m);
 	if (rc)
 		return rc;
-	SP_COUNT_OTHER(&m->stats);
-	if (pipe2(f->scratch, O_CLOEXEC) < 0)
+	if (sys_pipe2(&m->stats, f->scratch, O_CLOEXEC) < 0)
 		return -errno;
-	m->stats.syscalls += 2;
-	long size = sp_pipe_grow(f->scratch[1], m->pipe_size);
+	long size = pipe_grow(&m->stats, f->scratch[1], m->pipe_size);
 	if (size < 0)
 		return (int)size;
 	if ((size_t)size < m->pipe_size) {
-		SP_COUNT_OTHER(&m->stats);
-		long got = fcntl(m->pipe_fds[1], F_SETPIPE_SZ, (int)size);
+		long got = sys_fcntl(&m->stats, m->pipe_fds[1], F_SETPIPE_SZ, (int)size);
 		if (got < 0)
 			return -errno;
 		m->pipe_size = (size_t)got;
 	}
-	SP_COUNT_OTHER(&m->stats);
-	f->devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	f->devnull = sys_open(&m->stats, "/dev/null", O_WRONLY | O_CLOEXEC);
 	return f->devnull < 0 ? -errno : 0;
 }
 
@@ -745,11 +732,9 @@ static int start_drainer(struct fan *f, struct drainer *d, size_t i)
 {
 	*d = (struct drainer){ .scratch = { -1, -1 }, .fd = f->outs[i].fd };
 	d->worker = (struct sp_worker){ .opts = &f->m->opts, .stats = &d->stats };
-	SP_COUNT_OTHER(&f->m->stats);
-	if (pipe2(d->scratch, O_CLOEXEC) < 0)
+	if (sys_pipe2(&f->m->stats, d->scratch, O_CLOEXEC) < 0)
 		return -errno;
-	f->m->stats.syscalls += 2;
-	long size = sp_pipe_grow(d->scratch[1], f->m->pipe_size);
+	long size = pipe_grow(&f->m->stats, d->scratch[1], f->m->pipe_size);
 	int rc = size < (long)f->m->pipe_size ? -ENOMEM : 0;
 	if (!rc) {
 		pthread_mutex_init(&d->lock, NULL);
@@ -761,8 +746,8 @@ static int start_drainer(struct fan *f, struct drainer *d, size_t i)
 		}
 	}
 	if (rc) {
-		close(d->scratch[0]);
-		close(d->scratch[1]);
+		sys_close(&f->m->stats, d->scratch[0]);
+		sys_close(&f->m->stats, d->scratch[1]);
 		return rc;
 	}
 	f->outs[i].drainer = d;
@@ -810,8 +795,8 @@ static void stop_drainers(struct fan *f)
 		pthread_join(d->thread, NULL);
 		pthread_cond_destroy(&d->cond);
 		pthread_mutex_destroy(&d->lock);
-		close(d->scratch[0]);
-		close(d->scratch[1]);
+		sys_close(&f->m->stats, d->scratch[0]);
+		sys_close(&f->m->stats, d->scratch[1]);
 	}
 	free(f->drainers);
 }
@@ -832,10 +817,8 @@ static int setup(struct fan *f, int in_fd, const int *out_fds)
 	f->rw = sp_rw_only(&m->opts);
 
 	struct stat st;
-	SP_COUNT_OTHER(&m->stats);
-	if (fstat(in_fd, &st) == 0 && S_ISFIFO(st.st_mode)) {
-		m->stats.syscalls += 2;
-		sp_pipe_grow(in_fd, m->opts.pipe_size);
+	if (sys_fstat(&m->stats, in_fd, &st) == 0 && S_ISFIFO(st.st_mode)) {
+		pipe_grow(&m->stats, in_fd, m->opts.pipe_size);
 	}
 	if (!f->rw && consumer_of(f) < f->n) {
 		int rc = open_pipes(f);
@@ -881,11 +864,11 @@ int64_t sp_fanout(struct sp_mover *m, int in_fd, const int *out_fds, size_t n,
 	if (rc < 0)
 		sp_private_pipe_discard(m); /* it may hold part of a chunk */
 	if (f.scratch[0] >= 0) {
-		close(f.scratch[0]);
-		close(f.scratch[1]);
+		sys_close(&m->stats, f.scratch[0]);
+		sys_close(&m->stats, f.scratch[1]);
 	}
 	if (f.devnull >= 0)
-		close(f.devnull);
+		sys_close(&m->stats, f.devnull);
 	free(f.buf);
 	free(f.outs);
 	struct sp_result res = { .bytes = f.total, .side = f.side,

@@ -102,12 +102,6 @@ struct sp_mover {
 	struct fs_pair no_copy_range, no_clone;
 };
 
-/* Count one system call of the given kind (a field of struct sp_stats) in
- * the counters stats points to. */
-#define SP_COUNT(stats, field) \
-	do { (stats)->syscalls++; (stats)->field++; } while (0)
-#define SP_COUNT_OTHER(stats) ((stats)->syscalls++)
-
 /* Whether the mover may leave a path the kernel refuses for another one:
  * every policy but SP_POLICY_ONLY. */
 static inline bool sp_may_switch_path(const struct sp_options *o)

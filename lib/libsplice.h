@@ -186,6 +186,11 @@ void sp_mover_free(struct sp_mover *mover);
 /* The mover's running totals. */
 const struct sp_stats *sp_get_stats(const struct sp_mover *mover);
 
+/* Add the counters of from, a mover that worked alongside (another
+ * thread's), to *to: the counts are summed; the time is the longer of the
+ * two (they ran at once); the pipe and socket buffer sizes are the larger. */
+void sp_stats_add(struct sp_stats *to, const struct sp_stats *from);
+
 /* Size of the mover's private pipe once created (0 before). */
 size_t sp_pipe_size(const struct sp_mover *mover);
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "xfer.h"
+#include "sys.h"
 
 /* Bytes asked for per in-kernel copy call: large enough to cost little,
  * small enough for progress reports and a prompt stop on a signal. */
@@ -46,11 +47,9 @@ int sp_path_parse(const char *name, enum sp_path *path)
 static ssize_t kernel_copy(struct xfer *x, enum sp_path how, size_t n)
 {
 	if (how == SP_PATH_COPY_FILE_RANGE) {
-		SP_COUNT(&x->m->stats, copy_file_range_calls);
-		return copy_file_range(x->in, x->posp, x->out, NULL, n, 0);
+		return sys_copy_file_range(&x->m->stats, x->in, x->posp, x->out, NULL, n, 0);
 	}
-	SP_COUNT(&x->m->stats, sendfile_calls);
-	return sendfile(x->out, x->in, x->posp, n);
+	return sys_sendfile(&x->m->stats, x->out, x->in, x->posp, n);
 }
 
 /* Copy with copy_file_range(2) or sendfile(2) until done.  Returns 0,

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "xfer.h"
+#include "sys.h"
 
 /* Record which side failed; returns -err for the caller to pass up. */
 int xfer_fail(struct xfer *x, enum sp_side side, int err)
@@ -71,7 +72,7 @@ enum sp_side xfer_error_side(const struct xfer *x, int err)
 	case EPIPE: case ENOSPC: case EDQUOT: case EFBIG:
 		return SP_SIDE_OUTPUT;
 	case EBADF: {
-		int fl = fcntl(x->in, F_GETFL);
+		int fl = sys_fcntl(&x->m->stats, x->in, F_GETFL, 0);
 		return fl < 0 || (fl & O_ACCMODE) == O_WRONLY ? SP_SIDE_INPUT : SP_SIDE_OUTPUT;
 	}
 	default:
@@ -88,8 +89,7 @@ int xfer_write_all(struct xfer *x, const char *buf, size_t n)
 		if (x->nocache_out) {
 			w = sp_nocache_write(&x->cache, &m->stats, x->out, buf, n);
 		} else {
-			SP_COUNT(&m->stats, write_calls);
-			w = write(x->out, buf, n);
+			w = sys_write(&m->stats, x->out, buf, n);
 		}
 		if (w < 0) {
 			int rc = xfer_next_step(x, errno, -1, x->out, SP_REFUSALS_NONE,
@@ -113,8 +113,7 @@ ssize_t xfer_read(struct xfer *x, char *buf, size_t want)
 		if (x->nocache_in) {
 			n = sp_nocache_read(&x->cache, &m->stats, x->in, buf, want, x->posp);
 		} else {
-			SP_COUNT(&m->stats, read_calls);
-			n = x->posp ? pread(x->in, buf, want, *x->posp) : read(x->in, buf, want);
+			n = x->posp ? sys_pread(&m->stats, x->in, buf, want, *x->posp) : sys_read(&m->stats, x->in, buf, want);
 		}
 		if (n >= 0) {
 			if (x->posp)
@@ -185,8 +184,7 @@ static int splice_input(struct xfer *x, int to, size_t len, size_t *n)
 {
 	bool direct = to == x->out;
 	for (;;) {
-		SP_COUNT(&x->m->stats, splice_calls);
-		ssize_t k = splice(x->in, x->posp, to, NULL, len, x->flags);
+		ssize_t k = sys_splice(&x->m->stats, x->in, x->posp, to, NULL, len, x->flags);
 		if (k >= 0) {
 			*n = (size_t)k;
 			return 0;
@@ -225,8 +223,7 @@ static int copy_out_of_pipe(struct xfer *x, size_t n)
 	struct sp_mover *m = x->m;
 	int rc = sp_buffer(m);
 	while (!rc && n) {
-		SP_COUNT(&m->stats, read_calls);
-		ssize_t got = read(m->pipe_fds[0], m->buf, xfer_min(n, m->opts.buffer_size));
+		ssize_t got = sys_read(&m->stats, m->pipe_fds[0], m->buf, xfer_min(n, m->opts.buffer_size));
 		if (got < 0) {
 			rc = xfer_next_step(x, errno, m->pipe_fds[0], -1, SP_REFUSALS_NONE,
 					    SP_SIDE_NONE);
@@ -249,8 +246,7 @@ int xfer_drain_pipe(struct xfer *x, size_t n, bool *refused)
 	struct sp_mover *m = x->m;
 	int rc = 0;
 	while (n) {
-		SP_COUNT(&m->stats, splice_calls);
-		ssize_t k = splice(m->pipe_fds[0], NULL, x->out, NULL, n, x->flags);
+		ssize_t k = sys_splice(&m->stats, m->pipe_fds[0], NULL, x->out, NULL, n, x->flags);
 		if (k > 0) {
 			n -= (size_t)k;
 			xfer_delivered(x, (size_t)k, true);
@@ -317,8 +313,7 @@ static int examine_output(struct xfer *x, const struct sp_known *known)
 	struct stat own;
 	const struct stat *st = known ? known->out : NULL;
 	if (!st) {
-		SP_COUNT_OTHER(&m->stats);
-		if (fstat(x->out, &own) < 0)
+		if (sys_fstat(&m->stats, x->out, &own) < 0)
 			return xfer_fail(x, SP_SIDE_OUTPUT, errno);
 		st = &own;
 	}
@@ -331,13 +326,11 @@ static int examine_output(struct xfer *x, const struct sp_known *known)
 	*memo = (struct sp_output_memo){ .valid = true, .fd = x->out,
 					 .dev = st->st_dev, .ino = st->st_ino };
 	if (x->out_pipe) {
-		m->stats.syscalls += 2;
-		memo->pipe_size = sp_pipe_grow(x->out, m->opts.pipe_size);
+		memo->pipe_size = pipe_grow(&m->stats, x->out, m->opts.pipe_size);
 	} else {
 		int fl = known ? known->out_flags : -1;
 		if (fl < 0) {
-			SP_COUNT_OTHER(&m->stats);
-			fl = fcntl(x->out, F_GETFL);
+			fl = sys_fcntl(&m->stats, x->out, F_GETFL, 0);
 		}
 		memo->append = fl >= 0 && (fl & O_APPEND);
 		if (x->out_sock)
@@ -358,8 +351,7 @@ static int examine_input(struct xfer *x, int64_t offset, const struct stat *know
 	if (known_st) {
 		st = *known_st;
 	} else {
-		SP_COUNT_OTHER(&x->m->stats);
-		if (fstat(x->in, &st) < 0)
+		if (sys_fstat(&x->m->stats, x->in, &st) < 0)
 			return xfer_fail(x, SP_SIDE_INPUT, errno);
 	}
 	if (S_ISDIR(st.st_mode))
@@ -410,8 +402,7 @@ static int run_splice(struct xfer *x)
 	if (x->in_pipe || x->out_pipe) {
 		long size = x->out_pipe ? m->out_memo.pipe_size : 0;
 		if (x->in_pipe) {
-			m->stats.syscalls += 2;
-			long in_size = sp_pipe_grow(x->in, m->opts.pipe_size);
+			long in_size = pipe_grow(&m->stats, x->in, m->opts.pipe_size);
 			if (in_size > size)
 				size = in_size;
 		}

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "sys.h"
 
 #ifndef RWF_DONTCACHE
 #define RWF_DONTCACHE 0x00000080 /* Linux 6.14, <linux/fs.h> */
@@ -60,14 +61,11 @@ static bool know_cached(struct sp_nocache *c, struct sp_stats *st, int fd, off_t
 		known = from;
 	}
 	c->cached_valid = false;
-	SP_COUNT_OTHER(st);
-	void *map = mmap(NULL, (size_t)(end - known), PROT_READ, MAP_SHARED, fd, known);
+	void *map = sys_mmap(st, NULL, (size_t)(end - known), PROT_READ, MAP_SHARED, fd, known);
 	if (map == MAP_FAILED)
 		return false;
-	SP_COUNT_OTHER(st);
-	bool ok = mincore(map, (size_t)(end - known), c->cached + keep) == 0;
-	SP_COUNT_OTHER(st);
-	munmap(map, (size_t)(end - known));
+	bool ok = sys_mincore(st, map, (size_t)(end - known), c->cached + keep) == 0;
+	sys_munmap(st, map, (size_t)(end - known));
 	c->cached_from = from;
 	c->cached_valid = ok;
 	return ok;
@@ -92,8 +90,7 @@ static void drop_read(struct sp_nocache *c, struct sp_stats *st, int fd, off_t u
 		size_t j = i;
 		while (j < last && !(c->cached[j] & 1))
 			j++;
-		SP_COUNT_OTHER(st);
-		posix_fadvise(fd, c->cached_from + (off_t)i * page, (off_t)(j - i) * page,
+		sys_posix_fadvise(st, fd, c->cached_from + (off_t)i * page, (off_t)(j - i) * page,
 			      POSIX_FADV_DONTNEED);
 		i = j;
 	}
@@ -107,8 +104,7 @@ static void drop_read(struct sp_nocache *c, struct sp_stats *st, int fd, off_t u
 static ssize_t read_dropping(struct sp_nocache *c, struct sp_stats *st, int fd, void *buf,
 			     size_t len, loff_t *posp)
 {
-	SP_COUNT_OTHER(st);
-	off_t at = posp ? *posp : lseek(fd, 0, SEEK_CUR);
+	off_t at = posp ? *posp : sys_lseek(st, fd, 0, SEEK_CUR);
 	if (at >= 0 && (!c->reading || at != c->in_end)) {
 		c->reading = true; /* the first read, or after a seek */
 		c->in_dropped = at;
@@ -116,8 +112,7 @@ static ssize_t read_dropping(struct sp_nocache *c, struct sp_stats *st, int fd, 
 	bool known = at >= 0 && know_cached(c, st, fd, c->in_dropped);
 	if (known && (uint64_t)(at + (off_t)len) > (uint64_t)(c->cached_from + SP_NOCACHE_AHEAD))
 		len = (size_t)(c->cached_from + SP_NOCACHE_AHEAD - at);
-	SP_COUNT(st, read_calls);
-	ssize_t n = posp ? pread(fd, buf, len, *posp) : read(fd, buf, len);
+	ssize_t n = posp ? sys_pread(st, fd, buf, len, *posp) : sys_read(st, fd, buf, len);
 	if (!known || n < 0)
 		return n;
 	int err = errno;
@@ -135,8 +130,7 @@ ssize_t sp_nocache_read(struct sp_nocache *c, struct sp_stats *st, int fd, void 
 {
 	if (!c->plain_in) {
 		struct iovec iov = { .iov_base = buf, .iov_len = len };
-		SP_COUNT(st, read_calls);
-		ssize_t n = preadv2(fd, &iov, 1, posp ? *posp : -1, RWF_DONTCACHE);
+		ssize_t n = sys_preadv2(st, fd, &iov, 1, posp ? *posp : -1, RWF_DONTCACHE);
 		if (n >= 0 || !refused(errno))
 			return n;
 		c->plain_in = true;
@@ -150,12 +144,10 @@ static void flush_and_drop(struct sp_nocache *c, struct sp_stats *st, int fd, of
 {
 	if (c->dropped >= upto)
 		return;
-	SP_COUNT_OTHER(st);
-	sync_file_range(fd, c->dropped, upto - c->dropped,
+	sys_sync_file_range(st, fd, c->dropped, upto - c->dropped,
 			SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE |
 			SYNC_FILE_RANGE_WAIT_AFTER);
-	SP_COUNT_OTHER(st);
-	posix_fadvise(fd, c->dropped, upto - c->dropped, POSIX_FADV_DONTNEED);
+	sys_posix_fadvise(st, fd, c->dropped, upto - c->dropped, POSIX_FADV_DONTNEED);
 	c->dropped = upto;
 }
 
@@ -163,8 +155,7 @@ static void flush_and_drop(struct sp_nocache *c, struct sp_stats *st, int fd, of
  * drop the window before, whose writeback the last call started. */
 static void drop_written(struct sp_nocache *c, struct sp_stats *st, int fd)
 {
-	SP_COUNT_OTHER(st);
-	sync_file_range(fd, c->started, c->end - c->started, SYNC_FILE_RANGE_WRITE);
+	sys_sync_file_range(st, fd, c->started, c->end - c->started, SYNC_FILE_RANGE_WRITE);
 	flush_and_drop(c, st, fd, c->started);
 	c->started = c->end;
 }
@@ -174,22 +165,19 @@ ssize_t sp_nocache_write(struct sp_nocache *c, struct sp_stats *st, int fd, cons
 {
 	if (!c->plain_out) {
 		struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-		SP_COUNT(st, write_calls);
-		ssize_t n = pwritev2(fd, &iov, 1, -1, RWF_DONTCACHE);
+		ssize_t n = sys_pwritev2(st, fd, &iov, 1, -1, RWF_DONTCACHE);
 		if (n >= 0 || !refused(errno))
 			return n;
 		c->plain_out = true;
 	}
 	if (!c->tracking) {
-		SP_COUNT_OTHER(st);
-		off_t at = lseek(fd, 0, SEEK_CUR);
+		off_t at = sys_lseek(st, fd, 0, SEEK_CUR);
 		if (at >= 0) {
 			c->tracking = true;
 			c->started = c->dropped = c->end = at;
 		}
 	}
-	SP_COUNT(st, write_calls);
-	ssize_t n = write(fd, buf, len);
+	ssize_t n = sys_write(st, fd, buf, len);
 	if (n > 0 && c->tracking) {
 		int err = errno;
 		c->end += n;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "sys.h"
 
 /* The system's limit for unprivileged F_SETPIPE_SZ, or 0 when unknown. */
 static long pipe_max_size(void)
@@ -27,7 +28,13 @@ static long pipe_max_size(void)
 
 long sp_pipe_grow(int fd, size_t want)
 {
-	long cur = fcntl(fd, F_GETPIPE_SZ);
+	struct sp_stats uncounted;
+	return pipe_grow(&uncounted, fd, want);
+}
+
+long pipe_grow(struct sp_stats *st, int fd, size_t want)
+{
+	long cur = sys_fcntl(st, fd, F_GETPIPE_SZ, 0);
 	if (cur < 0)
 		return -errno;
 	if (want <= (size_t)cur)
@@ -35,11 +42,11 @@ long sp_pipe_grow(int fd, size_t want)
 	/* Ask first: root may go past pipe-max-size, and a user's request
 	 * under it (1 MiB by default) succeeds; only a refusal costs reading
 	 * the limit, at most once per process. */
-	long got = fcntl(fd, F_SETPIPE_SZ, (int)want);
+	long got = sys_fcntl(st, fd, F_SETPIPE_SZ, (int)want);
 	if (got < 0 && errno == EPERM) {
 		long max = pipe_max_size();
 		if (max > (long)cur && (size_t)max < want)
-			got = fcntl(fd, F_SETPIPE_SZ, (int)max);
+			got = sys_fcntl(st, fd, F_SETPIPE_SZ, (int)max);
 	}
 	/* EPERM (over a limit) and EBUSY (shrinking below the contents) are
 	 * refusals: keep the size the pipe has. */
@@ -51,15 +58,13 @@ int sp_private_pipe(struct sp_mover *m)
 	if (m->pipe_fds[0] >= 0)
 		return 0;
 	int fds[2];
-	SP_COUNT_OTHER(&m->stats);
-	if (pipe2(fds, O_CLOEXEC) < 0)
+	if (sys_pipe2(&m->stats, fds, O_CLOEXEC) < 0)
 		return -errno;
-	SP_COUNT_OTHER(&m->stats);
-	long size = sp_pipe_grow(fds[1], m->opts.pipe_size);
+	long size = pipe_grow(&m->stats, fds[1], m->opts.pipe_size);
 	if (size < 0) {
 		int err = (int)size;
-		close(fds[0]);
-		close(fds[1]);
+		sys_close(&m->stats, fds[0]);
+		sys_close(&m->stats, fds[1]);
 		return err;
 	}
 	m->pipe_fds[0] = fds[0];
@@ -72,8 +77,8 @@ void sp_private_pipe_discard(struct sp_mover *m)
 {
 	if (m->pipe_fds[0] < 0)
 		return;
-	close(m->pipe_fds[0]);
-	close(m->pipe_fds[1]);
+	sys_close(&m->stats, m->pipe_fds[0]);
+	sys_close(&m->stats, m->pipe_fds[1]);
 	m->pipe_fds[0] = m->pipe_fds[1] = -1;
 	m->pipe_size = 0;
 }

@@ -6,6 +6,7 @@
 #include <poll.h>
 
 #include "internal.h"
+#include "sys.h"
 
 bool sp_cancelled(const struct sp_worker *w)
 {
@@ -18,8 +19,7 @@ int sp_wait_fd(const struct sp_worker *w, int fd, short events)
 	for (;;) {
 		if (sp_cancelled(w))
 			return -ECANCELED;
-		SP_COUNT(w->stats, poll_calls);
-		int n = poll(&p, 1, -1);
+		int n = sys_poll(w->stats, &p, 1, -1);
 		if (n > 0)
 			return 0; /* ready, hung up or in error: the next call says which */
 		if (n < 0 && errno != EINTR)

@@ -6,13 +6,13 @@
 #include <sys/socket.h>
 
 #include "internal.h"
+#include "sys.h"
 
 bool sp_socket_datagram(struct sp_mover *m, int fd)
 {
 	int type;
 	socklen_t len = sizeof(type);
-	SP_COUNT_OTHER(&m->stats);
-	return getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 &&
+	return sys_getsockopt(&m->stats, fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 &&
 	       (type == SOCK_DGRAM || type == SOCK_SEQPACKET);
 }
 
@@ -27,16 +27,13 @@ long sp_socket_grow(struct sp_mover *m, int fd, size_t want)
 {
 	int cur;
 	socklen_t len = sizeof(cur);
-	SP_COUNT_OTHER(&m->stats);
-	if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &cur, &len) < 0)
+	if (sys_getsockopt(&m->stats, fd, SOL_SOCKET, SO_SNDBUF, &cur, &len) < 0)
 		return -errno;
 	if (cur < 0 || want <= (size_t)cur / 2 || want > INT32_MAX)
 		return cur;
 	int asked = (int)want;
-	SP_COUNT_OTHER(&m->stats);
-	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &asked, sizeof(asked)) < 0)
+	if (sys_setsockopt(&m->stats, fd, SOL_SOCKET, SO_SNDBUF, &asked, sizeof(asked)) < 0)
 		return cur;
-	SP_COUNT_OTHER(&m->stats);
 	len = sizeof(cur);
-	return getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &cur, &len) < 0 ? -errno : cur;
+	return sys_getsockopt(&m->stats, fd, SOL_SOCKET, SO_SNDBUF, &cur, &len) < 0 ? -errno : cur;
 }

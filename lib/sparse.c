@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "sys.h"
 
 /* The blocks SP_HOLES_PUNCH looks at: this many bytes, at offsets that are
  * multiples of it. */
@@ -65,15 +66,13 @@ static int transfer(struct sparse *s, int64_t offset, uint64_t length)
 static int next_extent(struct sparse *s, int fd, off_t pos, off_t end, off_t *data,
 		       off_t *hole)
 {
-	SP_COUNT_OTHER(&s->m->stats);
-	off_t at = lseek(fd, pos, SEEK_DATA);
+	off_t at = sys_lseek(&s->m->stats, fd, pos, SEEK_DATA);
 	int rc = at >= 0 ? 1 : errno == ENXIO ? 0 : -errno;
 	*data = *hole = end;
 	if (rc <= 0 || at >= end)
 		return rc < 0 ? rc : 0;
 	*data = at;
-	SP_COUNT_OTHER(&s->m->stats);
-	at = lseek(fd, at, SEEK_HOLE);
+	at = sys_lseek(&s->m->stats, fd, at, SEEK_HOLE);
 	if (at >= 0 && at < end)
 		*hole = at; /* else no answer: take the rest as data */
 	return 1;
@@ -92,22 +91,19 @@ static int next_extent(struct sparse *s, int fd, off_t pos, off_t end, off_t *da
 static int copy_extents(struct sparse *s, off_t size)
 {
 	struct sp_stats *st = &s->m->stats;
-	SP_COUNT_OTHER(st);
-	off_t in_pos = lseek(s->in, 0, SEEK_CUR);
+	off_t in_pos = sys_lseek(st, s->in, 0, SEEK_CUR);
 	if (in_pos < 0)
 		return fail(s, SP_SIDE_INPUT, errno);
 	off_t data, hole;
 	int found = next_extent(s, s->in, 0, size, &data, &hole);
 	if (found < 0 || (found && data == 0 && hole == size)) {
-		SP_COUNT_OTHER(st);
-		lseek(s->in, in_pos, SEEK_SET);
+		sys_lseek(st, s->in, in_pos, SEEK_SET);
 		return transfer(s, 0, SP_LENGTH_EOF);
 	}
 	int rc = 0;
 	off_t end = size;
 	while (found > 0) {
-		SP_COUNT_OTHER(st);
-		if (lseek(s->out, s->start + data, SEEK_SET) < 0) {
+		if (sys_lseek(st, s->out, s->start + data, SEEK_SET) < 0) {
 			rc = fail(s, SP_SIDE_OUTPUT, errno);
 			break;
 		}
@@ -126,12 +122,10 @@ static int copy_extents(struct sparse *s, off_t size)
 	}
 	s->end = s->start + end;
 	if (!rc) {
-		st->syscalls += 2;
-		if (ftruncate(s->out, s->end) < 0 || lseek(s->out, s->end, SEEK_SET) < 0)
+		if (sys_ftruncate(st, s->out, s->end) < 0 || sys_lseek(st, s->out, s->end, SEEK_SET) < 0)
 			rc = fail(s, SP_SIDE_OUTPUT, errno);
 	}
-	SP_COUNT_OTHER(st);
-	lseek(s->in, in_pos, SEEK_SET);
+	sys_lseek(st, s->in, in_pos, SEEK_SET);
 	return rc;
 }
 
@@ -139,8 +133,7 @@ static int copy_extents(struct sparse *s, off_t size)
  * a filesystem that cannot punch holes keeps the bytes. */
 static int punch(struct sparse *s, off_t from, off_t to)
 {
-	SP_COUNT_OTHER(&s->m->stats);
-	if (fallocate(s->out, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, from, to - from) < 0 &&
+	if (sys_fallocate(&s->m->stats, s->out, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, from, to - from) < 0 &&
 	    errno != EOPNOTSUPP)
 		return fail(s, SP_SIDE_OUTPUT, errno);
 	return 0;
@@ -158,8 +151,7 @@ static int punch_zero_runs(struct sparse *s, off_t lo, off_t hi)
 	while (!rc && at < hi) {
 		off_t base = at / page * page;
 		size_t len = (size_t)(hi - base < SCAN_WINDOW ? hi - base : SCAN_WINDOW);
-		SP_COUNT_OTHER(&s->m->stats);
-		const char *map = mmap(NULL, len, PROT_READ, MAP_SHARED, s->out, base);
+		const char *map = sys_mmap(&s->m->stats, NULL, len, PROT_READ, MAP_SHARED, s->out, base);
 		if (map == MAP_FAILED)
 			return errno == EACCES || errno == ENODEV ? 0 : fail(s, SP_SIDE_OUTPUT, errno);
 		for (; !rc && at + ZERO_BLOCK <= base + (off_t)len; at += ZERO_BLOCK) {
@@ -171,8 +163,7 @@ static int punch_zero_runs(struct sparse *s, off_t lo, off_t hi)
 				run = -1;
 			}
 		}
-		SP_COUNT_OTHER(&s->m->stats);
-		munmap((void *)map, len);
+		sys_munmap(&s->m->stats, (void *)map, len);
 	}
 	return !rc && run >= 0 ? punch(s, run, at) : rc;
 }
@@ -215,8 +206,7 @@ static int takes_holes(struct sparse *s)
 		if (s->out_known) {
 			s->out_st.st_dev = s->out_known->st_dev;
 		} else {
-			SP_COUNT_OTHER(&s->m->stats);
-			if (fstat(s->out, &s->out_st) < 0)
+			if (sys_fstat(&s->m->stats, s->out, &s->out_st) < 0)
 				return fail(s, SP_SIDE_OUTPUT, errno);
 		}
 		s->known.out = &s->out_st;
@@ -227,16 +217,14 @@ static int takes_holes(struct sparse *s)
 	if (s->out_known) {
 		s->out_st = *s->out_known;
 	} else {
-		SP_COUNT_OTHER(&s->m->stats);
-		if (fstat(s->out, &s->out_st) < 0)
+		if (sys_fstat(&s->m->stats, s->out, &s->out_st) < 0)
 			return fail(s, SP_SIDE_OUTPUT, errno);
 	}
 	s->known.out = &s->out_st;
 	if (!S_ISREG(s->out_st.st_mode))
 		return 0;
-	s->m->stats.syscalls += 2;
-	int fl = fcntl(s->out, F_GETFL);
-	s->start = lseek(s->out, 0, SEEK_CUR);
+	int fl = sys_fcntl(&s->m->stats, s->out, F_GETFL, 0);
+	s->start = sys_lseek(&s->m->stats, s->out, 0, SEEK_CUR);
 	if (fl < 0 || s->start < 0)
 		return fail(s, SP_SIDE_OUTPUT, errno);
 	s->known.out_flags = fl;
@@ -259,8 +247,7 @@ static int clone_whole(struct sparse *s)
 	dev_t in_dev = s->in_st.st_dev, out_dev = s->out_st.st_dev;
 	if (!only && fs_pair_refused(&m->no_clone, in_dev, out_dev))
 		return 0;
-	SP_COUNT_OTHER(&m->stats);
-	if (ioctl(s->out, FICLONE, s->in) < 0) {
+	if (sys_ioctl(&m->stats, s->out, FICLONE, s->in) < 0) {
 		int err = errno;
 		if (err == EOPNOTSUPP || err == EXDEV)
 			fs_pair_remember(&m->no_clone, in_dev, out_dev);
@@ -276,8 +263,7 @@ static int clone_whole(struct sparse *s)
 	m->stats.bytes_spliced += s->done;
 	if (!s->fresh_out) {
 		/* As after a copy: out's position after the data. */
-		SP_COUNT_OTHER(&m->stats);
-		if (lseek(s->out, s->end, SEEK_SET) < 0)
+		if (sys_lseek(&m->stats, s->out, s->end, SEEK_SET) < 0)
 			return fail(s, SP_SIDE_OUTPUT, errno);
 	}
 	return 1;
@@ -288,8 +274,7 @@ static int copy(struct sparse *s, enum sp_holes how)
 {
 	const struct stat *in_st = &s->in_st;
 	if (!s->in_known) {
-		SP_COUNT_OTHER(&s->m->stats);
-		if (fstat(s->in, &s->in_st) < 0)
+		if (sys_fstat(&s->m->stats, s->in, &s->in_st) < 0)
 			return fail(s, SP_SIDE_INPUT, errno);
 	}
 	s->known.in = in_st;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "xfer.h"
+#include "sys.h"
 
 static size_t page_size(void)
 {
@@ -26,8 +27,7 @@ static int push(struct xfer *x, char *p, size_t n, unsigned int flags)
 	const char *start = p;
 	while (n) {
 		struct iovec iov = { .iov_base = p, .iov_len = n };
-		SP_COUNT(&m->stats, vmsplice_calls);
-		ssize_t k = vmsplice(m->pipe_fds[1], &iov, 1, flags);
+		ssize_t k = sys_vmsplice(&m->stats, m->pipe_fds[1], &iov, 1, flags);
 		if (k < 0) {
 			/* EINTR and EAGAIN (the pipe is full): try again. */
 			int rc = xfer_next_step(x, errno, -1, m->pipe_fds[1],
@@ -77,8 +77,7 @@ static int vmsplice_mapped(struct xfer *x)
 		/* Keep the pages spanned within the pipe's capacity. */
 		size_t want = xfer_min(x->left, m->pipe_size - skew);
 		want = xfer_min((uint64_t)(x->in_size - x->pos), want);
-		SP_COUNT_OTHER(&m->stats);
-		char *map = mmap(NULL, want + skew, PROT_READ, MAP_SHARED, x->in, base);
+		char *map = sys_mmap(&m->stats, NULL, want + skew, PROT_READ, MAP_SHARED, x->in, base);
 		if (map == MAP_FAILED) {
 			int err = errno;
 			if (x->done == 0 && (err == ENODEV || err == EINVAL || err == EACCES))
@@ -90,8 +89,7 @@ static int vmsplice_mapped(struct xfer *x)
 			x->pos += (off_t)want;
 			rc = deliver(x, want, &finished);
 		}
-		SP_COUNT_OTHER(&m->stats);
-		munmap(map, want + skew);
+		sys_munmap(&m->stats, map, want + skew);
 		if (rc)
 			return rc;
 	}
@@ -107,15 +105,13 @@ static int vmsplice_gift(struct xfer *x)
 	bool finished = false;
 	x->used = SP_PATH_GIFT;
 	while (!finished && x->left) {
-		SP_COUNT_OTHER(&m->stats);
-		char *buf = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		char *buf = sys_mmap(&m->stats, NULL, size, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (buf == MAP_FAILED)
 			return xfer_fail(x, SP_SIDE_NONE, ENOMEM);
 		ssize_t n = xfer_read(x, buf, xfer_min(x->left, size));
 		int rc = n > 0 ? push(x, buf, (size_t)n, SPLICE_F_GIFT) : (int)n;
-		SP_COUNT_OTHER(&m->stats);
-		munmap(buf, size);
+		sys_munmap(&m->stats, buf, size);
 		if (rc == SP_FALL_BACK)
 			x->pos -= n; /* nothing left the buffer: read it again */
 		if (rc || n == 0)
@@ -137,7 +133,7 @@ static int positional(struct xfer *x, int (*body)(struct xfer *))
 		return SP_FALL_BACK;
 	bool at_position = !x->posp;
 	if (at_position) {
-		off_t pos = lseek(x->in, 0, SEEK_CUR);
+		off_t pos = sys_lseek(&x->m->stats, x->in, 0, SEEK_CUR);
 		if (pos < 0)
 			return SP_FALL_BACK;
 		x->pos = pos;
@@ -146,7 +142,7 @@ static int positional(struct xfer *x, int (*body)(struct xfer *))
 	int rc = body(x);
 	if (at_position) {
 		x->posp = NULL;
-		if (lseek(x->in, x->pos, SEEK_SET) < 0 && rc <= 0)
+		if (sys_lseek(&x->m->stats, x->in, x->pos, SEEK_SET) < 0 && rc <= 0)
 			rc = xfer_fail(x, SP_SIDE_INPUT, errno);
 	}
 	return rc;

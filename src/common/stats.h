@@ -23,9 +23,5 @@ struct json_object;
 void cli_print_stats(const struct sp_stats *stats, bool json, const char *extra,
 		     struct json_object *extra_json);
 
-/* Add the figures of another mover that worked alongside (a thread's) to
- * *to: the counts are summed; the time is the longer of the two (they ran
- * at once); the pipe and socket buffer sizes are the larger. */
-void cli_stats_add(struct sp_stats *to, const struct sp_stats *from);
 
 #endif

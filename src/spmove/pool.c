@@ -346,7 +346,7 @@ void pool_stop(struct spmove *s, struct sp_stats *total)
 		struct worker *w = &p->worker[i];
 		pthread_join(w->thread, NULL);
 		if (total)
-			cli_stats_add(total, sp_get_stats(w->s.mover));
+			sp_stats_add(total, sp_get_stats(w->s.mover));
 		s->methods_used |= w->s.methods_used;
 		sp_mover_free(w->s.mover);
 	}
