@@ -1,6 +1,6 @@
 /* sp_copy(): the one entry point for a transfer from an fd to an fd; it
- * checks the caller's structs and hands over to move_range() or
- * copy_whole(). */
+ * checks the caller's structs and hands over to lsp_move_range() or
+ * lsp_copy_whole(). */
 #include "config.h"
 
 #include <errno.h>
@@ -12,7 +12,7 @@
 	(SP_COPY_WHOLE | SP_COPY_NEW_OUTPUT | SP_COPY_CLONE | SP_COPY_CLONE_ONLY)
 #define SP_COPY_WHOLE_FLAGS (SP_COPY_NEW_OUTPUT | SP_COPY_CLONE | SP_COPY_CLONE_ONLY)
 
-void result_store(struct sp_result *result, const struct sp_result *res)
+void lsp_result_store(struct sp_result *result, const struct sp_result *res)
 {
 	if (!result)
 		return;
@@ -59,13 +59,13 @@ int64_t sp_copy(struct sp_mover *m, const struct sp_copy_args *args, struct sp_r
 	struct sp_result res = { .size = sizeof(res) };
 	int64_t rc;
 	if (args->flags & SP_COPY_WHOLE) {
-		rc = copy_whole(m, args, &res);
+		rc = lsp_copy_whole(m, args, &res);
 	} else {
-		struct sp_known known = { .in = args->in_st, .out = args->out_st,
+		struct known_fds known = { .in = args->in_st, .out = args->out_st,
 					  .out_flags = -1 };
-		rc = move_range(m, args->in_fd, args->out_fd, args->offset, args->length,
+		rc = lsp_move_range(m, args->in_fd, args->out_fd, args->offset, args->length,
 				&known, &res);
 	}
-	result_store(result, &res);
+	lsp_result_store(result, &res);
 	return rc;
 }

@@ -68,7 +68,7 @@ struct fan_out {
 	struct drainer *drainer; /* the helper thread that owns it, if any */
 	bool handed;  /* the drainer has the current chunk */
 	bool nocache; /* a regular file under SP_NOCACHE: uncached write(2) */
-	struct sp_nocache cache;
+	struct nocache cache;
 };
 
 /* The state of one sp_fanout() call. */
@@ -101,7 +101,7 @@ struct fan {
  * under lock; besides the caller's options, which it only reads, everything
  * it touches is its own. */
 struct drainer {
-	struct sp_worker worker; /* the caller's options, and stats below */
+	struct worker worker; /* the caller's options, and stats below */
 	struct sp_stats stats;   /* its calls, added to the mover's when collected */
 	int scratch[2];
 	int fd;                 /* the output */
@@ -126,7 +126,7 @@ enum op {
 /* Issue one call of kind op moving up to len bytes from fd from to fd to
  * (buf for read and write), counted in w.  Returns the count or -1 with
  * errno set. */
-static ssize_t issue(const struct sp_worker *w, enum op op, int from, int to, void *buf,
+static ssize_t issue(const struct worker *w, enum op op, int from, int to, void *buf,
 		     size_t len)
 {
 	unsigned int flags = w->opts->splice_flags;
@@ -144,16 +144,16 @@ static ssize_t issue(const struct sp_worker *w, enum op op, int from, int to, vo
 }
 
 /*
- * Make one call of kind op (see issue()) for worker w until sp_next_step()
+ * Make one call of kind op (see issue()) for worker w until lsp_next_step()
  * says it is done: again after EINTR, and after EAGAIN once the fd that
  * was not ready is -- the one read from for reading and staging, else the
  * one written to (the stage and scratch pipes always hold what is asked
  * for).  refusals are those the call's route may still take another way
- * after.  Returns 0 with the count in *moved, SP_FALL_BACK, or a negative
+ * after.  Returns 0 with the count in *moved, FALL_BACK, or a negative
  * errno (-ECANCELED when asked to stop).
  */
-static int call(const struct sp_worker *w, enum op op, int from, int to, void *buf,
-		size_t len, enum sp_refusals refusals, size_t *moved)
+static int call(const struct worker *w, enum op op, int from, int to, void *buf,
+		size_t len, enum refusals refusals, size_t *moved)
 {
 	bool reading = op == OP_STAGE || op == OP_READ;
 	for (;;) {
@@ -162,7 +162,7 @@ static int call(const struct sp_worker *w, enum op op, int from, int to, void *b
 			*moved = (size_t)r;
 			return 0;
 		}
-		int rc = sp_next_step(w, errno, reading ? from : -1, reading ? -1 : to,
+		int rc = lsp_next_step(w, errno, reading ? from : -1, reading ? -1 : to,
 				      refusals, NULL);
 		if (rc)
 			return rc;
@@ -174,7 +174,7 @@ static int call(const struct sp_worker *w, enum op op, int from, int to, void *b
 static ssize_t main_call(struct fan *f, enum op op, int from, int to, void *buf, size_t len)
 {
 	size_t n;
-	int rc = call(&f->m->worker, op, from, to, buf, len, SP_REFUSALS_NONE, &n);
+	int rc = call(&f->m->worker, op, from, to, buf, len, REFUSALS_NONE, &n);
 	return rc ? rc : (ssize_t)n;
 }
 
@@ -218,9 +218,9 @@ static void gave(struct fan *f, size_t i, size_t k, bool spliced)
 
 /* The refusals of a splice into output i that write(2) may route around:
  * none once it has had a byte. */
-static enum sp_refusals output_refusals(const struct fan *f, size_t i)
+static enum refusals output_refusals(const struct fan *f, size_t i)
 {
-	return f->status[i].bytes ? SP_REFUSALS_NONE : SP_REFUSALS_SPLICE;
+	return f->status[i].bytes ? REFUSALS_NONE : REFUSALS_SPLICE;
 }
 
 /* The kernel refused tee(2), or splicing the input: the fan-out goes over
@@ -233,13 +233,13 @@ static void go_read_write(struct fan *f)
 }
 
 /* tee(2) the chunk from the stage into the pipe fd.  Returns 0 with the
- * count in *teed, SP_FALL_BACK when the kernel refused (the fan-out is now
+ * count in *teed, FALL_BACK when the kernel refused (the fan-out is now
  * read/write), or a negative errno. */
 static int tee_chunk(struct fan *f, int fd, size_t *teed)
 {
 	int rc = call(&f->m->worker, OP_TEE, f->m->pipe_fds[0], fd, NULL, f->chunk,
-		      SP_REFUSALS_SPLICE, teed);
-	if (rc == SP_FALL_BACK)
+		      REFUSALS_SPLICE, teed);
+	if (rc == FALL_BACK)
 		go_read_write(f);
 	return rc;
 }
@@ -292,7 +292,7 @@ static int read_pipe(struct fan *f, int fd, size_t n)
 }
 
 /* tee(2) the whole chunk into the empty scratch pipe.  Returns 0,
- * SP_FALL_BACK when the kernel refused (the fan-out is now read/write), or
+ * FALL_BACK when the kernel refused (the fan-out is now read/write), or
  * a negative errno. */
 static int tee_to_scratch(struct fan *f)
 {
@@ -332,11 +332,11 @@ static int fill_buffer(struct fan *f, bool consume)
 static ssize_t nocache_write(struct fan *f, struct fan_out *o)
 {
 	for (;;) {
-		ssize_t w = sp_nocache_write(&o->cache, &f->m->stats, o->fd, f->buf + o->pos,
+		ssize_t w = lsp_nocache_file_write(&o->cache, &f->m->stats, o->fd, f->buf + o->pos,
 					     f->chunk - o->pos);
 		if (w >= 0 || errno != EINTR)
 			return w >= 0 ? w : -errno;
-		if (sp_cancelled(&f->m->worker))
+		if (lsp_worker_cancelled(&f->m->worker))
 			return -ECANCELED;
 	}
 }
@@ -385,7 +385,7 @@ static int serve_scratch(struct fan *f, size_t i)
 		size_t k;
 		rc = call(&f->m->worker, OP_SPLICE, f->scratch[0], o->fd, NULL,
 			  f->chunk - o->pos, output_refusals(f, i), &k);
-		if (rc == SP_FALL_BACK) {
+		if (rc == FALL_BACK) {
 			reroute_to_write(f, i);
 			rc = f->have_buf ? discard(f, f->scratch[0], f->chunk)
 					 : read_pipe(f, f->scratch[0], f->chunk);
@@ -413,7 +413,7 @@ static int serve_tee(struct fan *f, size_t i)
 	size_t t;
 	int rc = tee_chunk(f, f->outs[i].fd, &t);
 	if (rc)
-		return rc == SP_FALL_BACK ? serve_write(f, i, false) : drop(f, i, rc);
+		return rc == FALL_BACK ? serve_write(f, i, false) : drop(f, i, rc);
 	gave(f, i, t, true);
 	return f->outs[i].pos < f->chunk ? serve_scratch(f, i) : 0;
 }
@@ -426,7 +426,7 @@ static int serve_consume(struct fan *f, size_t i)
 		size_t k;
 		int rc = call(&f->m->worker, OP_SPLICE, f->m->pipe_fds[0], f->outs[i].fd, NULL,
 			      f->chunk - f->consumed, output_refusals(f, i), &k);
-		if (rc == SP_FALL_BACK) {
+		if (rc == FALL_BACK) {
 			reroute_to_write(f, i);
 			return serve_write(f, i, true);
 		}
@@ -499,7 +499,7 @@ static void *drain_loop(void *arg)
 		while (moved < d->len) {
 			size_t k;
 			int rc = call(&d->worker, OP_SPLICE, d->scratch[0], d->fd, NULL,
-				      d->len - moved, SP_REFUSALS_NONE, &k);
+				      d->len - moved, REFUSALS_NONE, &k);
 			if (rc || k == 0) {
 				err = rc ? rc : -EIO;
 				break;
@@ -534,7 +534,7 @@ static int hand_off(struct fan *f, size_t i)
 	size_t t;
 	int rc = tee_chunk(f, d->scratch[1], &t);
 	if (rc)
-		return rc == SP_FALL_BACK ? serve_write(f, i, false) : drop(f, i, rc);
+		return rc == FALL_BACK ? serve_write(f, i, false) : drop(f, i, rc);
 	if (t != f->chunk) {
 		rc = empty_pipe(f, d->scratch[0]);
 		return rc ? rc : drop(f, i, -EIO);
@@ -626,8 +626,8 @@ static int stage_chunk(struct fan *f, size_t consumer)
 {
 	size_t r;
 	int rc = call(&f->m->worker, OP_STAGE, f->in, f->m->pipe_fds[1], NULL, f->cap,
-		      f->total ? SP_REFUSALS_NONE : SP_REFUSALS_SPLICE, &r);
-	if (rc == SP_FALL_BACK) {
+		      f->total ? REFUSALS_NONE : REFUSALS_SPLICE, &r);
+	if (rc == FALL_BACK) {
 		/* The input cannot splice. */
 		go_read_write(f);
 		return rw_chunk(f);
@@ -678,13 +678,13 @@ static void classify(struct fan *f, size_t i, int fd)
 		o->route = ROUTE_WRITE; /* the first write(2) says what is wrong */
 	} else if (S_ISFIFO(st.st_mode)) {
 		o->route = ROUTE_TEE;
-		pipe_grow(&m->stats, fd, m->opts.pipe_size);
-	} else if (S_ISSOCK(st.st_mode) && sp_socket_datagram(m, fd)) {
+		lsp_pipe_grow(&m->stats, fd, m->opts.pipe_size);
+	} else if (S_ISSOCK(st.st_mode) && lsp_socket_datagram(m, fd)) {
 		/* A datagram per call: write(2) in datagrams of a size a
 		 * socket takes (a splice would send a whole chunk as one,
 		 * which UDP refuses over 64 KiB). */
-		o->max_write = SP_DATAGRAM_SIZE;
-		if (sp_may_switch_path(&m->opts)) {
+		o->max_write = DATAGRAM_SIZE;
+		if (may_switch_path(&m->opts)) {
 			o->route = ROUTE_WRITE;
 			m->stats.fallbacks++;
 		}
@@ -692,7 +692,7 @@ static void classify(struct fan *f, size_t i, int fd)
 		/* Uncached I/O is for write(2) only. */
 		o->route = ROUTE_WRITE;
 		o->nocache = true;
-	} else if (sp_may_switch_path(&m->opts)) {
+	} else if (may_switch_path(&m->opts)) {
 		int fl = sys_fcntl(&m->stats, fd, F_GETFL, 0);
 		/* splice(2) refuses O_APPEND; ttys are for write(2). */
 		if ((fl >= 0 && (fl & O_APPEND)) || sys_isatty(&m->stats, fd)) {
@@ -708,12 +708,12 @@ static void classify(struct fan *f, size_t i, int fd)
 static int open_pipes(struct fan *f)
 {
 	struct sp_mover *m = f->m;
-	int rc = sp_private_pipe(m);
+	int rc = lsp_private_pipe(m);
 	if (rc)
 		return rc;
 	if (sys_pipe2(&m->stats, f->scratch, O_CLOEXEC) < 0)
 		return -errno;
-	long size = pipe_grow(&m->stats, f->scratch[1], m->pipe_size);
+	long size = lsp_pipe_grow(&m->stats, f->scratch[1], m->pipe_size);
 	if (size < 0)
 		return (int)size;
 	if ((size_t)size < m->pipe_size) {
@@ -731,10 +731,10 @@ static int open_pipes(struct fan *f)
 static int start_drainer(struct fan *f, struct drainer *d, size_t i)
 {
 	*d = (struct drainer){ .scratch = { -1, -1 }, .fd = f->outs[i].fd };
-	d->worker = (struct sp_worker){ .opts = &f->m->opts, .stats = &d->stats };
+	d->worker = (struct worker){ .opts = &f->m->opts, .stats = &d->stats };
 	if (sys_pipe2(&f->m->stats, d->scratch, O_CLOEXEC) < 0)
 		return -errno;
-	long size = pipe_grow(&f->m->stats, d->scratch[1], f->m->pipe_size);
+	long size = lsp_pipe_grow(&f->m->stats, d->scratch[1], f->m->pipe_size);
 	int rc = size < (long)f->m->pipe_size ? -ENOMEM : 0;
 	if (!rc) {
 		pthread_mutex_init(&d->lock, NULL);
@@ -814,15 +814,15 @@ static int setup(struct fan *f, int in_fd, const int *out_fds)
 	for (size_t i = 0; i < f->n; i++)
 		classify(f, i, out_fds[i]);
 	f->live = f->n;
-	f->rw = sp_rw_only(&m->opts);
+	f->rw = rw_only(&m->opts);
 
 	struct stat st;
 	if (sys_fstat(&m->stats, in_fd, &st) == 0 && S_ISFIFO(st.st_mode)) {
-		pipe_grow(&m->stats, in_fd, m->opts.pipe_size);
+		lsp_pipe_grow(&m->stats, in_fd, m->opts.pipe_size);
 	}
 	if (!f->rw && consumer_of(f) < f->n) {
 		int rc = open_pipes(f);
-		if (rc && !sp_may_switch_path(&m->opts))
+		if (rc && !may_switch_path(&m->opts))
 			return rc;
 		if (rc) {
 			f->rw = true;
@@ -854,15 +854,15 @@ int64_t sp_fanout(struct sp_mover *m, int in_fd, const int *out_fds, size_t n,
 		if (rc <= 0)
 			break;
 		f.total += f.chunk;
-		rc = sp_report_progress(m);
+		rc = lsp_report_progress(m);
 	}
 
 	stop_drainers(&f);
 	for (size_t i = 0; f.outs && i < n; i++)
 		if (f.outs[i].nocache)
-			sp_nocache_finish(&f.outs[i].cache, &m->stats, -1, f.outs[i].fd);
+			lsp_nocache_finish(&f.outs[i].cache, &m->stats, -1, f.outs[i].fd);
 	if (rc < 0)
-		sp_private_pipe_discard(m); /* it may hold part of a chunk */
+		lsp_private_pipe_discard(m); /* it may hold part of a chunk */
 	if (f.scratch[0] >= 0) {
 		sys_close(&m->stats, f.scratch[0]);
 		sys_close(&m->stats, f.scratch[1]);
@@ -873,7 +873,7 @@ int64_t sp_fanout(struct sp_mover *m, int in_fd, const int *out_fds, size_t n,
 	free(f.outs);
 	struct sp_result res = { .bytes = f.total, .side = f.side,
 				 .path = !f.total ? SP_PATH_NONE : f.rw ? SP_PATH_RW : SP_PATH_SPLICE };
-	result_store(result, &res);
+	lsp_result_store(result, &res);
 	m->stats.elapsed_ns += now_ns() - start;
 	errno = saved_errno;
 	return rc < 0 ? rc : (int64_t)f.total;

@@ -11,13 +11,15 @@
 #include "libsplice.h"
 
 /* Everything declared from here on is internal to the library: hidden from
- * its users even though some names start with sp_. */
+ * the users of the shared library; no name here takes the public sp_
+ * prefix, and the functions take lsp_ ("libsplice private") so that the
+ * static library's symbols do not meet a program's own names. */
 #pragma GCC visibility push(hidden)
 
 /* What the mover remembers about the last output fd it wrote to, so that a
  * run of transfers into one output (spcat with many files) asks the kernel
  * about it only once. */
-struct sp_output_memo {
+struct output_memo {
 	bool valid;
 	int fd;
 	dev_t dev;
@@ -25,23 +27,23 @@ struct sp_output_memo {
 	bool append;     /* opened with O_APPEND: splice always refuses it */
 	long pipe_size;  /* for a pipe: its size after growing */
 	long socket_buffer; /* for a stream socket: its send buffer after growing */
-	bool datagram;   /* a socket that keeps message boundaries (sp_socket_datagram()) */
+	bool datagram;   /* a socket that keeps message boundaries (lsp_socket_datagram()) */
 };
 
 /* What one thread that moves data works with: the caller's options, only
  * read (a fan-out's helper threads share them with the calling thread), and
  * the counters its system calls add to. */
-struct sp_worker {
+struct worker {
 	const struct sp_options *opts;
 	struct sp_stats *stats;
 };
 
 /* The read/write buffer under SP_NOCACHE when the caller sets none. */
-#define SP_NOCACHE_BUFFER_SIZE (1024 * 1024)
+#define NOCACHE_BUFFER_SIZE (1024 * 1024)
 
 /* SP_NOCACHE's state for one transfer's regular input and output
  * (nocache.c). */
-struct sp_nocache {
+struct nocache {
 	bool plain_in, plain_out; /* RWF_DONTCACHE refused: drop by hand */
 	bool tracking;            /* the output's offsets below are known */
 	off_t dropped, started, end; /* output: dropped up to, writeback
@@ -55,18 +57,18 @@ struct sp_nocache {
 
 /* read(2) (pread(2) at *posp when posp is not NULL) of a regular file with
  * SP_NOCACHE.  Returns the count, or -1 with errno set. */
-ssize_t sp_nocache_read(struct sp_nocache *c, struct sp_stats *st, int fd, void *buf,
+ssize_t lsp_nocache_file_read(struct nocache *c, struct sp_stats *st, int fd, void *buf,
 			size_t len, loff_t *posp);
 
 /* write(2) to a regular file with SP_NOCACHE.  Returns the count, or -1
  * with errno set. */
-ssize_t sp_nocache_write(struct sp_nocache *c, struct sp_stats *st, int fd, const void *buf,
+ssize_t lsp_nocache_file_write(struct nocache *c, struct sp_stats *st, int fd, const void *buf,
 			 size_t len);
 
 /* The end of a transfer: drop what is left of the pages read from in_fd
  * and flush and drop what is left of the writes to out_fd (-1: none of
  * either), free c's memory and reset it.  Leaves errno alone. */
-void sp_nocache_finish(struct sp_nocache *c, struct sp_stats *st, int in_fd, int out_fd);
+void lsp_nocache_finish(struct nocache *c, struct sp_stats *st, int in_fd, int out_fd);
 
 /* A refusal of the kernel's for copies from file system in_dev to out_dev. */
 struct fs_pair {
@@ -89,12 +91,12 @@ static inline void fs_pair_remember(struct fs_pair *p, dev_t in_dev, dev_t out_d
 struct sp_mover {
 	struct sp_options opts;
 	struct sp_stats stats;
-	struct sp_worker worker; /* the calling thread's: opts and stats above */
+	struct worker worker; /* the calling thread's: opts and stats above */
 	int pipe_fds[2];         /* private pipe; -1 until first needed */
 	size_t pipe_size;        /* its size */
 	bool pipe_unavailable;   /* pipe2() failed: stay on read/write */
 	char *buf;               /* read/write buffer, allocated on first use */
-	struct sp_output_memo out_memo;
+	struct output_memo out_memo;
 	/* The kernel's answers for a pair of file systems (their superblocks,
 	 * st_dev of the input and of the output), not asked again for every
 	 * file of a tree copied across: copy_file_range(2) refused with
@@ -104,37 +106,37 @@ struct sp_mover {
 
 /* Whether the mover may leave a path the kernel refuses for another one:
  * every policy but SP_POLICY_ONLY. */
-static inline bool sp_may_switch_path(const struct sp_options *o)
+static inline bool may_switch_path(const struct sp_options *o)
 {
 	return o->policy != SP_POLICY_ONLY;
 }
 
 /* Whether the mover moves bytes with read(2)/write(2) only. */
-static inline bool sp_rw_only(const struct sp_options *o)
+static inline bool rw_only(const struct sp_options *o)
 {
 	return o->policy != SP_POLICY_AUTO && o->path == SP_PATH_RW;
 }
 
 /* True when the caller asked to stop (its cancel flag is set). */
-bool sp_cancelled(const struct sp_worker *w);
+bool lsp_worker_cancelled(const struct worker *w);
 
 /* Block until fd is ready for events (POLLIN or POLLOUT).  Returns 0, or a
  * negative errno value (-ECANCELED when the caller asked to stop). */
-int sp_wait_fd(const struct sp_worker *w, int fd, short events);
+int lsp_wait_fd(const struct worker *w, int fd, short events);
 
-/* The answer of sp_next_step(), and of a data path, when the kernel refused
+/* The answer of lsp_next_step(), and of a data path, when the kernel refused
  * a route before any byte moved on it: the caller takes another way
  * (read/write, or the splice path).  Positive: neither a count nor an errno. */
-#define SP_FALL_BACK 1
+#define FALL_BACK 1
 
 /* Which errors of a failed call mean that the kernel refuses the route
  * rather than that the transfer failed, so that another way may be taken. */
-enum sp_refusals {
-	SP_REFUSALS_NONE,   /* none: bytes have moved on the route, or it has
+enum refusals {
+	REFUSALS_NONE,   /* none: bytes have moved on the route, or it has
 			     * no other way (read(2), write(2)) */
-	SP_REFUSALS_SPLICE, /* EINVAL, ENOSYS: an fd takes no splice(2), tee(2)
+	REFUSALS_SPLICE, /* EINVAL, ENOSYS: an fd takes no splice(2), tee(2)
 			     * or vmsplice(2) */
-	SP_REFUSALS_COPY,   /* those and EXDEV, EOPNOTSUPP, EBADF: no
+	REFUSALS_COPY,   /* those and EXDEV, EOPNOTSUPP, EBADF: no
 			     * copy_file_range(2) or sendfile(2) between the files */
 };
 
@@ -147,22 +149,22 @@ enum sp_refusals {
  *  - a refusal (see refusals), unless the policy is SP_POLICY_ONLY:
  *    take another way;
  *  - anything else: the error.
- * Returns 0 to make the call again, SP_FALL_BACK, or a negative errno:
+ * Returns 0 to make the call again, FALL_BACK, or a negative errno:
  * -ECANCELED when the caller asked to stop (*side becomes SP_SIDE_NONE),
  * a failed wait (*side becomes SP_SIDE_INPUT for in_fd, SP_SIDE_OUTPUT for
  * out_fd), or -err (*side keeps the side the caller blames for err).  side
  * may be NULL.
  */
-int sp_next_step(const struct sp_worker *w, int err, int in_fd, int out_fd,
-		 enum sp_refusals refusals, enum sp_side *side);
+int lsp_next_step(const struct worker *w, int err, int in_fd, int out_fd,
+		 enum refusals refusals, enum sp_side *side);
 
-/* What a caller of move_range() has already learned about the fds of a
+/* What a caller of lsp_move_range() has already learned about the fds of a
  * transfer, so that it is not asked of the kernel again: on this machine
  * every system call costs more than the 4 KiB copy it serves (perf record
  * of spmove -r on 1000 small files: a third of the time in the
  * hypervisor's interrupt re-enabling on system call return), so asking
  * twice shows.  NULL or a negative out_flags: not known. */
-struct sp_known {
+struct known_fds {
 	const struct stat *in;   /* fstat(2) of the input */
 	const struct stat *out;  /* fstat(2) of the output */
 	int out_flags;           /* fcntl(F_GETFL) of the output, or -1 */
@@ -176,20 +178,20 @@ struct sp_known {
 /* Give the caller's result (NULL: none wanted; its size at least
  * SP_RESULT_SIZE_1_0) the outcome in res, the fields it has room for;
  * fields of later releases beyond them are zeroed (lib/copy.c). */
-void result_store(struct sp_result *result, const struct sp_result *res);
+void lsp_result_store(struct sp_result *result, const struct sp_result *res);
 
 /* One transfer of up to length bytes from in_fd (from offset, or
  * SP_OFFSET_CURRENT) to out_fd, with what the caller knows about the fds
- * (see struct sp_known; known may be NULL).  res (never NULL) gets the
+ * (see struct known_fds; known may be NULL).  res (never NULL) gets the
  * bytes written, the path and the failed side.  Returns the count or a
  * negative errno (lib/move.c). */
-int64_t move_range(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
-		   uint64_t length, const struct sp_known *known, struct sp_result *res);
+int64_t lsp_move_range(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
+		   uint64_t length, const struct known_fds *known, struct sp_result *res);
 
 /* sp_copy() with SP_COPY_WHOLE (args checked): all of in_fd to out_fd,
  * cloned or copied with holes as the flags and args->holes say.  res as
- * for move_range().  Returns the count or a negative errno (lib/sparse.c). */
-int64_t copy_whole(struct sp_mover *m, const struct sp_copy_args *args, struct sp_result *res);
+ * for lsp_move_range().  Returns the count or a negative errno (lib/sparse.c). */
+int64_t lsp_copy_whole(struct sp_mover *m, const struct sp_copy_args *args, struct sp_result *res);
 
 /* The most bytes one write(2) sends into a datagram socket: GNU tee's
  * buffer (8 KiB), in which GNU cat too sends what it had spliced before
@@ -198,37 +200,37 @@ int64_t copy_whole(struct sp_mover *m, const struct sp_copy_args *args, struct s
  * 64 KiB (UDP: EMSGSIZE, nothing sent); and a receiver reads a datagram
  * into a buffer of its own size, cutting off the rest (socat's default
  * buffer is 8 KiB). */
-#define SP_DATAGRAM_SIZE 8192
+#define DATAGRAM_SIZE 8192
 
 /* Whether the socket fd keeps message boundaries (SOCK_DGRAM, as UDP, or
  * SOCK_SEQPACKET), so that every call writing to it is one message: such
- * an output gets write(2)s of at most SP_DATAGRAM_SIZE bytes.  False for
+ * an output gets write(2)s of at most DATAGRAM_SIZE bytes.  False for
  * a stream socket, or when fd cannot tell. */
-bool sp_socket_datagram(struct sp_mover *m, int fd);
+bool lsp_socket_datagram(struct sp_mover *m, int fd);
 
 /* Grow the send buffer (SO_SNDBUF) of socket fd so that it holds at least
  * want bytes of data, within net.core.wmem_max; never shrink it.  Returns
  * its size as the kernel reports it (twice the data it holds), or a
  * negative errno when fd is no socket. */
-long sp_socket_grow(struct sp_mover *m, int fd, size_t want);
+long lsp_socket_grow(struct sp_mover *m, int fd, size_t want);
 
 /* Make sure the private pipe exists.  Returns 0 or a negative errno value. */
-int sp_private_pipe(struct sp_mover *m);
+int lsp_private_pipe(struct sp_mover *m);
 
 /* Close the private pipe, discarding anything left in it. */
-void sp_private_pipe_discard(struct sp_mover *m);
+void lsp_private_pipe_discard(struct sp_mover *m);
 
 /* Make sure the read/write buffer exists.  Returns 0 or -ENOMEM. */
-int sp_buffer(struct sp_mover *m);
+int lsp_mover_buffer(struct sp_mover *m);
 
 /* Report progress after a chunk; returns 0 or -ECANCELED. */
-int sp_report_progress(struct sp_mover *m);
+int lsp_report_progress(struct sp_mover *m);
 
 /* Store in pfn[] the physical frame numbers of the pages (present, e.g.
  * touched) from addr on.  Returns 0, -EPERM when the kernel hides frame
  * numbers (they need CAP_SYS_ADMIN), -EFAULT when a page is not present,
  * or another negative errno when /proc/self/pagemap cannot be read. */
-int sp_frames(const void *addr, size_t pages, size_t page_size, uint64_t *pfn);
+int lsp_page_frames(const void *addr, size_t pages, size_t page_size, uint64_t *pfn);
 
 #pragma GCC visibility pop
 

@@ -53,7 +53,7 @@ static ssize_t kernel_copy(struct xfer *x, enum sp_path how, size_t n)
 }
 
 /* Copy with copy_file_range(2) or sendfile(2) until done.  Returns 0,
- * SP_FALL_BACK when the first call is refused, as between two files it
+ * FALL_BACK when the first call is refused, as between two files it
  * cannot copy between (another filesystem, no support, O_APPEND ...), or
  * finds nothing to copy, as on files whose size the kernel does not know;
  * or a negative errno. */
@@ -61,9 +61,9 @@ static int move_in_kernel(struct xfer *x, enum sp_path how)
 {
 	struct sp_mover *m = x->m;
 	/* Under SP_POLICY_ONLY the refusal itself is the answer, every time. */
-	bool ranged = how == SP_PATH_COPY_FILE_RANGE && sp_may_switch_path(&m->opts);
+	bool ranged = how == SP_PATH_COPY_FILE_RANGE && may_switch_path(&m->opts);
 	if (ranged && fs_pair_refused(&m->no_copy_range, x->in_dev, m->out_memo.dev))
-		return SP_FALL_BACK;
+		return FALL_BACK;
 	x->used = how;
 	while (x->left) {
 		ssize_t n = kernel_copy(x, how, xfer_min(x->left, KERNEL_COPY_CHUNK));
@@ -72,14 +72,14 @@ static int move_in_kernel(struct xfer *x, enum sp_path how)
 			if (ranged && err == EXDEV && !x->done)
 				fs_pair_remember(&m->no_copy_range, x->in_dev, m->out_memo.dev);
 			int rc = xfer_next_step(x, err, -1, x->out,
-						x->done ? SP_REFUSALS_NONE : SP_REFUSALS_COPY,
+						x->done ? REFUSALS_NONE : REFUSALS_COPY,
 						xfer_error_side(x, err));
 			if (rc)
 				return rc;
 			continue;
 		}
 		if (n == 0)
-			return x->done == 0 ? SP_FALL_BACK : 0;
+			return x->done == 0 ? FALL_BACK : 0;
 		int rc = xfer_spliced(x, (size_t)n);
 		if (rc)
 			return rc;

@@ -1,4 +1,4 @@
-/* move_range(): one transfer from an fd to an fd, by the cheapest path. */
+/* lsp_move_range(): one transfer from an fd to an fd, by the cheapest path. */
 #include "config.h"
 
 #include <errno.h>
@@ -17,10 +17,10 @@ int xfer_fail(struct xfer *x, enum sp_side side, int err)
 }
 
 int xfer_next_step(struct xfer *x, int err, int in_fd, int out_fd,
-		   enum sp_refusals refusals, enum sp_side blame)
+		   enum refusals refusals, enum sp_side blame)
 {
 	enum sp_side side = blame;
-	int rc = sp_next_step(&x->m->worker, err, in_fd, out_fd, refusals, &side);
+	int rc = lsp_next_step(&x->m->worker, err, in_fd, out_fd, refusals, &side);
 	return rc < 0 ? xfer_fail(x, side, -rc) : rc;
 }
 
@@ -40,7 +40,7 @@ int xfer_spliced(struct xfer *x, size_t n)
 {
 	x->left -= n;
 	xfer_delivered(x, n, true);
-	int rc = sp_report_progress(x->m);
+	int rc = lsp_report_progress(x->m);
 	return rc ? xfer_fail(x, SP_SIDE_NONE, -rc) : 0;
 }
 
@@ -87,12 +87,12 @@ int xfer_write_all(struct xfer *x, const char *buf, size_t n)
 	while (n) {
 		ssize_t w;
 		if (x->nocache_out) {
-			w = sp_nocache_write(&x->cache, &m->stats, x->out, buf, n);
+			w = lsp_nocache_file_write(&x->cache, &m->stats, x->out, buf, n);
 		} else {
 			w = sys_write(&m->stats, x->out, buf, n);
 		}
 		if (w < 0) {
-			int rc = xfer_next_step(x, errno, -1, x->out, SP_REFUSALS_NONE,
+			int rc = xfer_next_step(x, errno, -1, x->out, REFUSALS_NONE,
 						SP_SIDE_OUTPUT);
 			if (rc)
 				return rc;
@@ -111,7 +111,7 @@ ssize_t xfer_read(struct xfer *x, char *buf, size_t want)
 	for (;;) {
 		ssize_t n;
 		if (x->nocache_in) {
-			n = sp_nocache_read(&x->cache, &m->stats, x->in, buf, want, x->posp);
+			n = lsp_nocache_file_read(&x->cache, &m->stats, x->in, buf, want, x->posp);
 		} else {
 			n = x->posp ? sys_pread(&m->stats, x->in, buf, want, *x->posp) : sys_read(&m->stats, x->in, buf, want);
 		}
@@ -120,24 +120,24 @@ ssize_t xfer_read(struct xfer *x, char *buf, size_t want)
 				*x->posp += n;
 			return n;
 		}
-		int rc = xfer_next_step(x, errno, x->in, -1, SP_REFUSALS_NONE, SP_SIDE_INPUT);
+		int rc = xfer_next_step(x, errno, x->in, -1, REFUSALS_NONE, SP_SIDE_INPUT);
 		if (rc)
 			return rc;
 	}
 }
 
 /* The read/write path: into a datagram socket a datagram of at most
- * SP_DATAGRAM_SIZE bytes per read.  Returns 0 or a negative errno. */
+ * DATAGRAM_SIZE bytes per read.  Returns 0 or a negative errno. */
 static int move_rw(struct xfer *x)
 {
 	struct sp_mover *m = x->m;
-	int rc = sp_buffer(m);
+	int rc = lsp_mover_buffer(m);
 	if (rc)
 		return xfer_fail(x, SP_SIDE_NONE, -rc);
 	x->used = SP_PATH_RW;
 	size_t size = m->opts.buffer_size;
-	if (m->out_memo.datagram && size > SP_DATAGRAM_SIZE)
-		size = SP_DATAGRAM_SIZE;
+	if (m->out_memo.datagram && size > DATAGRAM_SIZE)
+		size = DATAGRAM_SIZE;
 	while (x->left) {
 		ssize_t n = xfer_read(x, m->buf, xfer_min(x->left, size));
 		if (n <= 0)
@@ -145,7 +145,7 @@ static int move_rw(struct xfer *x)
 		x->left -= (uint64_t)n;
 		rc = xfer_write_all(x, m->buf, (size_t)n);
 		if (!rc)
-			rc = sp_report_progress(m);
+			rc = lsp_report_progress(m);
 		if (rc)
 			return x->res->side ? rc : xfer_fail(x, SP_SIDE_NONE, -rc);
 	}
@@ -163,7 +163,7 @@ int xfer_fall_back(struct xfer *x)
  * Returns 0 (also at an early end of input) or a negative errno. */
 static int skip_input(struct xfer *x, uint64_t n)
 {
-	int rc = sp_buffer(x->m);
+	int rc = lsp_mover_buffer(x->m);
 	if (rc)
 		return xfer_fail(x, SP_SIDE_NONE, -rc);
 	while (n) {
@@ -178,7 +178,7 @@ static int skip_input(struct xfer *x, uint64_t n)
 /* Splice up to len bytes of input into to: out itself, or the empty
  * private pipe, which neither holds the call up nor fails it (only the
  * input can).  Returns 0 with the count in *n (0 at end of input),
- * SP_FALL_BACK when the kernel refused before any byte was delivered, or
+ * FALL_BACK when the kernel refused before any byte was delivered, or
  * a negative errno. */
 static int splice_input(struct xfer *x, int to, size_t len, size_t *n)
 {
@@ -205,7 +205,7 @@ static int move_direct(struct xfer *x)
 	while (x->left) {
 		size_t n;
 		int rc = splice_input(x, x->out, xfer_min(x->left, x->chunk), &n);
-		if (rc == SP_FALL_BACK)
+		if (rc == FALL_BACK)
 			return xfer_fall_back(x);
 		if (rc || n == 0)
 			return rc;
@@ -221,11 +221,11 @@ static int move_direct(struct xfer *x)
 static int copy_out_of_pipe(struct xfer *x, size_t n)
 {
 	struct sp_mover *m = x->m;
-	int rc = sp_buffer(m);
+	int rc = lsp_mover_buffer(m);
 	while (!rc && n) {
 		ssize_t got = sys_read(&m->stats, m->pipe_fds[0], m->buf, xfer_min(n, m->opts.buffer_size));
 		if (got < 0) {
-			rc = xfer_next_step(x, errno, m->pipe_fds[0], -1, SP_REFUSALS_NONE,
+			rc = xfer_next_step(x, errno, m->pipe_fds[0], -1, REFUSALS_NONE,
 					    SP_SIDE_NONE);
 			continue;
 		}
@@ -254,7 +254,7 @@ int xfer_drain_pipe(struct xfer *x, size_t n, bool *refused)
 		}
 		rc = xfer_next_step(x, k < 0 ? errno : EIO, -1, x->out, xfer_splice_refusals(x),
 				    SP_SIDE_OUTPUT);
-		if (rc == SP_FALL_BACK) {
+		if (rc == FALL_BACK) {
 			*refused = true;
 			rc = copy_out_of_pipe(x, n);
 			n = 0;
@@ -263,7 +263,7 @@ int xfer_drain_pipe(struct xfer *x, size_t n, bool *refused)
 			break;
 	}
 	if (rc)
-		sp_private_pipe_discard(m);
+		lsp_private_pipe_discard(m);
 	return rc;
 }
 
@@ -272,9 +272,9 @@ int xfer_drain_pipe(struct xfer *x, size_t n, bool *refused)
 static int move_via_pipe(struct xfer *x)
 {
 	struct sp_mover *m = x->m;
-	int rc = sp_private_pipe(m);
+	int rc = lsp_private_pipe(m);
 	if (rc) {
-		if (sp_may_switch_path(&m->opts)) {
+		if (may_switch_path(&m->opts)) {
 			m->pipe_unavailable = true;
 			return xfer_fall_back(x);
 		}
@@ -285,7 +285,7 @@ static int move_via_pipe(struct xfer *x)
 	while (x->left) {
 		size_t n;
 		rc = splice_input(x, m->pipe_fds[1], xfer_min(x->left, m->pipe_size), &n);
-		if (rc == SP_FALL_BACK)
+		if (rc == FALL_BACK)
 			return xfer_fall_back(x);
 		if (rc || n == 0)
 			return rc;
@@ -296,7 +296,7 @@ static int move_via_pipe(struct xfer *x)
 			return rc;
 		if (refused)
 			return xfer_fall_back(x);
-		rc = sp_report_progress(m);
+		rc = lsp_report_progress(m);
 		if (rc)
 			return xfer_fail(x, SP_SIDE_NONE, -rc);
 	}
@@ -306,10 +306,10 @@ static int move_via_pipe(struct xfer *x)
 /* Look at out (known: its fstat and flags when the caller has them),
  * reusing what the mover remembers when it is the same file.  Returns 0
  * or a negative errno (output side). */
-static int examine_output(struct xfer *x, const struct sp_known *known)
+static int examine_output(struct xfer *x, const struct known_fds *known)
 {
 	struct sp_mover *m = x->m;
-	struct sp_output_memo *memo = &m->out_memo;
+	struct output_memo *memo = &m->out_memo;
 	struct stat own;
 	const struct stat *st = known ? known->out : NULL;
 	if (!st) {
@@ -323,10 +323,10 @@ static int examine_output(struct xfer *x, const struct sp_known *known)
 	if (memo->valid && memo->fd == x->out && memo->dev == st->st_dev &&
 	    memo->ino == st->st_ino)
 		return 0;
-	*memo = (struct sp_output_memo){ .valid = true, .fd = x->out,
+	*memo = (struct output_memo){ .valid = true, .fd = x->out,
 					 .dev = st->st_dev, .ino = st->st_ino };
 	if (x->out_pipe) {
-		memo->pipe_size = pipe_grow(&m->stats, x->out, m->opts.pipe_size);
+		memo->pipe_size = lsp_pipe_grow(&m->stats, x->out, m->opts.pipe_size);
 	} else {
 		int fl = known ? known->out_flags : -1;
 		if (fl < 0) {
@@ -334,9 +334,9 @@ static int examine_output(struct xfer *x, const struct sp_known *known)
 		}
 		memo->append = fl >= 0 && (fl & O_APPEND);
 		if (x->out_sock)
-			memo->datagram = sp_socket_datagram(m, x->out);
+			memo->datagram = lsp_socket_datagram(m, x->out);
 		if (x->out_sock && !memo->datagram)
-			memo->socket_buffer = sp_socket_grow(m, x->out, m->opts.pipe_size);
+			memo->socket_buffer = lsp_socket_grow(m, x->out, m->opts.pipe_size);
 	}
 	if (x->out_sock && memo->socket_buffer > 0)
 		m->stats.socket_buffer = (uint64_t)memo->socket_buffer;
@@ -397,12 +397,12 @@ static bool relay_into_pipe(const struct xfer *x)
 static int run_splice(struct xfer *x)
 {
 	struct sp_mover *m = x->m;
-	if (relay_into_pipe(x) && sp_private_pipe(m) == 0)
+	if (relay_into_pipe(x) && lsp_private_pipe(m) == 0)
 		return move_via_pipe(x);
 	if (x->in_pipe || x->out_pipe) {
 		long size = x->out_pipe ? m->out_memo.pipe_size : 0;
 		if (x->in_pipe) {
-			long in_size = pipe_grow(&m->stats, x->in, m->opts.pipe_size);
+			long in_size = lsp_pipe_grow(&m->stats, x->in, m->opts.pipe_size);
 			if (in_size > size)
 				size = in_size;
 		}
@@ -412,11 +412,11 @@ static int run_splice(struct xfer *x)
 	}
 	if (m->out_memo.append) {
 		/* splice(2) refuses every output opened with O_APPEND. */
-		if (!sp_may_switch_path(&m->opts))
+		if (!may_switch_path(&m->opts))
 			return xfer_fail(x, SP_SIDE_OUTPUT, EINVAL);
 		return xfer_fall_back(x);
 	}
-	if (m->pipe_unavailable && sp_may_switch_path(&m->opts))
+	if (m->pipe_unavailable && may_switch_path(&m->opts))
 		return xfer_fall_back(x);
 	return move_via_pipe(x);
 }
@@ -454,13 +454,13 @@ static int (*added_path(const struct xfer *x))(struct xfer *)
 }
 
 /* Pick the path for a transfer and run it. */
-static int run(struct xfer *x)
+static int take_path(struct xfer *x)
 {
 	struct sp_mover *m = x->m;
 	/* Uncached I/O is for read(2) and write(2) only. */
-	if (sp_rw_only(&m->opts) || x->nocache_in || x->nocache_out)
+	if (rw_only(&m->opts) || x->nocache_in || x->nocache_out)
 		return move_rw(x);
-	if (m->out_memo.datagram && sp_may_switch_path(&m->opts)) {
+	if (m->out_memo.datagram && may_switch_path(&m->opts)) {
 		/* Into a datagram socket, as GNU cat after the socket refused
 		 * its splice: read/write, a datagram per read (move_rw()). */
 		if (m->opts.policy == SP_POLICY_PREFER)
@@ -470,19 +470,19 @@ static int run(struct xfer *x)
 	int (*path)(struct xfer *) = added_path(x);
 	if (path) {
 		int rc = path(x);
-		if (rc != SP_FALL_BACK)
+		if (rc != FALL_BACK)
 			return rc;
 	}
 	bool other_path = m->opts.policy != SP_POLICY_AUTO && m->opts.path != SP_PATH_SPLICE;
-	if (other_path && !sp_may_switch_path(&m->opts))
+	if (other_path && !may_switch_path(&m->opts))
 		return xfer_fail(x, SP_SIDE_NONE, EINVAL); /* the only path refused */
 	if (other_path)
 		m->stats.fallbacks++; /* the path asked for could not be used */
 	return run_splice(x);
 }
 
-int64_t move_range(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
-		   uint64_t length, const struct sp_known *known, struct sp_result *res)
+int64_t lsp_move_range(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
+		   uint64_t length, const struct known_fds *known, struct sp_result *res)
 {
 	int saved_errno = errno;
 	uint64_t start = now_ns();
@@ -500,9 +500,9 @@ int64_t move_range(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
 		x.nocache_out = x.out_reg;
 	}
 	if (!rc && x.left)
-		rc = run(&x);
+		rc = take_path(&x);
 	if (x.nocache_in || x.nocache_out)
-		sp_nocache_finish(&x.cache, &m->stats, x.nocache_in ? in_fd : -1,
+		lsp_nocache_finish(&x.cache, &m->stats, x.nocache_in ? in_fd : -1,
 				  x.nocache_out ? out_fd : -1);
 
 	res->bytes = x.done;

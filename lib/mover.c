@@ -44,9 +44,9 @@ int sp_mover_new(struct sp_mover **mover, const struct sp_options *opts)
 	/* An uncached write starts the writeback of what it wrote: in larger
 	 * pieces the disk sees larger requests. */
 	if (!m->opts.buffer_size)
-		m->opts.buffer_size = m->opts.flags & SP_NOCACHE ? SP_NOCACHE_BUFFER_SIZE
+		m->opts.buffer_size = m->opts.flags & SP_NOCACHE ? NOCACHE_BUFFER_SIZE
 								 : SP_DEFAULT_BUFFER_SIZE;
-	m->worker = (struct sp_worker){ .opts = &m->opts, .stats = &m->stats };
+	m->worker = (struct worker){ .opts = &m->opts, .stats = &m->stats };
 	m->pipe_fds[0] = m->pipe_fds[1] = -1;
 	*mover = m;
 	return 0;
@@ -57,7 +57,7 @@ void sp_mover_free(struct sp_mover *m)
 	if (!m)
 		return;
 	int saved = errno;
-	sp_private_pipe_discard(m);
+	lsp_private_pipe_discard(m);
 	free(m->buf);
 	free(m);
 	errno = saved;
@@ -78,7 +78,7 @@ const char *sp_version(void)
 	return PACKAGE_VERSION;
 }
 
-int sp_buffer(struct sp_mover *m)
+int lsp_mover_buffer(struct sp_mover *m)
 {
 	if (m->buf)
 		return 0;
@@ -89,9 +89,9 @@ int sp_buffer(struct sp_mover *m)
 	return 0;
 }
 
-int sp_report_progress(struct sp_mover *m)
+int lsp_report_progress(struct sp_mover *m)
 {
-	if (sp_cancelled(&m->worker))
+	if (lsp_worker_cancelled(&m->worker))
 		return -ECANCELED;
 	if (m->opts.progress && m->opts.progress(&m->stats, m->opts.progress_arg))
 		return -ECANCELED;

@@ -44,7 +44,7 @@ static bool refused(int err)
  * What is known already is kept; the rest is asked of mincore(2) while the
  * reads are still half the window away from it.  Returns false when it
  * cannot be known. */
-static bool know_cached(struct sp_nocache *c, struct sp_stats *st, int fd, off_t at)
+static bool know_cached(struct nocache *c, struct sp_stats *st, int fd, off_t at)
 {
 	long page = page_size();
 	off_t from = at - at % page, end = from + SP_NOCACHE_AHEAD;
@@ -73,7 +73,7 @@ static bool know_cached(struct sp_nocache *c, struct sp_stats *st, int fd, off_t
 
 /* Drop the input's pages from c->in_dropped up to upto that were not
  * cached before the transfer read them. */
-static void drop_read(struct sp_nocache *c, struct sp_stats *st, int fd, off_t upto)
+static void drop_read(struct nocache *c, struct sp_stats *st, int fd, off_t upto)
 {
 	long page = page_size();
 	if (!c->cached_valid || upto <= c->in_dropped || c->in_dropped < c->cached_from)
@@ -101,7 +101,7 @@ static void drop_read(struct sp_nocache *c, struct sp_stats *st, int fd, off_t u
  * pages it brought in are dropped after, those cached before kept.  The
  * drops stay on boundaries of SP_NOCACHE_FOLIO until the end, so that a
  * large folio is never cut (the kernel would keep it whole). */
-static ssize_t read_dropping(struct sp_nocache *c, struct sp_stats *st, int fd, void *buf,
+static ssize_t read_dropping(struct nocache *c, struct sp_stats *st, int fd, void *buf,
 			     size_t len, loff_t *posp)
 {
 	off_t at = posp ? *posp : sys_lseek(st, fd, 0, SEEK_CUR);
@@ -125,7 +125,7 @@ static ssize_t read_dropping(struct sp_nocache *c, struct sp_stats *st, int fd, 
 	return n;
 }
 
-ssize_t sp_nocache_read(struct sp_nocache *c, struct sp_stats *st, int fd, void *buf,
+ssize_t lsp_nocache_file_read(struct nocache *c, struct sp_stats *st, int fd, void *buf,
 			size_t len, loff_t *posp)
 {
 	if (!c->plain_in) {
@@ -140,7 +140,7 @@ ssize_t sp_nocache_read(struct sp_nocache *c, struct sp_stats *st, int fd, void 
 
 /* Flush and drop the output's pages from c->dropped up to upto, waiting
  * for their writeback. */
-static void flush_and_drop(struct sp_nocache *c, struct sp_stats *st, int fd, off_t upto)
+static void flush_and_drop(struct nocache *c, struct sp_stats *st, int fd, off_t upto)
 {
 	if (c->dropped >= upto)
 		return;
@@ -153,14 +153,14 @@ static void flush_and_drop(struct sp_nocache *c, struct sp_stats *st, int fd, of
 
 /* A window of writes is complete: start the writeback of it, and flush and
  * drop the window before, whose writeback the last call started. */
-static void drop_written(struct sp_nocache *c, struct sp_stats *st, int fd)
+static void drop_written(struct nocache *c, struct sp_stats *st, int fd)
 {
 	sys_sync_file_range(st, fd, c->started, c->end - c->started, SYNC_FILE_RANGE_WRITE);
 	flush_and_drop(c, st, fd, c->started);
 	c->started = c->end;
 }
 
-ssize_t sp_nocache_write(struct sp_nocache *c, struct sp_stats *st, int fd, const void *buf,
+ssize_t lsp_nocache_file_write(struct nocache *c, struct sp_stats *st, int fd, const void *buf,
 			 size_t len)
 {
 	if (!c->plain_out) {
@@ -188,7 +188,7 @@ ssize_t sp_nocache_write(struct sp_nocache *c, struct sp_stats *st, int fd, cons
 	return n;
 }
 
-void sp_nocache_finish(struct sp_nocache *c, struct sp_stats *st, int in_fd, int out_fd)
+void lsp_nocache_finish(struct nocache *c, struct sp_stats *st, int in_fd, int out_fd)
 {
 	int err = errno;
 	if (in_fd >= 0 && c->reading)
@@ -196,6 +196,6 @@ void sp_nocache_finish(struct sp_nocache *c, struct sp_stats *st, int in_fd, int
 	free(c->cached);
 	if (out_fd >= 0 && c->tracking)
 		flush_and_drop(c, st, out_fd, c->end);
-	*c = (struct sp_nocache){ 0 };
+	*c = (struct nocache){ 0 };
 	errno = err;
 }

@@ -1,4 +1,4 @@
-/* sp_frames(): the physical frame numbers behind a range of this process's
+/* lsp_page_frames(): the physical frame numbers behind a range of this process's
  * memory, read from /proc/self/pagemap -- the probe's independent measure of
  * whether two mappings show the same page. */
 #include "config.h"
@@ -14,7 +14,7 @@
 #define PAGEMAP_PRESENT (1ull << 63)
 #define PAGEMAP_PFN_MASK ((1ull << 55) - 1)
 
-int sp_frames(const void *addr, size_t pages, size_t page_size, uint64_t *pfn)
+int lsp_page_frames(const void *addr, size_t pages, size_t page_size, uint64_t *pfn)
 {
 	int saved_errno = errno;
 	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);

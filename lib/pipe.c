@@ -29,10 +29,10 @@ static long pipe_max_size(void)
 long sp_pipe_grow(int fd, size_t want)
 {
 	struct sp_stats uncounted;
-	return pipe_grow(&uncounted, fd, want);
+	return lsp_pipe_grow(&uncounted, fd, want);
 }
 
-long pipe_grow(struct sp_stats *st, int fd, size_t want)
+long lsp_pipe_grow(struct sp_stats *st, int fd, size_t want)
 {
 	long cur = sys_fcntl(st, fd, F_GETPIPE_SZ, 0);
 	if (cur < 0)
@@ -53,14 +53,14 @@ long pipe_grow(struct sp_stats *st, int fd, size_t want)
 	return got < 0 ? cur : got;
 }
 
-int sp_private_pipe(struct sp_mover *m)
+int lsp_private_pipe(struct sp_mover *m)
 {
 	if (m->pipe_fds[0] >= 0)
 		return 0;
 	int fds[2];
 	if (sys_pipe2(&m->stats, fds, O_CLOEXEC) < 0)
 		return -errno;
-	long size = pipe_grow(&m->stats, fds[1], m->opts.pipe_size);
+	long size = lsp_pipe_grow(&m->stats, fds[1], m->opts.pipe_size);
 	if (size < 0) {
 		int err = (int)size;
 		sys_close(&m->stats, fds[0]);
@@ -73,7 +73,7 @@ int sp_private_pipe(struct sp_mover *m)
 	return 0;
 }
 
-void sp_private_pipe_discard(struct sp_mover *m)
+void lsp_private_pipe_discard(struct sp_mover *m)
 {
 	if (m->pipe_fds[0] < 0)
 		return;

@@ -195,7 +195,7 @@ static void compare_frames(const uint64_t *src, int src_rc, int fd, size_t len, 
 		return;
 	}
 	touch_pages(map, len, page);
-	int rc = sp_frames(map, len / page, page, dst);
+	int rc = lsp_page_frames(map, len / page, page, dst);
 	munmap(map, len);
 	if (rc) {
 		e->frames_error = -rc;
@@ -344,7 +344,7 @@ static int file_frames(int fd, size_t len, size_t page, uint64_t *pfn)
 	if (map == MAP_FAILED)
 		return -errno;
 	touch_pages(map, len, page);
-	int rc = sp_frames(map, len / page, page, pfn);
+	int rc = lsp_page_frames(map, len / page, page, pfn);
 	munmap(map, len);
 	return rc;
 }
@@ -426,7 +426,7 @@ static void probe_anon_move(const struct scratch *sc, bool gift, struct sp_probe
 	}
 	sp_pipe_grow(p[1], len);
 	memset(buf, 'x', len);
-	int src_rc = sp_frames(buf, PROBE_PAGES, sc->page, src_pfn);
+	int src_rc = lsp_page_frames(buf, PROBE_PAGES, sc->page, src_pfn);
 	struct sp_stealfs_counts before;
 	int before_rc = sp_stealfs_read(&before);
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
@@ -488,7 +488,7 @@ static bool frames_readable(size_t page)
 	uint64_t pfn;
 	volatile char here = 0;
 	(void)here;
-	return sp_frames((const void *)&here, 1, page, &pfn) == 0;
+	return lsp_page_frames((const void *)&here, 1, page, &pfn) == 0;
 }
 
 /* Fill r (all of it) for dir, and the first n of the paths tried into

@@ -8,16 +8,16 @@
 #include "internal.h"
 #include "sys.h"
 
-bool sp_cancelled(const struct sp_worker *w)
+bool lsp_worker_cancelled(const struct worker *w)
 {
 	return w->opts->cancel && *w->opts->cancel;
 }
 
-int sp_wait_fd(const struct sp_worker *w, int fd, short events)
+int lsp_wait_fd(const struct worker *w, int fd, short events)
 {
 	struct pollfd p = { .fd = fd, .events = events };
 	for (;;) {
-		if (sp_cancelled(w))
+		if (lsp_worker_cancelled(w))
 			return -ECANCELED;
 		int n = sys_poll(w->stats, &p, 1, -1);
 		if (n > 0)
@@ -28,14 +28,14 @@ int sp_wait_fd(const struct sp_worker *w, int fd, short events)
 }
 
 /* Whether err is one of refusals. */
-static bool is_refusal(int err, enum sp_refusals refusals)
+static bool is_refusal(int err, enum refusals refusals)
 {
 	switch (refusals) {
-	case SP_REFUSALS_COPY:
+	case REFUSALS_COPY:
 		if (err == EXDEV || err == EOPNOTSUPP || err == EBADF)
 			return true;
 		/* fall through */
-	case SP_REFUSALS_SPLICE:
+	case REFUSALS_SPLICE:
 		return err == EINVAL || err == ENOSYS;
 	default:
 		return false;
@@ -45,13 +45,13 @@ static bool is_refusal(int err, enum sp_refusals refusals)
 /* Wait for in_fd to be readable and out_fd to be writable, either -1 for
  * none.  Returns 0 or a negative errno; *side names the fd a wait failed
  * for (SP_SIDE_NONE when the caller asked to stop). */
-static int wait_until_ready(const struct sp_worker *w, int in_fd, int out_fd,
+static int wait_until_ready(const struct worker *w, int in_fd, int out_fd,
 			    enum sp_side *side)
 {
-	int rc = in_fd >= 0 ? sp_wait_fd(w, in_fd, POLLIN) : 0;
+	int rc = in_fd >= 0 ? lsp_wait_fd(w, in_fd, POLLIN) : 0;
 	*side = SP_SIDE_INPUT;
 	if (!rc && out_fd >= 0) {
-		rc = sp_wait_fd(w, out_fd, POLLOUT);
+		rc = lsp_wait_fd(w, out_fd, POLLOUT);
 		*side = SP_SIDE_OUTPUT;
 	}
 	if (rc == -ECANCELED)
@@ -59,14 +59,14 @@ static int wait_until_ready(const struct sp_worker *w, int in_fd, int out_fd,
 	return rc;
 }
 
-int sp_next_step(const struct sp_worker *w, int err, int in_fd, int out_fd,
-		 enum sp_refusals refusals, enum sp_side *side)
+int lsp_next_step(const struct worker *w, int err, int in_fd, int out_fd,
+		 enum refusals refusals, enum sp_side *side)
 {
 	enum sp_side ignored;
 	if (!side)
 		side = &ignored;
 	if (err == EINTR) {
-		if (!sp_cancelled(w))
+		if (!lsp_worker_cancelled(w))
 			return 0;
 		*side = SP_SIDE_NONE;
 		return -ECANCELED;
@@ -78,7 +78,7 @@ int sp_next_step(const struct sp_worker *w, int err, int in_fd, int out_fd,
 			*side = waited;
 		return rc;
 	}
-	if (is_refusal(err, refusals) && sp_may_switch_path(w->opts))
-		return SP_FALL_BACK;
+	if (is_refusal(err, refusals) && may_switch_path(w->opts))
+		return FALL_BACK;
 	return -err;
 }

@@ -8,7 +8,7 @@
 #include "internal.h"
 #include "sys.h"
 
-bool sp_socket_datagram(struct sp_mover *m, int fd)
+bool lsp_socket_datagram(struct sp_mover *m, int fd)
 {
 	int type;
 	socklen_t len = sizeof(type);
@@ -23,7 +23,7 @@ bool sp_socket_datagram(struct sp_mover *m, int fd)
  * switches); at 1 MiB asked it sleeps 624 times and both ends use about a
  * fifth less CPU (writer 0.072 -> 0.050 s, reader 0.132 -> 0.108 s), 20%
  * less wall time; asking 4 MiB gains nothing more. */
-long sp_socket_grow(struct sp_mover *m, int fd, size_t want)
+long lsp_socket_grow(struct sp_mover *m, int fd, size_t want)
 {
 	int cur;
 	socklen_t len = sizeof(cur);

@@ -1,4 +1,4 @@
-/* copy_whole() (sp_copy() with SP_COPY_WHOLE): copy a whole file, its holes made holes of the copy
+/* lsp_copy_whole() (sp_copy() with SP_COPY_WHOLE): copy a whole file, its holes made holes of the copy
  * where the output can have them (SEEK_DATA/SEEK_HOLE, FALLOC_FL_PUNCH_HOLE). */
 #include "config.h"
 
@@ -22,7 +22,7 @@
 /* How much of the output is mapped at once to look for zero blocks. */
 #define SCAN_WINDOW ((off_t)64 << 20)
 
-/* The state of one copy_whole() call. */
+/* The state of one lsp_copy_whole() call. */
 struct sparse {
 	struct sp_mover *m;
 	struct sp_result *res; /* the call's outcome */
@@ -33,7 +33,7 @@ struct sparse {
 	const struct stat *out_known; /* the caller's fstat(2) of out, or NULL */
 	bool fresh_out; /* out: a file the caller just made (SP_COPY_NEW_OUTPUT) */
 	unsigned flags; /* the caller's SP_COPY_* */
-	struct sp_known known;     /* what move_range() need not ask again */
+	struct known_fds known;     /* what lsp_move_range() need not ask again */
 	off_t end;      /* where the copy ends in out */
 	uint64_t done;  /* bytes written to out */
 };
@@ -45,13 +45,13 @@ static int fail(struct sparse *s, enum sp_side side, int err)
 	return -err;
 }
 
-/* One move_range() from in (offset and length as there) to out at its file
+/* One lsp_move_range() from in (offset and length as there) to out at its file
  * position, adding what it wrote to s->done.  Returns 0 or a negative
  * errno (with the side recorded). */
 static int transfer(struct sparse *s, int64_t offset, uint64_t length)
 {
 	struct sp_result one = { .size = sizeof(one) };
-	int64_t n = move_range(s->m, s->in, s->out, offset, length, &s->known, &one);
+	int64_t n = lsp_move_range(s->m, s->in, s->out, offset, length, &s->known, &one);
 	s->done += one.bytes;
 	s->end = s->start + (off_t)s->done;
 	s->res->path = one.path;
@@ -295,7 +295,7 @@ static int copy(struct sparse *s, enum sp_holes how)
 	return rc;
 }
 
-int64_t copy_whole(struct sp_mover *m, const struct sp_copy_args *a, struct sp_result *res)
+int64_t lsp_copy_whole(struct sp_mover *m, const struct sp_copy_args *a, struct sp_result *res)
 {
 	struct sparse s = { .m = m, .res = res, .in = a->in_fd, .out = a->out_fd,
 			    .known.out_flags = -1, .in_known = a->in_st != NULL,
@@ -310,7 +310,7 @@ int64_t copy_whole(struct sp_mover *m, const struct sp_copy_args *a, struct sp_r
 	res->path = SP_PATH_NONE;
 	int rc = copy(&s, how);
 	res->bytes = s.done;
-	/* The whole call, not only its move_range()s. */
+	/* The whole call, not only its lsp_move_range()s. */
 	m->stats.elapsed_ns = elapsed + (now_ns() - start);
 	errno = saved_errno;
 	return rc ? rc : (int64_t)s.done;

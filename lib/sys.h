@@ -210,6 +210,6 @@ static inline int sys_isatty(struct sp_stats *st, int fd)
 }
 
 /* sp_pipe_grow() with its calls counted in st (lib/pipe.c). */
-long pipe_grow(struct sp_stats *st, int fd, size_t want);
+long lsp_pipe_grow(struct sp_stats *st, int fd, size_t want);
 
 #endif

@@ -19,7 +19,7 @@ static size_t page_size(void)
 }
 
 /* Push all n bytes at p into the (empty, large enough) private pipe.
- * Returns 0, SP_FALL_BACK when the kernel refuses vmsplice (or these flags)
+ * Returns 0, FALL_BACK when the kernel refuses vmsplice (or these flags)
  * before any byte moved, or a negative errno. */
 static int push(struct xfer *x, char *p, size_t n, unsigned int flags)
 {
@@ -31,12 +31,12 @@ static int push(struct xfer *x, char *p, size_t n, unsigned int flags)
 		if (k < 0) {
 			/* EINTR and EAGAIN (the pipe is full): try again. */
 			int rc = xfer_next_step(x, errno, -1, m->pipe_fds[1],
-						p == start ? xfer_splice_refusals(x) : SP_REFUSALS_NONE,
+						p == start ? xfer_splice_refusals(x) : REFUSALS_NONE,
 						SP_SIDE_INPUT);
 			if (!rc)
 				continue;
 			if (rc < 0)
-				sp_private_pipe_discard(m);
+				lsp_private_pipe_discard(m);
 			return rc;
 		}
 		p += k;
@@ -59,11 +59,11 @@ static int deliver(struct xfer *x, size_t n, bool *finished)
 		*finished = true;
 		return xfer_fall_back(x);
 	}
-	rc = sp_report_progress(x->m);
+	rc = lsp_report_progress(x->m);
 	return rc ? xfer_fail(x, SP_SIDE_NONE, -rc) : 0;
 }
 
-/* Map the input window by window and vmsplice it.  Returns 0, SP_FALL_BACK
+/* Map the input window by window and vmsplice it.  Returns 0, FALL_BACK
  * or a negative errno. */
 static int vmsplice_mapped(struct xfer *x)
 {
@@ -81,7 +81,7 @@ static int vmsplice_mapped(struct xfer *x)
 		if (map == MAP_FAILED) {
 			int err = errno;
 			if (x->done == 0 && (err == ENODEV || err == EINVAL || err == EACCES))
-				return SP_FALL_BACK;
+				return FALL_BACK;
 			return xfer_fail(x, SP_SIDE_INPUT, err);
 		}
 		int rc = push(x, map + skew, want, 0);
@@ -97,7 +97,7 @@ static int vmsplice_mapped(struct xfer *x)
 }
 
 /* Read into fresh anonymous pages, give them to the pipe and unmap them so
- * that the kernel may keep them.  Returns 0, SP_FALL_BACK or a negative errno. */
+ * that the kernel may keep them.  Returns 0, FALL_BACK or a negative errno. */
 static int vmsplice_gift(struct xfer *x)
 {
 	struct sp_mover *m = x->m;
@@ -112,7 +112,7 @@ static int vmsplice_gift(struct xfer *x)
 		ssize_t n = xfer_read(x, buf, xfer_min(x->left, size));
 		int rc = n > 0 ? push(x, buf, (size_t)n, SPLICE_F_GIFT) : (int)n;
 		sys_munmap(&m->stats, buf, size);
-		if (rc == SP_FALL_BACK)
+		if (rc == FALL_BACK)
 			x->pos -= n; /* nothing left the buffer: read it again */
 		if (rc || n == 0)
 			return rc;
@@ -129,13 +129,13 @@ static int vmsplice_gift(struct xfer *x)
  * a negative errno when the private pipe or the file position fails. */
 static int positional(struct xfer *x, int (*body)(struct xfer *))
 {
-	if (sp_private_pipe(x->m))
-		return SP_FALL_BACK;
+	if (lsp_private_pipe(x->m))
+		return FALL_BACK;
 	bool at_position = !x->posp;
 	if (at_position) {
 		off_t pos = sys_lseek(&x->m->stats, x->in, 0, SEEK_CUR);
 		if (pos < 0)
-			return SP_FALL_BACK;
+			return FALL_BACK;
 		x->pos = pos;
 		x->posp = &x->pos;
 	}

@@ -27,7 +27,7 @@ struct xfer {
 	bool staged;        /* bytes went through user memory before the pipe */
 	enum sp_path used;  /* the path that moved the bytes */
 	bool nocache_in, nocache_out; /* SP_NOCACHE for a regular input, output */
-	struct sp_nocache cache;
+	struct nocache cache;
 };
 
 static inline size_t xfer_min(uint64_t a, size_t b)
@@ -37,20 +37,20 @@ static inline size_t xfer_min(uint64_t a, size_t b)
 
 /* The refusals of splice(2) or vmsplice(2) the transfer may still route
  * around: none once a byte has been delivered. */
-static inline enum sp_refusals xfer_splice_refusals(const struct xfer *x)
+static inline enum refusals xfer_splice_refusals(const struct xfer *x)
 {
-	return x->done ? SP_REFUSALS_NONE : SP_REFUSALS_SPLICE;
+	return x->done ? REFUSALS_NONE : REFUSALS_SPLICE;
 }
 
 /* Record which side failed; returns -err for the caller to pass up. */
 int xfer_fail(struct xfer *x, enum sp_side side, int err);
 
-/* sp_next_step() for a call of the transfer that failed with err (in_fd
+/* lsp_next_step() for a call of the transfer that failed with err (in_fd
  * and out_fd: the fds to wait for after EAGAIN, or -1), blaming err itself
- * on side blame.  Returns 0 to make the call again, SP_FALL_BACK, or a
+ * on side blame.  Returns 0 to make the call again, FALL_BACK, or a
  * negative errno with the failed side recorded. */
 int xfer_next_step(struct xfer *x, int err, int in_fd, int out_fd,
-		   enum sp_refusals refusals, enum sp_side blame);
+		   enum refusals refusals, enum sp_side blame);
 
 /* Account for n bytes delivered to out. */
 void xfer_delivered(struct xfer *x, size_t n, bool spliced);
@@ -78,7 +78,7 @@ int xfer_drain_pipe(struct xfer *x, size_t n, bool *refused);
 int xfer_fall_back(struct xfer *x);
 
 /* The copy_file_range(2), sendfile(2), vmsplice(2) and gift paths between
- * a regular input and the output.  Return 0, SP_FALL_BACK when the kernel
+ * a regular input and the output.  Return 0, FALL_BACK when the kernel
  * refused the path before any byte moved, or a negative errno. */
 int xfer_move_copy_file_range(struct xfer *x);
 int xfer_move_sendfile(struct xfer *x);
