@@ -61,10 +61,12 @@ int64_t sp_copy(struct sp_mover *m, const struct sp_copy_args *args, struct sp_r
 	if (args->flags & SP_COPY_WHOLE) {
 		rc = lsp_copy_whole(m, args, &res);
 	} else {
-		struct known_fds known = { .in = args->in_st, .out = args->out_st,
-					  .out_flags = -1 };
-		rc = lsp_move_range(m, args->in_fd, args->out_fd, args->offset, args->length,
-				&known, &res);
+		struct endpoint in = ENDPOINT_INIT(args->in_fd), out = ENDPOINT_INIT(args->out_fd);
+		if (args->in_st)
+			lsp_endpoint_from_stat(&in, args->in_st);
+		if (args->out_st)
+			lsp_endpoint_from_stat(&out, args->out_st);
+		rc = lsp_move_range(m, &in, &out, args->offset, args->length, &res);
 	}
 	lsp_result_store(result, &res);
 	return rc;

@@ -667,19 +667,19 @@ static int run_chunk(struct fan *f)
 	return consumer < f->n ? stage_chunk(f, consumer) : rw_chunk(f);
 }
 
-/* Decide how output i is served. */
+/* Decide how output i is served, from its endpoint record. */
 static void classify(struct fan *f, size_t i, int fd)
 {
 	struct sp_mover *m = f->m;
 	struct fan_out *o = &f->outs[i];
-	struct stat st;
+	struct endpoint e = ENDPOINT_INIT(fd);
 	*o = (struct fan_out){ .fd = fd, .route = ROUTE_SPLICE, .live = true };
-	if (sys_fstat(&m->stats, fd, &st) < 0) {
+	if (lsp_endpoint_look(&e, &m->stats) < 0) {
 		o->route = ROUTE_WRITE; /* the first write(2) says what is wrong */
-	} else if (S_ISFIFO(st.st_mode)) {
+	} else if (S_ISFIFO(e.type)) {
 		o->route = ROUTE_TEE;
 		lsp_pipe_grow(&m->stats, fd, m->opts.pipe_size);
-	} else if (S_ISSOCK(st.st_mode) && lsp_socket_datagram(m, fd)) {
+	} else if (S_ISSOCK(e.type) && (e.datagram = lsp_socket_datagram(m, fd))) {
 		/* A datagram per call: write(2) in datagrams of a size a
 		 * socket takes (a splice would send a whole chunk as one,
 		 * which UDP refuses over 64 KiB). */
@@ -688,14 +688,15 @@ static void classify(struct fan *f, size_t i, int fd)
 			o->route = ROUTE_WRITE;
 			m->stats.fallbacks++;
 		}
-	} else if (S_ISREG(st.st_mode) && (m->opts.flags & SP_NOCACHE)) {
+	} else if (S_ISREG(e.type) && (m->opts.flags & SP_NOCACHE)) {
 		/* Uncached I/O is for write(2) only. */
 		o->route = ROUTE_WRITE;
 		o->nocache = true;
 	} else if (may_switch_path(&m->opts)) {
 		int fl = sys_fcntl(&m->stats, fd, F_GETFL, 0);
+		e.append = fl >= 0 && (fl & O_APPEND);
 		/* splice(2) refuses O_APPEND; ttys are for write(2). */
-		if ((fl >= 0 && (fl & O_APPEND)) || sys_isatty(&m->stats, fd)) {
+		if (e.append || sys_isatty(&m->stats, fd)) {
 			o->route = ROUTE_WRITE;
 			m->stats.fallbacks++;
 		}
@@ -816,8 +817,8 @@ static int setup(struct fan *f, int in_fd, const int *out_fds)
 	f->live = f->n;
 	f->rw = rw_only(&m->opts);
 
-	struct stat st;
-	if (sys_fstat(&m->stats, in_fd, &st) == 0 && S_ISFIFO(st.st_mode)) {
+	struct endpoint in = ENDPOINT_INIT(in_fd);
+	if (lsp_endpoint_look(&in, &m->stats) == 0 && S_ISFIFO(in.type)) {
 		lsp_pipe_grow(&m->stats, in_fd, m->opts.pipe_size);
 	}
 	if (!f->rw && consumer_of(f) < f->n) {

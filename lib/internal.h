@@ -19,15 +19,47 @@
 /* What the mover remembers about the last output fd it wrote to, so that a
  * run of transfers into one output (spcat with many files) asks the kernel
  * about it only once. */
+/* What the library knows of one descriptor of a transfer, worked out once
+ * per descriptor and passed down to every path (lib/endpoint.c): the one
+ * place where the facts about an fd are kept. */
+struct endpoint {
+	int fd;
+	bool known;      /* type, dev, ino and size below are filled */
+	mode_t type;     /* st_mode & S_IFMT */
+	dev_t dev;       /* its file system */
+	ino_t ino;
+	off_t size;      /* st_size when looked at */
+	bool flags_known; /* an output's append below is known */
+	bool append;     /* an output opened with O_APPEND */
+	bool datagram;   /* a socket that keeps message boundaries */
+	unsigned refused; /* bit (1 << enum sp_path) per path the kernel
+			   * refuses for this fd, known before any call */
+};
+
+/* An endpoint for fd of which nothing is known yet. */
+#define ENDPOINT_INIT(descriptor) ((struct endpoint){ .fd = (descriptor) })
+
+/* Fill e's type, dev, ino and size from st (the caller's fstat of e->fd). */
+void lsp_endpoint_from_stat(struct endpoint *e, const struct stat *st);
+
+/* Make sure e's type, dev, ino and size are known: fstat(2) of e->fd when
+ * not (counted in stats).  Returns 0 or a negative errno. */
+int lsp_endpoint_look(struct endpoint *e, struct sp_stats *stats);
+
+/* Whether the kernel refuses path for e (known before any call). */
+static inline bool endpoint_refuses(const struct endpoint *e, enum sp_path path)
+{
+	return e->refused & (1u << path);
+}
+
+/* What the mover remembers about the last output it wrote to, so that a
+ * run of transfers into one output (spcat with many files) asks the
+ * kernel about it only once: its endpoint, pipe size and send buffer. */
 struct output_memo {
 	bool valid;
-	int fd;
-	dev_t dev;
-	ino_t ino;
-	bool append;     /* opened with O_APPEND: splice always refuses it */
+	struct endpoint ep;
 	long pipe_size;  /* for a pipe: its size after growing */
 	long socket_buffer; /* for a stream socket: its send buffer after growing */
-	bool datagram;   /* a socket that keeps message boundaries (lsp_socket_datagram()) */
 };
 
 /* What one thread that moves data works with: the caller's options, only
@@ -158,18 +190,6 @@ enum refusals {
 int lsp_next_step(const struct worker *w, int err, int in_fd, int out_fd,
 		 enum refusals refusals, enum sp_side *side);
 
-/* What a caller of lsp_move_range() has already learned about the fds of a
- * transfer, so that it is not asked of the kernel again: on this machine
- * every system call costs more than the 4 KiB copy it serves (perf record
- * of spmove -r on 1000 small files: a third of the time in the
- * hypervisor's interrupt re-enabling on system call return), so asking
- * twice shows.  NULL or a negative out_flags: not known. */
-struct known_fds {
-	const struct stat *in;   /* fstat(2) of the input */
-	const struct stat *out;  /* fstat(2) of the output */
-	int out_flags;           /* fcntl(F_GETFL) of the output, or -1 */
-};
-
 /* The sizes of release 1.0's struct sp_copy_args and struct sp_result: the
  * smallest a caller may pass. */
 #define SP_COPY_ARGS_SIZE_1_0 (offsetof(struct sp_copy_args, out_st) + sizeof(void *))
@@ -180,13 +200,17 @@ struct known_fds {
  * fields of later releases beyond them are zeroed (lib/copy.c). */
 void lsp_result_store(struct sp_result *result, const struct sp_result *res);
 
-/* One transfer of up to length bytes from in_fd (from offset, or
- * SP_OFFSET_CURRENT) to out_fd, with what the caller knows about the fds
- * (see struct known_fds; known may be NULL).  res (never NULL) gets the
- * bytes written, the path and the failed side.  Returns the count or a
- * negative errno (lib/move.c). */
-int64_t lsp_move_range(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
-		   uint64_t length, const struct known_fds *known, struct sp_result *res);
+/* One transfer of up to length bytes from the input in (from offset, or
+ * SP_OFFSET_CURRENT) to the output out.  What the endpoints already know
+ * is not asked of the kernel again (on this machine every system call
+ * costs more than the 4 KiB copy it serves: perf record of spmove -r on
+ * 1000 small files showed a third of the time in the hypervisor's
+ * interrupt re-enabling on system call return); what is not, is looked
+ * up and filled in.  res (never NULL) gets the bytes written, the path
+ * and the failed side.  Returns the count or a negative errno
+ * (lib/move.c). */
+int64_t lsp_move_range(struct sp_mover *m, struct endpoint *in, struct endpoint *out,
+		       int64_t offset, uint64_t length, struct sp_result *res);
 
 /* sp_copy() with SP_COPY_WHOLE (args checked): all of in_fd to out_fd,
  * cloned or copied with holes as the flags and args->holes say.  res as

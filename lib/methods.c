@@ -62,7 +62,7 @@ static int move_in_kernel(struct xfer *x, enum sp_path how)
 	struct sp_mover *m = x->m;
 	/* Under SP_POLICY_ONLY the refusal itself is the answer, every time. */
 	bool ranged = how == SP_PATH_COPY_FILE_RANGE && may_switch_path(&m->opts);
-	if (ranged && fs_pair_refused(&m->no_copy_range, x->in_dev, m->out_memo.dev))
+	if (ranged && fs_pair_refused(&m->no_copy_range, x->ein->dev, x->eout->dev))
 		return FALL_BACK;
 	x->used = how;
 	while (x->left) {
@@ -70,7 +70,7 @@ static int move_in_kernel(struct xfer *x, enum sp_path how)
 		if (n < 0) {
 			int err = errno;
 			if (ranged && err == EXDEV && !x->done)
-				fs_pair_remember(&m->no_copy_range, x->in_dev, m->out_memo.dev);
+				fs_pair_remember(&m->no_copy_range, x->ein->dev, x->eout->dev);
 			int rc = xfer_next_step(x, err, -1, x->out,
 						x->done ? REFUSALS_NONE : REFUSALS_COPY,
 						xfer_error_side(x, err));

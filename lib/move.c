@@ -67,7 +67,7 @@ static bool network_error(int err)
 enum sp_side xfer_error_side(const struct xfer *x, int err)
 {
 	if (network_error(err))
-		return x->out_sock ? SP_SIDE_OUTPUT : SP_SIDE_INPUT;
+		return S_ISSOCK(x->eout->type) ? SP_SIDE_OUTPUT : SP_SIDE_INPUT;
 	switch (err) {
 	case EPIPE: case ENOSPC: case EDQUOT: case EFBIG:
 		return SP_SIDE_OUTPUT;
@@ -76,7 +76,7 @@ enum sp_side xfer_error_side(const struct xfer *x, int err)
 		return fl < 0 || (fl & O_ACCMODE) == O_WRONLY ? SP_SIDE_INPUT : SP_SIDE_OUTPUT;
 	}
 	default:
-		return x->in_pipe && !x->out_pipe ? SP_SIDE_OUTPUT : SP_SIDE_INPUT;
+		return S_ISFIFO(x->ein->type) && !S_ISFIFO(x->eout->type) ? SP_SIDE_OUTPUT : SP_SIDE_INPUT;
 	}
 }
 
@@ -136,7 +136,7 @@ static int move_rw(struct xfer *x)
 		return xfer_fail(x, SP_SIDE_NONE, -rc);
 	x->used = SP_PATH_RW;
 	size_t size = m->opts.buffer_size;
-	if (m->out_memo.datagram && size > DATAGRAM_SIZE)
+	if (x->eout->datagram && size > DATAGRAM_SIZE)
 		size = DATAGRAM_SIZE;
 	while (x->left) {
 		ssize_t n = xfer_read(x, m->buf, xfer_min(x->left, size));
@@ -303,68 +303,65 @@ static int move_via_pipe(struct xfer *x)
 	return 0;
 }
 
-/* Look at out (known: its fstat and flags when the caller has them),
- * reusing what the mover remembers when it is the same file.  Returns 0
- * or a negative errno (output side). */
-static int examine_output(struct xfer *x, const struct known_fds *known)
+/* Complete the output's endpoint (its fstat, flags and socket kind where
+ * not known), reusing what the mover remembers when it is the same file,
+ * and grow an output pipe or a stream socket's send buffer once.  Returns
+ * 0 or a negative errno (output side). */
+static int examine_output(struct xfer *x)
 {
 	struct sp_mover *m = x->m;
 	struct output_memo *memo = &m->out_memo;
-	struct stat own;
-	const struct stat *st = known ? known->out : NULL;
-	if (!st) {
-		if (sys_fstat(&m->stats, x->out, &own) < 0)
-			return xfer_fail(x, SP_SIDE_OUTPUT, errno);
-		st = &own;
-	}
-	x->out_pipe = S_ISFIFO(st->st_mode);
-	x->out_reg = S_ISREG(st->st_mode);
-	x->out_sock = S_ISSOCK(st->st_mode);
-	if (memo->valid && memo->fd == x->out && memo->dev == st->st_dev &&
-	    memo->ino == st->st_ino)
+	struct endpoint *e = x->eout;
+	int rc = lsp_endpoint_look(e, &m->stats);
+	if (rc)
+		return xfer_fail(x, SP_SIDE_OUTPUT, -rc);
+	if (memo->valid && memo->ep.fd == e->fd && memo->ep.dev == e->dev &&
+	    memo->ep.ino == e->ino) {
+		e->append = memo->ep.append;
+		e->datagram = memo->ep.datagram;
+		e->refused = memo->ep.refused;
+		e->flags_known = true;
 		return 0;
-	*memo = (struct output_memo){ .valid = true, .fd = x->out,
-					 .dev = st->st_dev, .ino = st->st_ino };
-	if (x->out_pipe) {
-		memo->pipe_size = lsp_pipe_grow(&m->stats, x->out, m->opts.pipe_size);
-	} else {
-		int fl = known ? known->out_flags : -1;
-		if (fl < 0) {
-			fl = sys_fcntl(&m->stats, x->out, F_GETFL, 0);
-		}
-		memo->append = fl >= 0 && (fl & O_APPEND);
-		if (x->out_sock)
-			memo->datagram = lsp_socket_datagram(m, x->out);
-		if (x->out_sock && !memo->datagram)
-			memo->socket_buffer = lsp_socket_grow(m, x->out, m->opts.pipe_size);
 	}
-	if (x->out_sock && memo->socket_buffer > 0)
+	*memo = (struct output_memo){ .valid = true };
+	if (S_ISFIFO(e->type)) {
+		memo->pipe_size = lsp_pipe_grow(&m->stats, e->fd, m->opts.pipe_size);
+	} else {
+		if (!e->flags_known) {
+			int fl = sys_fcntl(&m->stats, e->fd, F_GETFL, 0);
+			e->append = fl >= 0 && (fl & O_APPEND);
+		}
+		if (S_ISSOCK(e->type))
+			e->datagram = lsp_socket_datagram(m, e->fd);
+		if (S_ISSOCK(e->type) && !e->datagram)
+			memo->socket_buffer = lsp_socket_grow(m, e->fd, m->opts.pipe_size);
+	}
+	e->flags_known = true;
+	/* splice(2) (and so vmsplice and gift, which splice out) and the
+	 * in-kernel copies refuse an output opened with O_APPEND. */
+	if (e->append)
+		e->refused |= 1u << SP_PATH_SPLICE | 1u << SP_PATH_COPY_FILE_RANGE |
+			      1u << SP_PATH_SENDFILE | 1u << SP_PATH_VMSPLICE | 1u << SP_PATH_GIFT;
+	memo->ep = *e;
+	if (S_ISSOCK(e->type) && memo->socket_buffer > 0)
 		m->stats.socket_buffer = (uint64_t)memo->socket_buffer;
 	return 0;
 }
 
-/* Look at in (known_st: its fstat when the caller has it) and apply the
- * starting offset.  Returns 0 or a negative errno. */
-static int examine_input(struct xfer *x, int64_t offset, const struct stat *known_st)
+/* Complete the input's endpoint and apply the starting offset.  Returns 0
+ * or a negative errno. */
+static int examine_input(struct xfer *x, int64_t offset)
 {
-	struct stat st;
-	if (known_st) {
-		st = *known_st;
-	} else {
-		if (sys_fstat(&x->m->stats, x->in, &st) < 0)
-			return xfer_fail(x, SP_SIDE_INPUT, errno);
-	}
-	if (S_ISDIR(st.st_mode))
+	int rc = lsp_endpoint_look(x->ein, &x->m->stats);
+	if (rc)
+		return xfer_fail(x, SP_SIDE_INPUT, -rc);
+	if (S_ISDIR(x->ein->type))
 		return xfer_fail(x, SP_SIDE_INPUT, EISDIR);
-	x->in_pipe = S_ISFIFO(st.st_mode);
-	x->in_reg = S_ISREG(st.st_mode);
-	x->in_size = st.st_size;
-	x->in_dev = st.st_dev;
 	if (offset == SP_OFFSET_CURRENT)
 		return 0;
 	if (offset < 0)
 		return xfer_fail(x, SP_SIDE_NONE, EINVAL);
-	if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)) {
+	if (S_ISREG(x->ein->type) || S_ISBLK(x->ein->type)) {
 		x->pos = offset;
 		x->posp = &x->pos;
 		return 0;
@@ -382,9 +379,9 @@ static int examine_input(struct xfer *x, int64_t offset, const struct stat *know
  * extra splice per small file costs more than it gains. */
 static bool relay_into_pipe(const struct xfer *x)
 {
-	if (!x->out_pipe || x->in_pipe || !x->in_reg || x->m->pipe_unavailable)
+	if (!S_ISFIFO(x->eout->type) || S_ISFIFO(x->ein->type) || !S_ISREG(x->ein->type) || x->m->pipe_unavailable)
 		return false;
-	uint64_t size = (uint64_t)x->in_size, from = x->posp ? (uint64_t)x->pos : 0;
+	uint64_t size = (uint64_t)x->ein->size, from = x->posp ? (uint64_t)x->pos : 0;
 	uint64_t wanted = size > from ? size - from : 0;
 	if (x->left < wanted)
 		wanted = x->left;
@@ -399,9 +396,9 @@ static int run_splice(struct xfer *x)
 	struct sp_mover *m = x->m;
 	if (relay_into_pipe(x) && lsp_private_pipe(m) == 0)
 		return move_via_pipe(x);
-	if (x->in_pipe || x->out_pipe) {
-		long size = x->out_pipe ? m->out_memo.pipe_size : 0;
-		if (x->in_pipe) {
+	if (S_ISFIFO(x->ein->type) || S_ISFIFO(x->eout->type)) {
+		long size = S_ISFIFO(x->eout->type) ? m->out_memo.pipe_size : 0;
+		if (S_ISFIFO(x->ein->type)) {
 			long in_size = lsp_pipe_grow(&m->stats, x->in, m->opts.pipe_size);
 			if (in_size > size)
 				size = in_size;
@@ -410,7 +407,7 @@ static int run_splice(struct xfer *x)
 		m->stats.pipe_size = x->chunk;
 		return move_direct(x);
 	}
-	if (m->out_memo.append) {
+	if (endpoint_refuses(x->eout, SP_PATH_SPLICE)) {
 		/* splice(2) refuses every output opened with O_APPEND. */
 		if (!may_switch_path(&m->opts))
 			return xfer_fail(x, SP_SIDE_OUTPUT, EINVAL);
@@ -427,7 +424,7 @@ static int run_splice(struct xfer *x)
 static int (*added_path(const struct xfer *x))(struct xfer *)
 {
 	const struct sp_options *o = &x->m->opts;
-	if (!x->in_reg || x->m->out_memo.append)
+	if (!S_ISREG(x->ein->type) || x->eout->append)
 		return NULL;
 	if (o->policy == SP_POLICY_AUTO) {
 		/* SPLICE_F_MOVE only means something on the splice path. */
@@ -436,12 +433,12 @@ static int (*added_path(const struct xfer *x))(struct xfer *)
 		/* Into a socket sendfile(2) is one call per chunk where the
 		 * splice path makes two (file -> private pipe -> socket); the
 		 * kernel's work is the same (measured: equal CPU time). */
-		return x->out_reg ? xfer_move_copy_file_range
-				  : x->out_sock ? xfer_move_sendfile : NULL;
+		return S_ISREG(x->eout->type) ? xfer_move_copy_file_range
+				  : S_ISSOCK(x->eout->type) ? xfer_move_sendfile : NULL;
 	}
 	switch (o->path) {
 	case SP_PATH_COPY_FILE_RANGE:
-		return x->out_reg ? xfer_move_copy_file_range : NULL;
+		return S_ISREG(x->eout->type) ? xfer_move_copy_file_range : NULL;
 	case SP_PATH_SENDFILE:
 		return xfer_move_sendfile;
 	case SP_PATH_VMSPLICE:
@@ -460,7 +457,7 @@ static int take_path(struct xfer *x)
 	/* Uncached I/O is for read(2) and write(2) only. */
 	if (rw_only(&m->opts) || x->nocache_in || x->nocache_out)
 		return move_rw(x);
-	if (m->out_memo.datagram && may_switch_path(&m->opts)) {
+	if (x->eout->datagram && may_switch_path(&m->opts)) {
 		/* Into a datagram socket, as GNU cat after the socket refused
 		 * its splice: read/write, a datagram per read (move_rw()). */
 		if (m->opts.policy == SP_POLICY_PREFER)
@@ -481,29 +478,29 @@ static int take_path(struct xfer *x)
 	return run_splice(x);
 }
 
-int64_t lsp_move_range(struct sp_mover *m, int in_fd, int out_fd, int64_t offset,
-		   uint64_t length, const struct known_fds *known, struct sp_result *res)
+int64_t lsp_move_range(struct sp_mover *m, struct endpoint *in, struct endpoint *out,
+		       int64_t offset, uint64_t length, struct sp_result *res)
 {
 	int saved_errno = errno;
 	uint64_t start = now_ns();
-	struct xfer x = { .m = m, .res = res, .in = in_fd, .out = out_fd, .left = length,
-			  .flags = m->opts.splice_flags, .used = SP_PATH_NONE };
+	struct xfer x = { .m = m, .res = res, .in = in->fd, .out = out->fd, .ein = in, .eout = out,
+			  .left = length, .flags = m->opts.splice_flags, .used = SP_PATH_NONE };
 	res->side = SP_SIDE_NONE;
 
 	int rc = 0;
 	if (length)
-		rc = examine_input(&x, offset, known ? known->in : NULL);
+		rc = examine_input(&x, offset);
 	if (!rc && length)
-		rc = examine_output(&x, known);
+		rc = examine_output(&x);
 	if (m->opts.flags & SP_NOCACHE) {
-		x.nocache_in = x.in_reg;
-		x.nocache_out = x.out_reg;
+		x.nocache_in = S_ISREG(in->type);
+		x.nocache_out = S_ISREG(out->type);
 	}
 	if (!rc && x.left)
 		rc = take_path(&x);
 	if (x.nocache_in || x.nocache_out)
-		lsp_nocache_finish(&x.cache, &m->stats, x.nocache_in ? in_fd : -1,
-				  x.nocache_out ? out_fd : -1);
+		lsp_nocache_finish(&x.cache, &m->stats, x.nocache_in ? in->fd : -1,
+				   x.nocache_out ? out->fd : -1);
 
 	res->bytes = x.done;
 	res->path = x.used;

@@ -33,7 +33,7 @@ struct sparse {
 	const struct stat *out_known; /* the caller's fstat(2) of out, or NULL */
 	bool fresh_out; /* out: a file the caller just made (SP_COPY_NEW_OUTPUT) */
 	unsigned flags; /* the caller's SP_COPY_* */
-	struct known_fds known;     /* what lsp_move_range() need not ask again */
+	struct endpoint ein, eout; /* in and out, as every stretch's transfer takes them */
 	off_t end;      /* where the copy ends in out */
 	uint64_t done;  /* bytes written to out */
 };
@@ -51,7 +51,7 @@ static int fail(struct sparse *s, enum sp_side side, int err)
 static int transfer(struct sparse *s, int64_t offset, uint64_t length)
 {
 	struct sp_result one = { .size = sizeof(one) };
-	int64_t n = lsp_move_range(s->m, s->in, s->out, offset, length, &s->known, &one);
+	int64_t n = lsp_move_range(s->m, &s->ein, &s->eout, offset, length, &one);
 	s->done += one.bytes;
 	s->end = s->start + (off_t)s->done;
 	s->res->path = one.path;
@@ -194,7 +194,7 @@ static bool looks_sparse(const struct stat *st)
 }
 
 /* Whether out can have holes: a regular file not opened with O_APPEND.
- * Sets s->start to its file position and fills s->known with what was
+ * Sets s->start to its file position and fills s->eout with what was
  * learned.  Returns 1, 0 or a negative errno. */
 static int takes_holes(struct sparse *s)
 {
@@ -209,8 +209,8 @@ static int takes_holes(struct sparse *s)
 			if (sys_fstat(&s->m->stats, s->out, &s->out_st) < 0)
 				return fail(s, SP_SIDE_OUTPUT, errno);
 		}
-		s->known.out = &s->out_st;
-		s->known.out_flags = O_RDWR;
+		lsp_endpoint_from_stat(&s->eout, &s->out_st);
+		s->eout.flags_known = true; /* and without O_APPEND */
 		s->start = 0;
 		return 1;
 	}
@@ -220,14 +220,15 @@ static int takes_holes(struct sparse *s)
 		if (sys_fstat(&s->m->stats, s->out, &s->out_st) < 0)
 			return fail(s, SP_SIDE_OUTPUT, errno);
 	}
-	s->known.out = &s->out_st;
+	lsp_endpoint_from_stat(&s->eout, &s->out_st);
 	if (!S_ISREG(s->out_st.st_mode))
 		return 0;
 	int fl = sys_fcntl(&s->m->stats, s->out, F_GETFL, 0);
 	s->start = sys_lseek(&s->m->stats, s->out, 0, SEEK_CUR);
 	if (fl < 0 || s->start < 0)
 		return fail(s, SP_SIDE_OUTPUT, errno);
-	s->known.out_flags = fl;
+	s->eout.flags_known = true;
+	s->eout.append = fl & O_APPEND;
 	return !(fl & O_APPEND);
 }
 
@@ -277,7 +278,7 @@ static int copy(struct sparse *s, enum sp_holes how)
 		if (sys_fstat(&s->m->stats, s->in, &s->in_st) < 0)
 			return fail(s, SP_SIDE_INPUT, errno);
 	}
-	s->known.in = in_st;
+	lsp_endpoint_from_stat(&s->ein, in_st);
 	int holes = takes_holes(s);
 	if (holes < 0)
 		return holes;
@@ -298,7 +299,8 @@ static int copy(struct sparse *s, enum sp_holes how)
 int64_t lsp_copy_whole(struct sp_mover *m, const struct sp_copy_args *a, struct sp_result *res)
 {
 	struct sparse s = { .m = m, .res = res, .in = a->in_fd, .out = a->out_fd,
-			    .known.out_flags = -1, .in_known = a->in_st != NULL,
+			    .ein = ENDPOINT_INIT(a->in_fd), .eout = ENDPOINT_INIT(a->out_fd),
+			    .in_known = a->in_st != NULL,
 			    .fresh_out = a->flags & SP_COPY_NEW_OUTPUT, .out_known = a->out_st,
 			    .flags = a->flags };
 	enum sp_holes how = a->holes;

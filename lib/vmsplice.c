@@ -71,12 +71,12 @@ static int vmsplice_mapped(struct xfer *x)
 	size_t page = page_size();
 	bool finished = false;
 	x->used = SP_PATH_VMSPLICE;
-	while (!finished && x->left && x->pos < x->in_size) {
+	while (!finished && x->left && x->pos < x->ein->size) {
 		off_t base = x->pos & ~(off_t)(page - 1);
 		size_t skew = (size_t)(x->pos - base);
 		/* Keep the pages spanned within the pipe's capacity. */
 		size_t want = xfer_min(x->left, m->pipe_size - skew);
-		want = xfer_min((uint64_t)(x->in_size - x->pos), want);
+		want = xfer_min((uint64_t)(x->ein->size - x->pos), want);
 		char *map = sys_mmap(&m->stats, NULL, want + skew, PROT_READ, MAP_SHARED, x->in, base);
 		if (map == MAP_FAILED) {
 			int err = errno;

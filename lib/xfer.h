@@ -13,11 +13,7 @@ struct xfer {
 	struct sp_mover *m;
 	struct sp_result *res; /* the call's outcome: its failed side */
 	int in, out;
-	bool in_pipe, out_pipe;
-	bool in_reg, out_reg; /* regular files */
-	bool out_sock;        /* a socket */
-	off_t in_size;      /* size of a regular input when the transfer began */
-	dev_t in_dev;       /* the input's file system */
+	struct endpoint *ein, *eout; /* what is known of in and out */
 	loff_t pos;         /* next input offset, for positional input */
 	loff_t *posp;       /* &pos for positional input, NULL for the file position */
 	uint64_t left;      /* bytes still wanted */
