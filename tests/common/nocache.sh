@@ -36,6 +36,12 @@ same_files "spmove --nocache -r: a tree" tree/sub/a copy/sub/a
 same_files "spmove --nocache -r: a tree" tree/b copy/b
 "$SPMOVE" --nocache --method=splice src m2
 same_files "spmove --nocache --method=splice" src m2
+# spmove's own option: cp and mv have none, so neither have spcp and spmv.
+for p in spcp spmv; do
+	"$top_builddir/src/spmove/$p" --nocache src m3 2>err
+	check_eq "$p refuses --nocache: status" 1 $?
+	check_eq "$p refuses --nocache: message" "$p: unrecognized option '--nocache'" "$(head -n 1 err)"
+done
 
 fs=$(stat -f -c %T .)
 if [ "$fs" = tmpfs ] || [ "$fs" = ramfs ]; then
