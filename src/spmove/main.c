@@ -82,7 +82,7 @@ struct raw_options {
 	bool backup;
 	enum ask ask_copy, ask_move; /* -i/-n last; -f/-i/-n last */
 	int recursive, remove_source, in_place, fsync, verify, stats, json, splice_move, probe,
-	    no_target, verbose, remove_destination;
+	    no_target, verbose, remove_destination, nocache;
 	const char *target_dir;  /* -t DIR */
 	bool strip_slashes;      /* --strip-trailing-slashes */
 };
@@ -279,7 +279,8 @@ static int take_options(struct raw_options *raw, struct config *cfg)
 					  .policy = path ? SP_POLICY_PREFER : SP_POLICY_AUTO,
 					  .path = path,
 					  .pipe_size = (size_t)pipe_size,
-					  .splice_flags = raw->splice_move ? SPLICE_F_MOVE : 0 };
+					  .splice_flags = raw->splice_move ? SPLICE_F_MOVE : 0,
+					  .flags = raw->nocache ? SP_NOCACHE : 0 };
 	return 0;
 }
 
@@ -362,6 +363,8 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		  "pass SPLICE_F_MOVE when splicing into DST", NULL },
 		{ "pipe-size", '\0', POPT_ARG_STRING, &raw.pipe_size, 0,
 		  "size pipes to N bytes (default 1M)", "N" },
+		{ "nocache", '\0', POPT_ARG_NONE, &raw.nocache, 0,
+		  "leave the page cache as it was: read and write regular files uncached", NULL },
 		{ "fsync", '\0', POPT_ARG_NONE, &raw.fsync, 0,
 		  "make each copy durable before it replaces DST", NULL },
 		{ "verify", '\0', POPT_ARG_NONE, &raw.verify, 0, "read the copy back and compare", NULL },

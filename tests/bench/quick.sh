@@ -12,9 +12,9 @@ BENCH="$top_srcdir/contrib/bench/bench"
 ok "the quick run succeeds" python3 "$BENCH" --quick --out "$T_DIR/out"
 cd "$T_DIR/out" || exit 99
 
-check_eq "CSV header" "case,title,fs,tool,ours,runs,median_s,min_s,max_s,peak_rss_kib,speedup" \
+check_eq "CSV header" "case,title,fs,tool,ours,runs,median_s,min_s,max_s,peak_rss_kib,speedup,mib_s,ws_resident_pct,ws_resident_min,ws_resident_max,files,us_per_file" \
 	"$(head -n 1 bench.csv)"
-cases="cat-splice cat-read cat-small cat-file cat-socket cat-n cat-A tee-files tee-null cat-start tee-start cp-start cp-big-tmpfs cp-tree20-tmpfs cp-tree50-tmpfs cp-overwrite-tmpfs"
+cases="cat-splice cat-read cat-small cat-file cat-socket cat-n cat-A tee-files tee-null cat-start tee-start cp-start cp-big-tmpfs cp-tree20-tmpfs cp-tree50-tmpfs cp-files100-tmpfs cp-files1000-tmpfs cp-overwrite-tmpfs"
 check_eq "CSV cases, in order" "$(echo $cases)" \
 	"$(tail -n +2 bench.csv | cut -d, -f1 | uniq | tr '\n' ' ' | sed 's/ $//')"
 check_eq "JSON and CSV have the same rows" "$(($(wc -l <bench.csv) - 1))" \
@@ -53,8 +53,12 @@ for how in "" -r; do
 	ok "rawsplice ${how:-without -r} splices every file given, in order" sh -c \
 		'"$1/contrib/bench/rawsplice" $3 "$2"/tree/f* | cmp - "$2/all"' - "$top_builddir" "$T_DIR" "$how"
 done
-ok "the Markdown table has a row per result" \
-	test "$(($(grep -c '^| ' bench.md) - 1))" -eq "$(jq '.results | length' bench.json)"
+ok "the trees by size give the time per file" \
+	jq -e '[.results[] | select(.files)] | length == 4
+		and all(.[]; .us_per_file > 0 and .files >= 100)' bench.json
+ok "the Markdown tables have a row per result" \
+	test "$(($(grep -c '^| ' bench.md) - $(grep -c '^| \(case\|tree\|tool\) |' bench.md)))" \
+		-eq "$(jq '.results | length' bench.json)"
 if command -v gnuplot >/dev/null; then
 	ok "the PNG chart is written" sh -c 'head -c 8 bench.png | od -An -c | grep -q "P   N   G"'
 fi

@@ -1,23 +1,26 @@
 #!/bin/sh
-# The benchmark figures published in doc/benchmarks.md (the whole table) and
-# in the README (its five-row summary) are the recorded run's
-# (contrib/bench/results/*.json): every row's median and spread for our tool,
+# The benchmark figures published in doc/benchmarks.md (the whole tables) and
+# in the README (its five-row summary) are the recorded runs'
+# (contrib/bench/results/*.json; a row is matched to the run and case that
+# have its figures): every row's median and spread for our tool,
 # each ratio peer / ours and the ceiling's ratio, recomputed from the JSON;
 # and a figure changed in a copy of either is caught.
 . "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
 command -v python3 >/dev/null || skip "no python3"
 
-# The checker: python3 check.py RESULTS.json DOC... checks every table of DOC
+# The checker: python3 check.py RESULTS.json... -- DOC... checks every table of DOC
 # whose header begins "| case | ours (median, spread) |"; it fails when DOC
 # has no such table.  A row is matched to its case by our tool's figures.
 cat > check.py <<'PY'
 import json, sys
-# usage: benchdoc.py RESULTS.json DOC...: every Markdown table in DOC whose
-# header starts "| case | ours (median, spread) |" must hold the run's figures.
-res = json.load(open(sys.argv[1]))["results"]
+# usage: benchdoc.py RESULTS.json... -- DOC...: every Markdown table in DOC
+# whose header starts "| case | ours (median, spread) |" must hold a run's
+# figures.
+split = sys.argv.index("--")
 cases = {}
-for r in res:
-    cases.setdefault(r["case"], []).append(r)
+for path in sys.argv[1:split]:
+    for r in json.load(open(path))["results"]:
+        cases.setdefault((path, r["case"]), []).append(r)
 def ours(rows): return [r for r in rows if r["ours"]][0]
 def fmt_ours(r): return "%.3f s (%.3f-%.3f)" % (r["median_s"], r["min_s"], r["max_s"])
 def peer(rows, col):
@@ -39,7 +42,7 @@ def expected(rows, col):
     p = peer(rows, col)
     return "%.2fx" % (p["median_s"] / o["median_s"]) if p else ""
 bad = tables = rows_seen = 0
-for doc in sys.argv[2:]:
+for doc in sys.argv[split + 1:]:
     header = None
     for n, line in enumerate(open(doc), 1):
         if not line.startswith("|"):
@@ -60,19 +63,19 @@ print("%d tables, %d rows, %d mismatches" % (tables, rows_seen, bad))
 sys.exit(1 if bad or not tables else 0)
 PY
 
-results=$(ls "$top_srcdir"/contrib/bench/results/*.json | tail -n 1)
+results=$(ls "$top_srcdir"/contrib/bench/results/*.json)
 ok "doc/benchmarks.md: the whole table is the recorded run's" \
-	python3 check.py "$results" "$top_srcdir/doc/benchmarks.md"
+	python3 check.py $results -- "$top_srcdir/doc/benchmarks.md"
 ok "README: the summary is the recorded run's" \
-	python3 check.py "$results" "$top_srcdir/README"
+	python3 check.py $results -- "$top_srcdir/README"
 check_eq "README: the summary has five rows" 5 \
-	"$(python3 check.py "$results" "$top_srcdir/README" | sed -n 's/^1 tables, \([0-9]*\) rows.*/\1/p')"
+	"$(python3 check.py $results -- "$top_srcdir/README" | sed -n 's/^1 tables, \([0-9]*\) rows.*/\1/p')"
 
 # The check can fail: one ratio, one median changed.
 sed '0,/| [0-9.]*x |/s/| \([0-9.]*\)x |/| 9\1x |/' "$top_srcdir/doc/benchmarks.md" > ratio.md
-ok "a changed ratio is caught" sh -c '! cmp -s "$1" ratio.md && ! python3 check.py "$2" ratio.md > /dev/null' \
+ok "a changed ratio is caught" sh -c '! cmp -s "$1" ratio.md && ! python3 check.py $2 -- ratio.md > /dev/null' \
 	- "$top_srcdir/doc/benchmarks.md" "$results"
 sed '0,/| 0\.[0-9]* s (/s/| 0\.\([0-9]*\) s (/| 1.\1 s (/' "$top_srcdir/README" > median.md
-ok "a changed median is caught" sh -c '! cmp -s "$1" median.md && ! python3 check.py "$2" median.md > /dev/null' \
+ok "a changed median is caught" sh -c '! cmp -s "$1" median.md && ! python3 check.py $2 -- median.md > /dev/null' \
 	- "$top_srcdir/README" "$results"
 done_testing

@@ -1,5 +1,5 @@
 #!/bin/sh
-# --nocache of spcat and sptee: the copies are whole, and on a file system
+# --nocache of spcat, sptee and spmove: the copies are whole, and on a file system
 # with a page cache of its own (not tmpfs) the files' pages the copy
 # brought in are gone after it (fincore), while pages cached before stay.
 . "$top_srcdir/tests/lib.sh"
@@ -28,6 +28,20 @@ same_files "spcat --nocache --no-splice: a file and standard input" two both
 for f in t1 t2 t3; do same_files "sptee --nocache: $f" src $f; done
 "$SPTEE" --nocache -a t1 <src >/dev/null
 same_files "sptee --nocache -a appends" two t1
+"$SPMOVE" --nocache src m1
+same_files "spmove --nocache: file to file" src m1
+mkdir -p tree/sub && cp src tree/sub/a && cp src tree/b
+"$SPMOVE" --nocache -r tree copy
+same_files "spmove --nocache -r: a tree" tree/sub/a copy/sub/a
+same_files "spmove --nocache -r: a tree" tree/b copy/b
+"$SPMOVE" --nocache --method=splice src m2
+same_files "spmove --nocache --method=splice" src m2
+# spmove's own option: cp and mv have none, so neither have spcp and spmv.
+for p in spcp spmv; do
+	"$top_builddir/src/spmove/$p" --nocache src m3 2>err
+	check_eq "$p refuses --nocache: status" 1 $?
+	check_eq "$p refuses --nocache: message" "$p: unrecognized option '--nocache'" "$(head -n 1 err)"
+done
 
 fs=$(stat -f -c %T .)
 if [ "$fs" = tmpfs ] || [ "$fs" = ramfs ]; then
@@ -56,6 +70,17 @@ rm -f t1 t2
 ok "sptee --nocache: its files' pages are gone after ($(resident t1), $(resident t2) bytes)" \
 	test "$(resident t1)" -le $small -a "$(resident t2)" -le $small
 same_files "sptee --nocache: t1 whole" src t1
+rm -f m1
+evict src
+"$SPMOVE" --nocache src m1
+ok "spmove --nocache: the source's and the copy's pages are gone after ($(resident src), $(resident m1) bytes)" \
+	test "$(resident src)" -le $small -a "$(resident m1)" -le $small
+same_files "spmove --nocache: m1 whole" src m1
+cat src >/dev/null
+rm -f m1
+"$SPMOVE" --nocache src m1
+ok "spmove --nocache keeps the pages cached before ($(resident src) bytes)" \
+	test "$(resident src)" -eq $size
 
 # Where RWF_DONTCACHE is refused (older kernels, some file systems): the
 # pages are dropped behind the copy instead.
@@ -82,4 +107,16 @@ refuse "$(real_bin sptee)" --nocache t1 <src >/dev/null
 ok "sptee without RWF_DONTCACHE: its file's pages are gone after ($(resident t1) bytes)" \
 	test "$(resident t1)" -le $small
 same_files "sptee without RWF_DONTCACHE: the copy is whole" src t1
+rm -f m1
+evict src
+cat src >/dev/null
+python3 -c 'import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+os.posix_fadvise(fd, int(sys.argv[2]), 0, os.POSIX_FADV_DONTNEED)' src $((size / 2))
+refuse "$(real_bin spmove)" --nocache src m1
+ok "spmove without RWF_DONTCACHE: the source's pages read are gone, those cached before stay ($(resident src) bytes)" \
+	test "$(resident src)" -ge $((size / 2)) -a "$(resident src)" -le $((size / 2 + small))
+ok "spmove without RWF_DONTCACHE: the copy's pages are gone after ($(resident m1) bytes)" \
+	test "$(resident m1)" -le $small
+same_files "spmove without RWF_DONTCACHE: the copy is whole" src m1
 done_testing
