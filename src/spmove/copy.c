@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
-#include <acl/libacl.h>
 
 #include "message.h"
 #include "path.h"
@@ -354,6 +354,43 @@ static int output_open(struct spmove *s, const struct target *t, const struct st
 	return out->fd < 0 ? -out->fd : 0;
 }
 
+#define ACL_ACCESS "system.posix_acl_access"
+
+/* Give the copy out the permissions of the file (by its descriptor old_fd,
+ * possibly O_PATH, and mode) that it replaces: that file's access ACL,
+ * raw, when it has one, else its mode -- after dropping an ACL the copy
+ * inherited from its directory's default ACL.  The same result as
+ * libacl's perm_copy_file() in two or three calls, none of them a
+ * /proc lookup of the copy.  Returns 0 or errno. */
+static int copy_replaced_mode(int old_fd, mode_t mode, int out)
+{
+	char path[64], small[512];
+	char *acl = small;
+	loc_proc_path(old_fd, NULL, path, sizeof(path));
+	/* An xattr call cannot take an O_PATH descriptor; its /proc name
+	 * is the very file. */
+	ssize_t n = getxattr(path, ACL_ACCESS, small, sizeof(small));
+	if (n < 0 && errno == ERANGE) {
+		n = getxattr(path, ACL_ACCESS, NULL, 0);
+		acl = n > 0 ? malloc((size_t)n) : NULL;
+		n = acl ? getxattr(path, ACL_ACCESS, acl, (size_t)n) : -1;
+	}
+	int err = 0;
+	if (n >= 0 && fsetxattr(out, ACL_ACCESS, acl, (size_t)n, 0) == 0) {
+		/* The ACL set the permission bits; the special ones follow. */
+		if ((mode & (S_ISUID | S_ISGID | S_ISVTX)) && fchmod(out, mode & 07777) < 0)
+			err = errno;
+	} else {
+		if (fgetxattr(out, ACL_ACCESS, NULL, 0) >= 0 && fremovexattr(out, ACL_ACCESS) < 0)
+			err = errno;
+		if (!err && fchmod(out, mode & 07777) < 0)
+			err = errno;
+	}
+	if (acl != small)
+		free(acl);
+	return err;
+}
+
 /* Give a copy that replaces an existing file (seen as old) that file's
  * mode, ACL and (as root) owner, as cp does when it writes into it: all
  * taken from the file itself, opened without following a link, and
@@ -374,11 +411,8 @@ static int keep_replaced(const struct spmove *s, const struct target *t,
 		}
 	}
 	int err = s->root && fchown(out->fd, st.st_uid, st.st_gid) < 0 ? errno : 0;
-	char from[64], to[64];
-	if (!err && perm_copy_file(loc_proc_path(fd, NULL, from, sizeof(from)),
-				   loc_proc_path(out->fd, NULL, to, sizeof(to)), NULL) != 0 &&
-	    fchmod(out->fd, st.st_mode & 07777) < 0)
-		err = errno;
+	if (!err)
+		err = copy_replaced_mode(fd, st.st_mode, out->fd);
 	if (fd != t->old_fd)
 		close(fd);
 	return err;
@@ -546,11 +580,11 @@ static int open_source(const struct loc *src, const struct stat *st, bool follow
 
 int copy_regular(struct spmove *s, const struct loc *src, const struct stat *src_st, bool follow,
 		 const struct loc *dst, const struct stat *dst_st, bool dst_absent,
-		 bool dst_followed)
+		 bool dst_link)
 {
 	struct target t;
 	/* What the name itself is was seen: only a link is looked at again. */
-	if (dst_absent || (dst_st && !dst_followed && !S_ISLNK(dst_st->st_mode)))
+	if (dst_absent || (dst_st && !dst_link))
 		target_init(&t, dst);
 	else if (resolve_output(s, dst, dst_st, &t))
 		return 1;

@@ -21,6 +21,7 @@
 struct dest {
 	bool exists;
 	bool followed;    /* st is of what a symbolic link dst names */
+	bool link;        /* the name itself is a symbolic link */
 	bool absent;      /* no entry at all has the name, not even a link */
 	struct stat st;
 	char *backup;     /* where it went, once backed up (malloc'd) */
@@ -214,6 +215,7 @@ static int stat_dest(const struct spmove *s, const struct stat *st, const struct
 			 o->remove_destination || o->hard_link || o->symbolic_link;
 	*d = (struct dest){ 0 };
 	int err = loc_stat(dst, &d->st, false);
+	d->link = !err && S_ISLNK(d->st.st_mode);
 	if (err) {
 		d->absent = err == ENOENT;
 		if (d->absent)
@@ -740,7 +742,7 @@ static int copy_file_data(struct spmove *s, const struct loc *src, const struct 
 		s->data_path = SP_PATH_NONE;
 	}
 	int rc = copy_regular(s, src, st, follow, dst, d->exists ? &d->st : NULL, d->absent,
-			      d->followed);
+			      d->link);
 	if (s->o->debug)
 		debug_line(s, st);
 	return rc;

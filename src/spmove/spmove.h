@@ -273,15 +273,16 @@ int remove_source(const struct spmove *s, const struct loc *src, const struct st
  * (through a symbolic link when follow), to dst through a temporary file
  * that replaces dst when complete (for a free name, a file without a
  * name, linked in when complete); dst_st is dst's stat when it exists
- * (NULL when new; dst_followed: dst_st is what the symbolic link dst
- * names, else dst's own lstat); dst_absent: not even a dangling symbolic
- * link has the name (then it is not looked at again).  Returns 0 or 1
+ * (NULL when new), perhaps of what a symbolic link names; dst_link: the
+ * name was seen to be a symbolic link (only then is it looked at again);
+ * dst_absent: not even a dangling symbolic link has the name (then it is
+ * not looked at again either).  Returns 0 or 1
  * after a report;
  * dst is left as it was on failure.
  */
 int copy_regular(struct spmove *s, const struct loc *src, const struct stat *src_st, bool follow,
 		 const struct loc *dst, const struct stat *dst_st, bool dst_absent,
-		 bool dst_followed);
+		 bool dst_link);
 
 /* copy_regular() of src, which its directory lists as a regular file and
  * was not looked at since, to the free name dst.  Returns 0, 1 after a

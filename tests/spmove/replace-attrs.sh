@@ -1,0 +1,60 @@
+# A copy over an existing file keeps that file's owner, mode and ACL, as
+# GNU cp does when it writes into it -- spmove writes a new file and renames
+# it into place, so it must give the new file all three: an ACL of the old
+# file's, none when the old file had none (not even one the directory's
+# default ACL would give a new file), the set-user-ID bit of a file root
+# gives to another user.  Each case is run with GNU cp too and the results
+# compared (getfacl's and stat's words), besides the expected values.
+. "$top_srcdir/tests/spmove/opt-lib.sh"
+require_root
+command -v setfacl >/dev/null && command -v getfacl >/dev/null ||
+	skip "setfacl/getfacl missing (package acl)"
+CP=$(gnu cp)
+
+# look FILE: owner, group, mode and the ACL of FILE, on one line.
+look() {
+	printf '%s %s\n' "$(stat -c '%U:%G %a' "$1")" \
+		"$(getfacl -cp "$1" 2>/dev/null | grep . | LC_ALL=C sort | tr '\n' ' ')"
+}
+
+# case NAME SETUP EXPECT: in a fresh directory NAME, SETUP (shell code)
+# makes dst; new is copied over it by spmove and, in a twin directory, by
+# GNU cp.  Both results must be EXPECT (a pattern for look's line), the
+# data must be new's, and no temporary may be left.
+case_() {
+	local name=$1 setup=$2 expect=$3 tool dir
+	for tool in spmove gnu; do
+		dir=$name-$tool
+		fresh "$dir"
+		echo new >new
+		echo old old old >dst
+		eval "$setup" || { ok "$name: set-up" false; return; }
+		if [ $tool = spmove ]; then
+			"$SPMOVE" new dst
+		else
+			"$CP" new dst
+		fi
+		ok "$name: $tool copied" test $? = 0
+		same_files "$name: $tool's data" new dst
+		got=$(look dst)
+		case $got in
+		$expect) ok "$name: $tool: $got" true ;;
+		*) ok "$name: $tool: '$got' is not '$expect'" false ;;
+		esac
+		eval "got_$tool=\$got"
+	done
+	check_eq "$name: as GNU cp" "$got_gnu" "$got_spmove"
+	check_eq "$name: nothing left" "dst new" "$(cd "$T_DIR/$name-spmove" && echo *)"
+}
+
+case_ plain 'chmod 640 dst' \
+	'root:root 640 group::r-- other::--- user::rw- '
+case_ acl 'chmod 640 dst && setfacl -m u:nobody:rw dst' \
+	'root:root 660 group::r-- mask::rw- other::--- user::rw- user:nobody:rw- '
+case_ default-acl-dir 'setfacl -d -m u:nobody:rwx . && setfacl -b dst && chmod 604 dst' \
+	'root:root 604 group::--- other::r-- user::rw- '
+case_ owner 'chown nobody:nogroup dst && chmod 4755 dst' \
+	'nobody:nogroup 4755 group::r-x other::r-x user::rwx '
+case_ acl-setgid 'chown nobody:nogroup dst && chmod 2770 dst && setfacl -m u:daemon:r dst' \
+	'nobody:nogroup 2770 group::rwx mask::rwx other::--- user::rwx user:daemon:r-- '
+done_testing
