@@ -21,6 +21,17 @@ void cli_init(const char *name)
 	atexit(cli_close_stdout_at_exit);
 }
 
+const char *cli_name_from(const char *argv0, const char *fallback)
+{
+	if (!argv0)
+		return fallback;
+	const char *base = strrchr(argv0, '/');
+	base = base ? base + 1 : argv0;
+	if (!strncmp(base, "lt-", 3))
+		base += 3;
+	return *base ? base : fallback;
+}
+
 void cli_verror(int errnum, const char *fmt, va_list ap)
 {
 	int saved = errno;

@@ -16,6 +16,13 @@ extern const char *cli_program;
  * Call first thing in main(), after cli_hold_standard_fds(). */
 void cli_init(const char *name);
 
+/* The name a program was run under, as messages give it: argv0's last
+ * component, without libtool's "lt-" prefix ("/usr/bin/cat" -> "cat");
+ * fallback when argv0 is missing or empty.  As GNU's tools, which name
+ * themselves from argv[0]: spcat run through a link named cat says
+ * "cat: ...". */
+const char *cli_name_from(const char *argv0, const char *fallback);
+
 /* Print "PROG: MESSAGE" (and ": strerror(errnum)" when errnum is not 0)
  * on stderr, after flushing stdout.  Keeps errno. */
 void cli_error(int errnum, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -398,7 +398,7 @@ static int run(struct config *cfg)
 int main(int argc, char **argv)
 {
 	unsigned closed = cli_hold_standard_fds();
-	cli_init("spcat");
+	cli_init(cli_name_from(argc > 0 ? argv[0] : NULL, "spcat"));
 	struct config cfg;
 	int status = parse_command_line(argc, argv, &cfg);
 	cfg.closed = closed;

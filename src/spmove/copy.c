@@ -2,7 +2,11 @@
  * symbolic link, a special file.  Each is made under a temporary name in
  * the destination's directory and renamed over it only when complete (and
  * durable, when asked or when the source is to be removed): whatever
- * happens, the destination holds the old file or the new one. */
+ * happens, the destination holds the old file or the new one.  The one
+ * exception is a stream (FIFO, character device, socket) read as data into
+ * a free name: that file is made under its own name, private (0600) until
+ * complete, as cp makes it -- a stream cannot be read again, and whoever
+ * feeds it may wait for the name to appear. */
 #include "config.h"
 
 #include <errno.h>
@@ -264,6 +268,9 @@ struct output {
 	bool replaces;  /* keeps an existing DST's mode and owner */
 	bool moded;     /* made with its final mode: no chmod after */
 	bool unnamed;   /* temp: made by O_TMPFILE, linked in when complete */
+	bool direct;    /* a stream's copy made under DST's free name (dev, ino) */
+	dev_t dev;
+	ino_t ino;
 	char name[32];
 };
 
@@ -324,6 +331,29 @@ static int output_open(struct spmove *s, const struct target *t, const struct st
 	 * attributes and mode are right. */
 	out->moded = !out->replaces && !s->o->keep && !s->o->no_keep_mode && !keeps_mode(s);
 	mode_t mode = out->moded ? new_file_mode(s, src_mode) : 0600;
+	/* A stream into a free name: made under that name at once, private
+	 * until complete (a name someone took meanwhile is replaced as
+	 * usual, through a temporary). */
+	if (t->absent && (S_ISFIFO(src_mode) || S_ISCHR(src_mode) || S_ISSOCK(src_mode))) {
+		struct stat st;
+		out->fd = openat(t->dirfd, t->base,
+				 O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
+		if (out->fd >= 0 && fstat(out->fd, &st) == 0) {
+			out->temp = out->moded = false;
+			out->direct = true;
+			out->dev = st.st_dev;
+			out->ino = st.st_ino;
+			return 0;
+		}
+		int err = errno;
+		if (out->fd >= 0) {
+			close(out->fd);
+			unlinkat(t->dirfd, t->base, 0);
+			return err;
+		}
+		if (err != EEXIST)
+			return err;
+	}
 	/* For a free name, a file without a name until it is complete: one
 	 * directory change (the link) instead of two (create and rename), and
 	 * nothing to remove if the copy fails. */
@@ -438,7 +468,7 @@ static int output_finish(struct spmove *s, const struct target *t, struct output
 		out->replaces = false;
 		err = 0;
 	}
-	if (!out->replaces && out->temp && !out->moded && !keeps_mode(s) &&
+	if (!out->replaces && (out->temp || out->direct) && !out->moded && !keeps_mode(s) &&
 	    fchmod(out->fd, new_file_mode(s, st->st_mode)) < 0)
 		err = errno;
 	if (err == ESTALE) {
@@ -481,10 +511,13 @@ static int output_finish(struct spmove *s, const struct target *t, struct output
 	}
 	if (err && !(err == ECANCELED && spmove_cancel))
 		cli_error(err == EIO && s->o->verify ? 0 : err, "%s %s", what, quoted(t->path));
+	if (!err)
+		out->direct = false; /* complete: output_discard() keeps it */
 	return err != 0 || !kept;
 }
 
-/* Remove what a failed copy left behind. */
+/* Remove what a failed copy left behind (a stream's direct copy only
+ * while its name is still that file). */
 static void output_discard(const struct target *t, struct output *out)
 {
 	if (out->fd >= 0)
@@ -492,6 +525,10 @@ static void output_discard(const struct target *t, struct output *out)
 	out->fd = -1;
 	if (out->temp && !out->unnamed)
 		unlinkat(t->dirfd, out->name, 0);
+	struct stat st;
+	if (out->direct && fstatat(t->dirfd, t->base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISREG(st.st_mode) && st.st_dev == out->dev && st.st_ino == out->ino)
+		unlinkat(t->dirfd, t->base, 0);
 }
 
 /* Report a failed copy of the data in GNU's words. */
@@ -524,7 +561,7 @@ static int copy_into(struct spmove *s, const struct loc *src, int in, const stru
 		return 1;
 	}
 	struct sp_result res = { .size = sizeof(res) };
-	err = -copy_data(s, in, out.fd, st, out.temp && st_is_fstat, t->dev, &res);
+	err = -copy_data(s, in, out.fd, st, (out.temp || out.direct) && st_is_fstat, t->dev, &res);
 	/* After a signal (SIGPIPE, SIGXFSZ...), only the signal tells. */
 	if (err && res.path == SP_PATH_CLONE)
 		cli_error(err, "failed to clone %s from %s", quoted(t->path), quoted(src->path));

@@ -605,8 +605,9 @@ static int run(struct config *cfg)
 int main(int argc, char **argv)
 {
 	cli_hold_standard_fds();
-	personality = personality_of(argc > 0 ? argv[0] : NULL);
-	cli_init(personality_name(personality));
+	const char *name = cli_name_from(argc > 0 ? argv[0] : NULL, "spmove");
+	personality = personality_of(name);
+	cli_init(name);
 	struct config cfg;
 	int status = parse_command_line(argc, argv, &cfg);
 	if (status == 0 && cfg.probe)

@@ -5,19 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "message.h"
 #include "spmove.h"
 
-enum personality personality_of(const char *argv0)
+enum personality personality_of(const char *name)
 {
-	if (!argv0)
-		return PERSONALITY_SPMOVE;
-	const char *base = strrchr(argv0, '/');
-	base = base ? base + 1 : argv0;
-	if (!strncmp(base, "lt-", 3))
-		base += 3;
-	if (!strcmp(base, "spcp"))
+	if (!strcmp(name, "spcp") || !strcmp(name, "cp"))
 		return PERSONALITY_SPCP;
-	if (!strcmp(base, "spmv"))
+	if (!strcmp(name, "spmv") || !strcmp(name, "mv"))
 		return PERSONALITY_SPMV;
 	return PERSONALITY_SPMOVE;
 }
@@ -192,7 +187,7 @@ static const char mv_options[] =
 
 void personality_help(enum personality p)
 {
-	const char *name = personality_name(p);
+	const char *name = cli_program, *page = personality_name(p);
 	bool cp = p == PERSONALITY_SPCP;
 	printf("Usage: %s [OPTION]... [-T] SOURCE DEST\n"
 	       "  or:  %s [OPTION]... SOURCE... DIRECTORY\n"
@@ -212,5 +207,5 @@ void personality_help(enum personality p)
 	fputs(backup_note, stdout);
 	if (cp)
 		printf(cp_backup_tail, name);
-	printf("\n%s copies through splice(2): see %s(1) and spmove(1).\n", name, name);
+	printf("\n%s copies through splice(2): see %s(1) and spmove(1).\n", name, page);
 }

@@ -123,15 +123,16 @@ struct spmove {
  * with cp's options and spmv with mv's. */
 enum personality { PERSONALITY_SPMOVE, PERSONALITY_SPCP, PERSONALITY_SPMV };
 
-/* The personality that argv0's last component names (spcp, spmv, or
- * libtool's lt-spcp...; anything else is spmove). */
-enum personality personality_of(const char *argv0);
+/* The personality that name (cli_name_from(argv[0])) picks: spcp and cp
+ * are spcp, spmv and mv spmv (a link named cp is a drop-in for GNU's, as
+ * its messages say "cp:"); anything else is spmove. */
+enum personality personality_of(const char *name);
 
-/* The program's name for messages: "spmove", "spcp" or "spmv". */
+/* The program's own name (its manual): "spmove", "spcp" or "spmv". */
 const char *personality_name(enum personality p);
 
 /* Print --help of spcp or spmv (the usage lines and options of GNU cp or
- * mv) on stdout. */
+ * mv, under the name run) on stdout. */
 void personality_help(enum personality p);
 
 /* ---- loc.c ---- */

@@ -337,7 +337,7 @@ static int run(const struct config *cfg, bool stdin_closed)
 int main(int argc, char **argv)
 {
 	bool stdin_closed = cli_hold_standard_fds() & CLI_STDIN_CLOSED;
-	cli_init("sptee");
+	cli_init(cli_name_from(argc > 0 ? argv[0] : NULL, "sptee"));
 	struct config cfg = { .mode = MODE_SIGPIPE, .progress = -1 };
 	int status = parse_command_line(argc, argv, &cfg);
 	return status ? status : run(&cfg, stdin_closed);

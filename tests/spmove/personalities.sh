@@ -201,4 +201,28 @@ ok "spcp --strip-trailing-slashes: the link copied, not what it names" test -L s
 "$SPMV" --strip-trailing-slashes s/link/ s/moved
 ok "spmv --strip-trailing-slashes: the link moved" test -L s/moved -a ! -L s/link
 
+# Under GNU's names (links named cp, mv, cat, tee): the personality, and
+# messages, usage hints and --help with the name run, as GNU's tools name
+# themselves from argv[0].
+mkdir gnu
+for pair in cp:spmove mv:spmove cat:spcat tee:sptee; do
+	ln -s "$(real_bin "${pair#*:}")" "gnu/${pair%%:*}"
+done
+use_built_library
+check_eq "a link named cp: cp's messages" "cp: cannot stat 'nosuch': No such file or directory" \
+	"$(gnu/cp nosuch x 2>&1)"
+check_eq "a link named cp: cp's abbreviations (--rem)" "cp: missing file operand
+Try 'cp --help' for more information." "$(gnu/cp --rem 2>&1)"
+check_eq "a link named mv: mv's usage line" "Usage: mv [OPTION]... [-T] SOURCE DEST" \
+	"$(gnu/mv --help | head -1)"
+echo data >gnu-src
+gnu/mv gnu-src gnu-dst
+ok "a link named mv moves" test -f gnu-dst -a ! -e gnu-src
+check_eq "a link named cat: cat's messages" "cat: nosuch: No such file or directory" \
+	"$(gnu/cat nosuch 2>&1)"
+check_eq "a link named tee: tee's messages" "tee: unrecognized option '--nosuch'" \
+	"$(gnu/tee --nosuch 2>&1 </dev/null | head -1)"
+check_eq "spmove under its own name" "spmove: cannot stat 'nosuch': No such file or directory" \
+	"$("$SPMOVE" nosuch x 2>&1)"
+
 done_testing
