@@ -386,65 +386,69 @@ static int output_open(struct spmove *s, const struct target *t, const struct st
 
 #define ACL_ACCESS "system.posix_acl_access"
 
-/* Give the copy out the permissions of the file (by its descriptor old_fd,
- * possibly O_PATH, and mode) that it replaces: that file's access ACL,
- * raw, when it has one, else its mode -- after dropping an ACL the copy
- * inherited from its directory's default ACL.  The same result as
- * libacl's perm_copy_file() in two or three calls, none of them a
- * /proc lookup of the copy.  Returns 0 or errno. */
-static int copy_replaced_mode(int old_fd, mode_t mode, int out)
+/* Give out the access ACL acl (n bytes; none when n < 0) and mode: the
+ * ACL sets the permission bits and the special ones follow; without one,
+ * an ACL out inherited from its directory's default ACL is dropped and
+ * the mode set.  Returns 0 or errno. */
+static int set_permissions(int out, const char *acl, ssize_t n, mode_t mode)
 {
-	char path[64], small[512];
+	if (n >= 0 && fsetxattr(out, ACL_ACCESS, acl, (size_t)n, 0) == 0)
+		return (mode & (S_ISUID | S_ISGID | S_ISVTX)) && fchmod(out, mode & 07777) < 0
+		       ? errno : 0;
+	if (fgetxattr(out, ACL_ACCESS, NULL, 0) >= 0 && fremovexattr(out, ACL_ACCESS) < 0)
+		return errno;
+	return fchmod(out, mode & 07777) < 0 ? errno : 0;
+}
+
+/* Give the copy out the owner (with chown) and permissions of the file it
+ * replaces, named by the /proc path old (a name lgetxattr() reads without
+ * following it), whose owner and mode are in was: the same result as
+ * libacl's perm_copy_file() in two to four calls, none of them a lookup
+ * of the copy's name.  Returns 0 or errno (ENOENT: old is gone, nothing
+ * was changed). */
+static int copy_replaced_mode(const char *old, const struct stat *was, bool chown, int out)
+{
+	char small[512];
 	char *acl = small;
-	loc_proc_path(old_fd, NULL, path, sizeof(path));
-	/* An xattr call cannot take an O_PATH descriptor; its /proc name
-	 * is the very file. */
-	ssize_t n = getxattr(path, ACL_ACCESS, small, sizeof(small));
+	ssize_t n = lgetxattr(old, ACL_ACCESS, small, sizeof(small));
 	if (n < 0 && errno == ERANGE) {
-		n = getxattr(path, ACL_ACCESS, NULL, 0);
+		n = lgetxattr(old, ACL_ACCESS, NULL, 0);
 		acl = n > 0 ? malloc((size_t)n) : NULL;
-		n = acl ? getxattr(path, ACL_ACCESS, acl, (size_t)n) : -1;
+		n = acl ? lgetxattr(old, ACL_ACCESS, acl, (size_t)n) : -1;
 	}
-	int err = 0;
-	if (n >= 0 && fsetxattr(out, ACL_ACCESS, acl, (size_t)n, 0) == 0) {
-		/* The ACL set the permission bits; the special ones follow. */
-		if ((mode & (S_ISUID | S_ISGID | S_ISVTX)) && fchmod(out, mode & 07777) < 0)
-			err = errno;
-	} else {
-		if (fgetxattr(out, ACL_ACCESS, NULL, 0) >= 0 && fremovexattr(out, ACL_ACCESS) < 0)
-			err = errno;
-		if (!err && fchmod(out, mode & 07777) < 0)
-			err = errno;
-	}
+	int err = n < 0 && errno == ENOENT ? ENOENT : 0;
+	/* A change of owner clears the set-user-ID bit: it comes first. */
+	if (!err && chown && fchown(out, was->st_uid, was->st_gid) < 0)
+		err = errno;
+	if (!err)
+		err = set_permissions(out, acl, n, was->st_mode);
 	if (acl != small)
 		free(acl);
 	return err;
 }
 
 /* Give a copy that replaces an existing file (seen as old) that file's
- * mode, ACL and (as root) owner, as cp does when it writes into it: all
- * taken from the file itself, opened without following a link, and
- * checked to be the one seen.  Returns 0 or errno (ESTALE: replaced). */
+ * mode, ACL and (as root) owner, as cp does when it writes into it.  The
+ * ACL is read through the held directory without following the name,
+ * and the name looked at after: it must still be the file seen (or, for
+ * the target of a link, the file opened as it).  Returns 0 or errno
+ * (ESTALE: replaced meanwhile). */
 static int keep_replaced(const struct spmove *s, const struct target *t,
 			 const struct output *out, const struct stat *old)
 {
-	int fd = t->old_fd;
+	char path[NAME_MAX + 64];
 	struct stat st = t->old;
-	if (fd < 0) {
-		fd = openat(t->dirfd, t->base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0)
-			return errno;
-		if (fstat(fd, &st) < 0 || !same_inode(&st, old) ||
-		    (st.st_mode & S_IFMT) != (old->st_mode & S_IFMT)) {
-			close(fd);
-			return ESTALE;
-		}
-	}
-	int err = s->root && fchown(out->fd, st.st_uid, st.st_gid) < 0 ? errno : 0;
-	if (!err)
-		err = copy_replaced_mode(fd, st.st_mode, out->fd);
-	if (fd != t->old_fd)
-		close(fd);
+	/* An xattr call cannot take an O_PATH descriptor; the /proc name of
+	 * one (or of the directory, with the name) is the very file. */
+	if (t->old_fd >= 0)
+		loc_proc_path(t->old_fd, NULL, path, sizeof(path));
+	else
+		loc_proc_path(t->dirfd, t->base, path, sizeof(path));
+	int err = copy_replaced_mode(path, t->old_fd >= 0 ? &t->old : old, s->root, out->fd);
+	if (!err && t->old_fd < 0 && fstatat(t->dirfd, t->base, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		err = errno;
+	if (!err && (!same_inode(&st, old) || (st.st_mode & S_IFMT) != (old->st_mode & S_IFMT)))
+		err = ESTALE;
 	return err;
 }
 

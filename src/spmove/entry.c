@@ -774,8 +774,11 @@ static int copy_by_type(struct spmove *s, const struct loc *src, const struct st
 	case S_IFLNK:
 		return copy_symlink(s, src, dst, st);
 	case S_IFREG:
-		if (d->absent && up && pool_takes(s, st))
-			return pool_copy(s, src, st, follow, dst, up, false);
+		/* A file to replace goes too (its checks were made here), but
+		 * not a link's target: resolve_output() is the walker's. */
+		if (up && (d->absent || (d->exists && !d->link)) && pool_takes(s, st))
+			return pool_copy(s, src, st, follow, dst, d->absent ? NULL : &d->st, up,
+					 false);
 		return copy_file_data(s, src, st, follow, dst, d);
 	case S_IFIFO: case S_IFCHR: case S_IFBLK:
 		if (as_data)

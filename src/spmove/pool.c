@@ -43,6 +43,8 @@
 struct job {
 	struct loc src, dst;
 	struct stat st;         /* the source as looked at (not when listed) */
+	struct stat dst_st;     /* the file dst names, when replaces */
+	bool replaces;          /* dst names a file (not a link) to replace */
 	struct ancestor *up;    /* the directory's, for a copy given back */
 	char *paths;            /* src.path and dst.path, one block */
 	bool listed;            /* not looked at: copy_new_regular() */
@@ -105,7 +107,8 @@ static int job_run(struct spmove *s, const struct job *j)
 	if (spmove_cancel)
 		return 1;
 	return j->listed ? copy_new_regular(s, &j->src, &j->dst)
-			 : copy_regular(s, &j->src, &j->st, j->follow, &j->dst, NULL, true, false);
+			 : copy_regular(s, &j->src, &j->st, j->follow, &j->dst,
+					j->replaces ? &j->dst_st : NULL, !j->replaces, false);
 }
 
 /* Take the first queued job and copy it as s (a worker's, or the
@@ -243,15 +246,19 @@ bool pool_takes_listed(const struct spmove *s)
 
 /* j for src (st), dst, up: the names copied.  Returns 0 or ENOMEM. */
 static int job_make(struct job *j, const struct loc *src, const struct stat *st, bool follow,
-		    const struct loc *dst, struct ancestor *up, bool listed)
+		    const struct loc *dst, const struct stat *dst_st, struct ancestor *up,
+		    bool listed)
 {
 	size_t src_len = strlen(src->path) + 1, dst_len = strlen(dst->path) + 1;
 	*j = (struct job){ .src = *src, .dst = *dst, .up = up, .listed = listed,
-			   .follow = follow, .paths = malloc(src_len + dst_len) };
+			   .follow = follow, .replaces = dst_st != NULL,
+			   .paths = malloc(src_len + dst_len) };
 	if (!j->paths)
 		return ENOMEM;
 	if (st)
 		j->st = *st;
+	if (dst_st)
+		j->dst_st = *dst_st;
 	memcpy(j->paths, src->path, src_len);
 	memcpy(j->paths + src_len, dst->path, dst_len);
 	j->src.path = j->paths;
@@ -262,14 +269,14 @@ static int job_make(struct job *j, const struct loc *src, const struct stat *st,
 }
 
 int pool_copy(struct spmove *s, const struct loc *src, const struct stat *st, bool follow,
-	      const struct loc *dst, struct ancestor *up, bool listed)
+	      const struct loc *dst, const struct stat *dst_st, struct ancestor *up, bool listed)
 {
 	if (!s->pool)
 		pool_start(s);
 	struct pool *p = s->pool;
 	struct job j;
 	bool queued = false;
-	if (p && job_make(&j, src, st, follow, dst, up, listed) == 0) {
+	if (p && job_make(&j, src, st, follow, dst, dst_st, up, listed) == 0) {
 		pthread_mutex_lock(&p->lock);
 		queued = p->count < POOL_QUEUE;
 		if (queued) {
@@ -285,9 +292,12 @@ int pool_copy(struct spmove *s, const struct loc *src, const struct stat *st, bo
 	if (queued)
 		return 0;
 	/* Every worker has work (or none could start): the walker's copy. */
-	struct job here = { .src = *src, .dst = *dst, .listed = listed, .follow = follow };
+	struct job here = { .src = *src, .dst = *dst, .listed = listed, .follow = follow,
+			    .replaces = dst_st != NULL };
 	if (st)
 		here.st = *st;
+	if (dst_st)
+		here.dst_st = *dst_st;
 	return job_run(s, &here);
 }
 

@@ -323,9 +323,9 @@ bool durable_before_replace(int fd, dev_t dev);
  * fewer than 64 open files. */
 unsigned pool_worker_count(void);
 
-/* Whether the copy of st's file, inside a tree, to a free destination
- * name may go to a worker: a regular file, with no hard link to keep, no
- * -v, --progress, --in-place or move, and workers to be had. */
+/* Whether the copy of st's file, inside a tree, may go to a worker: a
+ * regular file, with no hard link to keep, no -v, --progress, --debug,
+ * --in-place or move, and workers to be had. */
 bool pool_takes(const struct spmove *s, const struct stat *st);
 
 /* Whether, in the directory being filled, the files the source directory
@@ -334,13 +334,14 @@ bool pool_takes(const struct spmove *s, const struct stat *st);
 bool pool_takes_listed(const struct spmove *s);
 
 /* Copy src (st, follow as for copy_regular(); up: its directory's
- * ancestor) to the free name dst as copy_regular() does (listed: as
- * copy_new_regular(), src not looked at), in a worker (starting them on
- * first use), or here when all are busy.  Returns 0 when handed over
+ * ancestor) to dst as copy_regular() does -- a free name, or with dst_st
+ * a file (not a symbolic link) to replace, already checked as cp checks
+ * it (listed: as copy_new_regular(), src not looked at) -- in a worker
+ * (starting them on first use), or here when all are busy.  Returns 0 when handed over
  * (pool_wait() and pool_again() tell how it went), else the copy's result,
  * which may be COPY_LOOK_AGAIN for a listed one. */
 int pool_copy(struct spmove *s, const struct loc *src, const struct stat *st, bool follow,
-	      const struct loc *dst, struct ancestor *up, bool listed);
+	      const struct loc *dst, const struct stat *dst_st, struct ancestor *up, bool listed);
 
 /* Wait until every copy handed over has finished, copying from the queue
  * meanwhile.  Returns 1 when one of them failed (reported) since the last

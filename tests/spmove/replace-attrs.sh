@@ -57,4 +57,25 @@ case_ owner 'chown nobody:nogroup dst && chmod 4755 dst' \
 	'nobody:nogroup 4755 group::r-x other::r-x user::rwx '
 case_ acl-setgid 'chown nobody:nogroup dst && chmod 2770 dst && setfacl -m u:daemon:r dst' \
 	'nobody:nogroup 2770 group::rwx mask::rwx other::--- user::rwx user:daemon:r-- '
+
+# A tree copied over a tree: the files replaced by the worker threads
+# (spmove -r hands replacements to them) keep the same as one file does.
+fresh tree
+mkdir s d
+for i in $(seq 1 60); do
+	echo "new $i" >s/f$i
+	echo "old old $i" >d/f$i
+	chown nobody:nogroup d/f$i
+	chmod 4750 d/f$i
+	setfacl -m u:daemon:r d/f$i
+done
+want=$(look d/f1)
+"$SPMOVE" -rT s d
+ok "tree: copied" test $? = 0
+bad=0
+for i in $(seq 1 60); do
+	cmp -s s/f$i d/f$i && [ "$(look d/f$i)" = "$want" ] || bad=$((bad + 1))
+done
+check_eq "tree: files with the new data and the old owner, mode and ACL" 0 $bad
+check_eq "tree: nothing left" "" "$(ls -A d | grep -v '^f[0-9]*$')"
 done_testing
