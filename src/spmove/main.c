@@ -504,6 +504,17 @@ static void print_stats(const struct spmove *s, const struct sp_stats *stats,
 	rc |= cli_json_add(more, "paths", paths);
 	if (s->methods_used)
 		len += (size_t)snprintf(extra + len, sizeof(extra) - len, ")");
+	/* Bytes vmspliced count as never entering user memory on their way
+	 * out of it; on a kernel whose vmsplice copies, say that they did. */
+	if (s->methods_used & (1u << SP_PATH_VMSPLICE | 1u << SP_PATH_GIFT)) {
+		int copies = vmsplice_copies();
+		if (copies > 0)
+			len += (size_t)snprintf(extra + len, sizeof(extra) - len,
+						", note: this kernel's vmsplice copies the pages "
+						"(no zero copy on the vmsplice and gift paths)");
+		rc |= copies < 0 ? cli_json_add(more, "vmsplice_copies", NULL)
+				 : cli_json_add_bool(more, "vmsplice_copies", copies);
+	}
 	/* What was picked for this machine: workers beside the walker. */
 	len += (size_t)snprintf(extra + len, sizeof(extra) - len, ", %u copy workers (%u possible)",
 				s->workers_used, pool_worker_count());

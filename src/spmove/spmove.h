@@ -499,6 +499,12 @@ struct stealfs_counts {
 /* Read the counters; present is false when the module's sysfs files are absent. */
 void stealfs_read(struct stealfs_counts *c);
 
+/* Whether this kernel's vmsplice(2) copies user pages instead of putting
+ * them in the pipe, found by changing a page after vmsplicing it.
+ * Returns 1 (copies), 0 (the pipe holds the pages) or a negative errno
+ * (cannot tell). */
+int vmsplice_copies(void);
+
 /* Whether path is on a stealfs mount. */
 bool stealfs_mount(const char *path);
 
