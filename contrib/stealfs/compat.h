@@ -230,11 +230,21 @@ static inline struct folio *stealfs_grab_folio(struct address_space *mapping,
 #define stealfs_splice_read generic_file_splice_read
 #endif
 
+/*
+ * Inode timestamps.  6.6 made ctime private (9b6304c1d537 "fs: add ctime
+ * accessors infrastructure", 13bc24457850 "fs: rename i_ctime field to
+ * __i_ctime"): inode_set_ctime_current() from then on.  6.7 did the same
+ * for atime and mtime (12cd44023651 "fs: add new accessor methods for
+ * atime and mtime") and added simple_inode_init_ts() (077c212f0344).
+ */
+
 /* Sets ctime and mtime of @inode to now. */
 static inline void stealfs_touch(struct inode *inode)
 {
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
 	inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+	inode->i_mtime = inode_set_ctime_current(inode);
 #else
 	inode->i_mtime = inode->i_ctime = current_time(inode);
 #endif
@@ -245,6 +255,8 @@ static inline void stealfs_init_times(struct inode *inode)
 {
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
 	simple_inode_init_ts(inode);
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+	inode->i_atime = inode->i_mtime = inode_set_ctime_current(inode);
 #else
 	inode->i_atime = inode->i_mtime = inode->i_ctime = current_time(inode);
 #endif
