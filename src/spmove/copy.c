@@ -148,21 +148,37 @@ static int link_unnamed(const struct target *t, int fd, const char *name)
 	return linkat(AT_FDCWD, proc, t->dirfd, name, AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
 }
 
+/* In a durable copy, fsync fd once more now that it has a name, where its
+ * file system needs that (durable_after_link: btrfs).  Returns 0 or an
+ * errno value. */
+static int link_sync(const struct spmove *s, int fd)
+{
+	if (!(s->o->fsync || s->o->move) || !durable_after_link(fd))
+		return 0;
+	return fsync(fd) < 0 ? errno : 0;
+}
+
 /* Name fd, a complete file made by O_TMPFILE, as t says: linked to the
  * free name, or if another has taken it meanwhile, linked to a temporary
  * name and renamed over it (a copy replaces what it finds, in one step).
- * Returns 0 or an errno value. */
+ * Returns 0 or an errno value; on failure no name of fd is left. */
 static int unnamed_commit(const struct spmove *s, const struct target *t, int fd)
 {
 	int err = link_unnamed(t, fd, t->base);
-	if (!err)
-		return dir_sync(s, t);
+	if (!err) {
+		err = link_sync(s, fd);
+		if (err)
+			unlinkat(t->dirfd, t->base, 0);
+		return err ? err : dir_sync(s, t);
+	}
 	if (err != EEXIST)
 		return err;
 	char name[32];
 	for (int tries = 0; tries < 100; tries++) {
 		temp_name(name, sizeof(name));
 		err = link_unnamed(t, fd, name);
+		if (!err && (err = link_sync(s, fd)) != 0)
+			unlinkat(t->dirfd, name, 0);
 		if (err != EEXIST)
 			return err ? err : temp_commit(s, t, name);
 	}

@@ -15,9 +15,24 @@
  *     data=writeback or noauto_da_alloc drop that ordering: flushed.
  *   - tmpfs, ramfs: nothing survives a power cut; a flush costs nothing
  *     and gains nothing.
- *   - btrfs and everything else: not measured here (btrfs has the
- *     shutdown ioctl only under CONFIG_BTRFS_EXPERIMENTAL), so flushed.
- * New names are never flushed for this: there is no old data to lose. */
+ *   - btrfs and everything else: flushed (btrfs has the shutdown ioctl
+ *     only under CONFIG_BTRFS_EXPERIMENTAL; the VM sweep below found no
+ *     violation with the flush).
+ * New names are never flushed for this: there is no old data to lose.
+ *
+ * A second rule, for durable copies (a move, or --fsync), measured by the
+ * VM sweep (contrib/stealfs/tests/check-powercut.sh: dm-log-writes, every
+ * flush and FUA point replayed, on Debian's 6.1 and 6.12):
+ *   - btrfs: a file made by O_TMPFILE, fsynced while it has no name, then
+ *     linked in, with its directory fsynced, comes back from a power cut
+ *     as its name over 0 bytes (6 points of 623 in a tree moved onto
+ *     btrfs, on both kernels, the source already gone: both copies lost).
+ *     An fsync of the file after it is linked in carries its data: 0 of
+ *     1223 points.  Needed.
+ *   - ext4, XFS: 0 violations at every point without it (1287 and 824
+ *     points); tmpfs keeps nothing.  Not needed.
+ *   - anything else: not measured, so done (one more fsync of a file
+ *     whose data is on disk already). */
 #include "config.h"
 
 #include <errno.h>
@@ -63,37 +78,54 @@ static bool ext4_orders_rename(dev_t dev)
 	return orders;
 }
 
-/* Whether fd's file system needs fd's data on disk before fd replaces an
- * existing name, so that a power cut leaves the old file or the new one. */
-static bool needs_flush(int fd, dev_t dev)
+/* What a file system needs, by the measurements above. */
+struct fs_rules {
+	bool flush_before_replace; /* fdatasync before a rename over a name */
+	bool fsync_after_link;     /* durable: fsync an O_TMPFILE file once named */
+};
+
+static struct fs_rules rules_of(int fd, dev_t dev)
 {
 	struct statfs fs;
 	if (fstatfs(fd, &fs) < 0)
-		return true;
+		return (struct fs_rules){ true, true };
 	switch (fs.f_type) {
 	case TMPFS_MAGIC:
 	case RAMFS_MAGIC:
-		return false;
+		return (struct fs_rules){ false, false };
 	case EXT4_SUPER_MAGIC: /* also ext2's and ext3's */
-		return !ext4_orders_rename(dev);
-	default:
-		return true;
+		return (struct fs_rules){ !ext4_orders_rename(dev), false };
+	case XFS_SUPER_MAGIC:
+		return (struct fs_rules){ true, false };
+	default: /* btrfs, and what was never measured */
+		return (struct fs_rules){ true, true };
 	}
 }
 
-bool durable_before_replace(int fd, dev_t dev)
+/* The rules of fd's file system: the answer for the last file system
+ * asked is kept per thread (a tree's files mostly go to one). */
+static struct fs_rules rules_for(int fd, dev_t dev)
 {
-	/* The answer for the last file system asked, per thread: a tree's
-	 * files mostly go to one. */
-	static _Thread_local bool known, answer;
+	static _Thread_local bool known;
 	static _Thread_local dev_t known_dev;
+	static _Thread_local struct fs_rules known_rules;
 	struct stat st;
 	if (!dev && fstat(fd, &st) == 0)
 		dev = st.st_dev;
 	if (!known || known_dev != dev) {
-		answer = needs_flush(fd, dev);
+		known_rules = rules_of(fd, dev);
 		known_dev = dev;
 		known = true;
 	}
-	return answer;
+	return known_rules;
+}
+
+bool durable_before_replace(int fd, dev_t dev)
+{
+	return rules_for(fd, dev).flush_before_replace;
+}
+
+bool durable_after_link(int fd)
+{
+	return rules_for(fd, 0).fsync_after_link;
 }

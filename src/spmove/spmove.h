@@ -316,6 +316,13 @@ int copy_stdin(struct spmove *s, const struct loc *dst);
  * fails: when in doubt, true. */
 bool durable_before_replace(int fd, dev_t dev);
 
+/* Whether fd, an O_TMPFILE file fsynced before it was linked in, must be
+ * fsynced again once it has its name for a durable copy (a move, or
+ * --fsync) to survive a power cut: true on btrfs, whose log replay
+ * otherwise brings the name back over 0 bytes, and on file systems never
+ * measured; false on ext4, XFS and tmpfs.  Never fails. */
+bool durable_after_link(int fd);
+
 /* ---- pool.c ---- */
 
 /* The copy workers spmove -r starts on this machine: one per CPU it may
