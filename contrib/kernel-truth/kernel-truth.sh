@@ -93,9 +93,13 @@ measure_vm() {
 		}
 		grep '^kernel-truth:' "$work/$series.module.log"
 	fi
-	vm_init=$here/init.sh vm_payload="$here/kt-run.sh $here/kt-guest.sh"
+	# With the power-cut rows' tools: kt-powercut.sh, XFS and btrfs.
+	vm_init=$here/init.sh vm_payload="$here/kt-run.sh $here/kt-guest.sh $srcdir/contrib/kernel-truth/kt-powercut.sh"
+	vm_modules="xfs btrfs"
+	vm_binaries="$builddir/contrib/kernel-truth/kt-powercut=kt-powercut $(command -v xfs_io)=xfs_io
+		$(command -v mke2fs)=mkfs.ext4 $(command -v mkfs.xfs)=mkfs.xfs $(command -v mkfs.btrfs)=mkfs.btrfs"
 	build_initramfs "$abi" "$ko" kt-initramfs || return 1
-	unset vm_init vm_payload
+	unset vm_init vm_payload vm_modules vm_binaries
 	for b in $(seq 1 "$boots"); do
 		local t0=$(date +%s) rec=$work/$series.$b.rec
 		rm -f "$rec"
