@@ -17,13 +17,13 @@
 # what"; PC's mounts=M says how many images were mounted (the other points
 # had the bytes of one already judged).  pc_max=N on the kernel command line checks at most N points per
 # case, evenly spread, the last always (default 0: every point);
-# pc_cases=a,b,c the cases (default all).
+# pc_cases=a,b,c the cases (default all; xfs:b is case b on XFS only).
 # Usage: powercut-guest.sh [FS...]  (default: ext4 xfs btrfs)
 set -u
 fss=${*:-ext4 xfs btrfs}
 max=$(sed -n 's/.*pc_max=\([0-9]*\).*/\1/p' /proc/cmdline)
 max=${max:-0}
-cases=$(sed -n 's/.*pc_cases=\([a-c,]*\).*/\1/p' /proc/cmdline | tr , ' ')
+cases=$(sed -n 's/.*pc_cases=\([a-z0-9:,]*\).*/\1/p' /proc/cmdline | tr , ' ')
 cases=${cases:-a b c}
 half=655360     # sectors: 320 MiB per file system (XFS needs 300)
 W=/tmp/pc
@@ -181,6 +181,11 @@ replay_check() {
 
 for fs in $fss; do
 	for c in $cases; do
+		# FS:CASE: that case on that file system only
+		case $c in
+		"$fs":*) c=${c#*:} ;;
+		*:*) continue ;;
+		esac
 		t0=$(date +%s)
 		if record $fs $c; then
 			t1=$(date +%s)
