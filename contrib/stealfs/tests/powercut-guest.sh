@@ -140,31 +140,37 @@ judge() {
 # changes only when spmove removes it) and the destination's only when
 # the source's is not complete.
 replay_check() {
-	local fs=$1 c=$2 R p kind pos va vb prev=0 prevpos=0 n=0 v=0 m=0 out ok o h hv judged
-	rm -f $W/replay.img $W/cow.img $W/verdicts
+	local fs=$1 c=$2 R p kind pos va vb at=0 atpos=0 n=0 v=0 m=0 out ok o h ver judged
+	rm -f $W/replay.img $W/cow.img
 	truncate -s $((2 * half * 512)) $W/replay.img
 	truncate -s 256M $W/cow.img
 	R=/dev/loop2 C=/dev/loop3
 	losetup $R $W/replay.img && losetup $C $W/cow.img || return 1
 	dmsetup create ra --table "0 $half linear $R 0" &&
 		dmsetup create rb --table "0 $half linear $R $half" || return 1
-	: > $W/verdicts
 	lwreplay $W/log.img points setup $half > $W/points.all || echo "PC-BAD $fs $c points: lwreplay failed"
 	# At most $max points, evenly spread, the last always (0: all).
 	awk -v max=$max '{ p[NR] = $0 } END { if (max == 0 || NR <= max) { for (i = 1; i <= NR; i++) print p[i]; exit }
 		for (i = 1; i <= max; i++) { j = int((i * NR) / max); if (j != last) print p[j]; last = j } }' \
 		$W/points.all > $W/points
+	# The verdict on half H with V writes in: $vd_RUN_H_V ("0 " holds,
+	# "1 what"), RUN new for each log.
+	run=$((${run:-0} + 1))
 	while read -r p kind pos va vb; do
-		lwreplay $W/log.img replay $R $prev $p $prevpos || { echo "PC-BAD $fs $c $p: replay failed"; break; }
-		prev=$p prevpos=$pos
 		out=
 		case $c in a|b) judged="a:$va" ;; c) judged="a:$va b:$vb" ;; esac
 		for hv in $judged; do
-			h=${hv%%:*}
-			ok=$(sed -n "s/^$hv //p" $W/verdicts)
+			h=${hv%%:*} ver=${hv#*:}
+			eval "ok=\${vd_${run}_${h}_$ver:-}"
 			if [ -z "$ok" ]; then
+				# the image is brought to this point only to be mounted
+				if [ $at != $p ]; then
+					lwreplay $W/log.img replay $R $at $p $atpos ||
+						{ echo "PC-BAD $fs $c $p: replay failed"; break 2; }
+					at=$p atpos=$pos
+				fi
 				if o=$(judge $fs $c $h); then ok="0 "; else ok="1 $o"; fi
-				echo "$hv $ok" >> $W/verdicts
+				eval "vd_${run}_${h}_$ver=\$ok"
 				m=$((m + 1))
 			fi
 			[ "${ok%% *}" = 0 ] && { out=; break; }
