@@ -305,8 +305,10 @@ static void same(const char *path, const char *ref, const char *alt)
 	}
 	if (S_ISREG(sr.st_mode)) {
 		int r = same_file(path, ref, alt);
+		char what[64];
+		snprintf(what, sizeof(what), "neither old nor new (%lld bytes)", (long long)sp.st_size);
 		if (r)
-			differs(path, r > 0 ? "neither old nor new" : strerror(-r));
+			differs(path, r > 0 ? what : strerror(-r));
 		return;
 	}
 	if (!S_ISDIR(sr.st_mode))
