@@ -24,6 +24,8 @@
 #   KT_BOOTS    boots per VM kernel (default 2)
 #   KT_RUNS     runs per side of each comparison (default 7)
 #   KT_SIZE_MIB bytes per timed move, in MiB (default 32)
+#   KT_ONLY     "powercut": the power-cut rows only (kt-powercut.sh), the
+#               other rows then say "cannot tell" (default: everything)
 #   VM_CACHE, VM_TIMEOUT, VM_MEM, VM_SMP  as for check-vm.sh
 set -u
 
@@ -34,6 +36,7 @@ kernels=${KT_KERNELS:-host 5.10 6.1 6.12 7.2}
 boots=${KT_BOOTS:-2}
 runs=${KT_RUNS:-7}
 size=${KT_SIZE_MIB:-32}
+only=${KT_ONLY:-}
 timeout_s=${VM_TIMEOUT:-600}
 mem=${VM_MEM:-1024M}
 smp=${VM_SMP:-2}
@@ -62,6 +65,7 @@ measure_host() {
 	{
 		echo "boot 1"
 		[ -d /sys/fs/stealfs/stats ] || echo "note stealfs: the module is not loaded on the host"
+		[ "$only" = powercut ] ||
 		PATH=$builddir/contrib/kernel-truth:$builddir/src/spmove:$builddir/src/acctpin:$PATH \
 			sh "$here/kt-guest.sh" all "$runs" "$size" $dirs
 		PATH=$builddir/contrib/kernel-truth:$builddir/src/spmove:$PATH \
@@ -93,13 +97,17 @@ measure_vm() {
 		}
 		grep '^kernel-truth:' "$work/$series.module.log"
 	fi
-	vm_init=$here/init.sh vm_payload="$here/kt-run.sh $here/kt-guest.sh"
+	# With the power-cut rows' tools: kt-powercut.sh, XFS and btrfs.
+	vm_init=$here/init.sh vm_payload="$here/kt-run.sh $here/kt-guest.sh $srcdir/contrib/kernel-truth/kt-powercut.sh"
+	vm_modules="xfs btrfs"
+	vm_binaries="$builddir/contrib/kernel-truth/kt-powercut=kt-powercut $(command -v xfs_io)=xfs_io
+		$(command -v mke2fs)=mkfs.ext4 $(command -v mkfs.xfs)=mkfs.xfs $(command -v mkfs.btrfs)=mkfs.btrfs"
 	build_initramfs "$abi" "$ko" kt-initramfs || return 1
-	unset vm_init vm_payload
+	unset vm_init vm_payload vm_modules vm_binaries
 	for b in $(seq 1 "$boots"); do
 		local t0=$(date +%s) rec=$work/$series.$b.rec
 		rm -f "$rec"
-		vm_append_extra=" kt_boot=$b kt_runs=$runs kt_size=$size"
+		vm_append_extra=" kt_boot=$b kt_runs=$runs kt_size=$size${only:+ kt_only=$only}"
 		vm_qemu_extra="-serial mon:stdio -serial file:$rec"
 		boot "$abi" "$work/$series.$b.console" kt-initramfs
 		unset vm_append_extra vm_qemu_extra

@@ -3,15 +3,18 @@
 # 6.12 by default), in qemu through check-vm.sh's machinery (vm-lib.sh:
 # the same cache of packages): dm-log-writes records every write and flush
 # of spmove's runs on ext4, XFS and btrfs; lwreplay, our own replayer,
-# replays the log to every flush and FUA point and halfway between them;
-# each point is mounted (journal recovery) and the promise checked
-# (powercut-guest.sh says which).  Prints per kernel, file system and case
-# the number of points checked and of violations.
+# replays the log forward onto one image to every flush and FUA point and
+# halfway between them; at each point the promise is checked on the file
+# system mounted (journal recovery), or, when its bytes are those of a
+# point already judged, by that verdict (powercut-guest.sh says which).
+# Prints per kernel, file system and case the number of points checked,
+# of violations and of mounts, and the time taken.
 #
 # Usage: check-powercut.sh SRCDIR BUILDDIR
 # Exit: 0 no violation, 1 a violation or a failed run, 77 skipped (not root).
 # Environment: VM_KERNELS (default "6.1 6.12"), PC_FS (default
-# "ext4 xfs btrfs"), PC_CASES (default "a b c"), PC_MAX_POINTS (at most so
+# "ext4 xfs btrfs"), PC_CASES (default "a b c"; FS:CASE, e.g. ext4:c, runs
+# that case on that file system only), PC_MAX_POINTS (at most so
 # many replay points per case, evenly spread; default 0: every point),
 # VM_CACHE, VM_TIMEOUT (default 3600), VM_MEM (default 2048M), VM_SMP.
 set -u
@@ -53,7 +56,7 @@ for series in $kernels; do
 	vm_append_extra=" pc_fs=$(echo $fss | tr ' ' ,) pc_max=${PC_MAX_POINTS:-0} pc_cases=$(echo ${PC_CASES:-a b c} | tr ' ' ,)" boot "$abi" "$log" pc-initramfs
 	say "$series ($abi): $(( $(date +%s) - t0 ))s; console: $log"
 	grep -q '^PC-END' "$log" || { say "$series: the guest did not finish"; status=1; }
-	grep -E '^PC(-BAD)? ' "$log" | sed "s/^/$series: /"
+	grep -E '^PC(-BAD|-TIME)? ' "$log" | sed "s/^/$series: /"
 	grep -q '^PC-BAD' "$log" && status=1
 	awk '$1 == "PC" && $5 != 0 { bad = 1 } END { exit bad }' "$log" || status=1
 	sed -n '/PC-DMESG-BEGIN/,/PC-DMESG-END/p' "$log" | grep -E 'BUG:|WARNING:|Oops' &&
