@@ -9,7 +9,7 @@ mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 mount -t tmpfs -o size=90% tmp /tmp
-echo "PC-BOOT $(uname -r)"
+echo "STEALFS-BOOT $(uname -r)"  # vm-lib.sh boot(): /init ran
 for m in $(cat /lib/modules/order); do
 	insmod "/lib/modules/$m" 2>/dev/null || echo "note - insmod $m"
 done
