@@ -13,7 +13,8 @@
  *     there is no folio;
  *   - splice_read is generic_file_splice_read (6.1) or
  *     filemap_splice_read (6.5+);
- *   - inode timestamps became accessor functions (6.6+);
+ *   - the inode ctime became accessor functions (6.6+), atime and mtime
+ *     too (6.7+);
  *   - filemap_add_folio() leaves a folio locked or not after a failed
  *     charge (stealfs_add_folio_locked() below);
  *   - struct mem_cgroup exists only with CONFIG_MEMCG
@@ -230,11 +231,23 @@ static inline struct folio *stealfs_grab_folio(struct address_space *mapping,
 #define stealfs_splice_read generic_file_splice_read
 #endif
 
+/*
+ * Inode timestamps, in two steps.  6.6 hides the ctime behind accessors
+ * ("fs: add ctime accessors infrastructure", then "fs: rename i_ctime
+ * field to __i_ctime", Jeff Layton, 6.6: inode_set_ctime_current(), no
+ * i_ctime field) while i_atime and i_mtime stay fields; 6.7 does the same
+ * for them ("fs: new accessor methods for atime and mtime", which also
+ * adds simple_inode_init_ts(), and "fs: rename inode i_atime and i_mtime
+ * fields", Jeff Layton, 6.7).
+ */
+
 /* Sets ctime and mtime of @inode to now. */
 static inline void stealfs_touch(struct inode *inode)
 {
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
 	inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+	inode->i_mtime = inode_set_ctime_current(inode);
 #else
 	inode->i_mtime = inode->i_ctime = current_time(inode);
 #endif
@@ -245,6 +258,8 @@ static inline void stealfs_init_times(struct inode *inode)
 {
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
 	simple_inode_init_ts(inode);
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+	inode->i_atime = inode->i_mtime = inode_set_ctime_current(inode);
 #else
 	inode->i_atime = inode->i_mtime = inode->i_ctime = current_time(inode);
 #endif
