@@ -176,3 +176,15 @@ void feed_finish(struct feed *f)
 	pthread_join(f->thread, NULL);
 	free(f);
 }
+
+/* Runs harness_suites; returns EXIT_FAILURE when any test failed. */
+int main(void)
+{
+	SRunner *sr = srunner_create(harness_suites[0]());
+	for (size_t i = 1; harness_suites[i]; i++)
+		srunner_add_suite(sr, harness_suites[i]());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -2,8 +2,14 @@
 #ifndef SPLICE_UTILS_TEST_HARNESS_H
 #define SPLICE_UTILS_TEST_HARNESS_H
 
+#include <check.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* The suites a Check program runs, NULL-terminated.  Every test program
+ * defines it; the harness's main() runs them all in one runner (forked;
+ * CK_FORK=no for gdb and valgrind) and exits 1 when any test failed. */
+extern Suite *(*const harness_suites[])(void);
 
 /* A scratch directory, made by harness_setup() and removed by harness_teardown(). */
 extern char harness_dir[];

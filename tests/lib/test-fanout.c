@@ -20,6 +20,7 @@
 #include "libsplice.h"
 #include "copy-calls.h"
 #include "ways.h"
+#include "harness.h"
 
 #define MAX_OUT 64
 
@@ -623,11 +624,4 @@ static Suite *fanout_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(fanout_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+Suite *(*const harness_suites[])(void) = { fanout_suite, NULL };

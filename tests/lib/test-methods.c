@@ -14,6 +14,7 @@
 #include "libsplice.h"
 #include "copy-calls.h"
 #include "ways.h"
+#include "harness.h"
 
 #define SIZE ((3u << 20) + 4321)
 
@@ -434,11 +435,4 @@ static Suite *methods_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(methods_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+Suite *(*const harness_suites[])(void) = { methods_suite, NULL };
