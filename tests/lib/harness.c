@@ -48,6 +48,32 @@ void fill_pattern(void *buf, size_t n, unsigned seed)
 	}
 }
 
+char *pattern_data(size_t n, unsigned seed)
+{
+	char *p = malloc(n ? n : 1);
+	ck_assert_ptr_nonnull(p);
+	fill_pattern(p, n, seed);
+	return p;
+}
+
+int temp_file(int flags)
+{
+	char name[] = "/tmp/splice-utils-test.XXXXXX";
+	int fd = mkostemp(name, O_CLOEXEC | flags);
+	ck_assert_int_ge(fd, 0);
+	unlink(name);
+	return fd;
+}
+
+int pattern_file(size_t n, unsigned seed)
+{
+	int fd = temp_file(0);
+	char *buf = pattern_data(n, seed);
+	ck_assert_int_eq(pwrite(fd, buf, n, 0), (ssize_t)n);
+	free(buf);
+	return fd;
+}
+
 const char *scratch_path(const char *name)
 {
 	static char paths[4][512];
