@@ -53,12 +53,20 @@ side_by_side() {
 same_as_gnu() { ok "$1" diff -r gnu sp; }
 
 # inject_sptee SPEC ARG...: sptee under strace fault injection SPEC (see
-# inject in tests/lib.sh), without its wrapper script.
+# inject in tests/lib.sh), without its wrapper script.  The calls traced are
+# kept in $INJECT_TRACE, for injected_once.
+INJECT_TRACE=$PWD/inject.trace
 inject_sptee() {
 	local spec=$1
 	shift
-	traced "$STRACE" -qq -f -o /dev/null -e trace="${spec%%:*}" -e inject="$spec" \
+	traced "$STRACE" -qq -f -o "$INJECT_TRACE" -e trace="${spec%%:*}" -e inject="$spec" \
 		"$SPTEE" "$@"
+}
+
+# injected_once WHAT: a check that the last inject_sptee's fault was made:
+# a test whose fault never happened checks nothing.
+injected_once() {
+	ok "$1: the fault was injected" grep -q '(INJECTED)' "$INJECT_TRACE"
 }
 
 # traced CMD ARG...: run CMD (strace) with libtool's real programs in place
