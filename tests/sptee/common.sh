@@ -3,7 +3,11 @@
 LC_ALL=C
 export LC_ALL
 command -v tee >/dev/null || skip "GNU tee is not installed"
-GNU_TEE=tee  # by name: its messages start with argv[0]
+# GNU tee by name (its messages start with argv[0]): gnu's, found first in
+# PATH when it is a peer build.
+GNU_TEE=$(gnu tee)
+case $GNU_TEE in "${PEER_COREUTILS:-/nonexistent}"/*) PATH=$PEER_COREUTILS:$PATH ;; esac
+GNU_TEE=tee
 
 # run_tee CMD SHAPE INPUT [ARG...]: run CMD (tee or sptee) in the current
 # directory with ARGs, stdin and stdout shaped by SHAPE (pipe-file,
