@@ -2,10 +2,10 @@
 # spcat's text options byte for byte against GNU cat ($GNU_CAT, default
 # tests/lib.sh's gnu cat: the 9.11 peer build where there is one, else the
 # system's, whose 9.1 shares 9.11's behaviour for these options): every
-# option alone and by its long name, every pair, on inputs with all 256 byte values, lines longer than a read, empty lines
-# and carriage returns at the boundaries of reads and of files, no final
-# newline, several operands with - among them; then random inputs from a
-# fixed seed with random option sets.
+# option alone and by its long name, every pair, on inputs with all 256 byte
+# values, lines longer than a read, empty lines and carriage returns at the
+# boundaries of reads and of files, no final newline, several operands with -
+# among them; then random inputs from a fixed seed with random option sets.
 . "$top_srcdir/tests/lib.sh"
 command -v python3 >/dev/null || skip "no python3"
 GNU_CAT=${GNU_CAT:-$(gnu cat)}
