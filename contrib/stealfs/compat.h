@@ -59,6 +59,10 @@ typedef struct user_namespace stealfs_idmap_t;
 #define STEALFS_NOP_IDMAP (&init_user_ns)
 #endif
 
+/*
+ * write_begin/write_end hand out a folio: "fs: Convert aops->write_begin to
+ * take a folio" (Matthew Wilcox, 6.12).
+ */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 typedef struct folio stealfs_wb_t;
 /* Returns the folio write_begin handed out. */
@@ -225,6 +229,11 @@ static inline struct folio *stealfs_grab_folio(struct address_space *mapping,
 	return IS_ERR(folio) ? NULL : folio;
 }
 
+/*
+ * splice_read: generic_file_splice_read() went in "splice: Remove
+ * generic_file_splice_read()" (David Howells, 6.5); filemap_splice_read(),
+ * from the same series, is the page-cache reader from then on.
+ */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
 #define stealfs_splice_read filemap_splice_read
 #else
