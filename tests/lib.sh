@@ -123,13 +123,30 @@ done_testing() {
 	exit $?
 }
 
-# gnu TOOL: the GNU coreutils TOOL to compare with: the one in
-# $PEER_COREUTILS (a build of the newest release, as benchmarks take it)
-# when set and there, else the system's.
+# The GNU coreutils the parity tests compare with: $PEER_COREUTILS when set,
+# else a build of 9.11 (the release the tools follow) in the peers directory
+# beside the main tree or beside a worktree (../shared/peers,
+# ../../shared/peers), where there is one; else the system's.
+if [ -z "${PEER_COREUTILS:-}" ]; then
+	for p in "$top_srcdir"/../shared/peers/coreutils-9.11* \
+		"$top_srcdir"/../../shared/peers/coreutils-9.11*; do
+		if [ -x "$p/cp" ]; then
+			PEER_COREUTILS=$(cd "$p" && pwd)
+			break
+		fi
+	done
+fi
+
+# gnu TOOL: the GNU coreutils TOOL to compare with: $PEER_COREUTILS/TOOL
+# when it is there, else the system's.  Says on stderr (the test's log)
+# which one runs, and its version.
 gnu() {
+	local path
 	if [ -n "${PEER_COREUTILS:-}" ] && [ -x "$PEER_COREUTILS/$1" ]; then
-		echo "$PEER_COREUTILS/$1"
+		path=$PEER_COREUTILS/$1
 	else
-		command -v "$1"
+		path=$(command -v "$1")
 	fi
+	echo "# GNU $1: $path ($("$path" --version 2>/dev/null | head -n 1))" >&2
+	echo "$path"
 }

@@ -13,7 +13,8 @@
  *     there is no folio;
  *   - splice_read is generic_file_splice_read (6.1) or
  *     filemap_splice_read (6.5+);
- *   - inode timestamps became accessor functions (6.6+);
+ *   - the inode ctime became accessor functions (6.6+), atime and mtime
+ *     too (6.7+);
  *   - filemap_add_folio() leaves a folio locked or not after a failed
  *     charge (stealfs_add_folio_locked() below);
  *   - struct mem_cgroup exists only with CONFIG_MEMCG
@@ -58,6 +59,10 @@ typedef struct user_namespace stealfs_idmap_t;
 #define STEALFS_NOP_IDMAP (&init_user_ns)
 #endif
 
+/*
+ * write_begin/write_end hand out a folio: "fs: Convert aops->write_begin to
+ * take a folio" (Matthew Wilcox, 6.12).
+ */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
 typedef struct folio stealfs_wb_t;
 /* Returns the folio write_begin handed out. */
@@ -224,6 +229,11 @@ static inline struct folio *stealfs_grab_folio(struct address_space *mapping,
 	return IS_ERR(folio) ? NULL : folio;
 }
 
+/*
+ * splice_read: generic_file_splice_read() went in "splice: Remove
+ * generic_file_splice_read()" (David Howells, 6.5); filemap_splice_read(),
+ * from the same series, is the page-cache reader from then on.
+ */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
 #define stealfs_splice_read filemap_splice_read
 #else

@@ -9,6 +9,7 @@
 #include <linux/acct.h>
 
 #include "acctpin.h"
+#include "harness.h"
 
 /* A valid record as the kernel writes it for a forked child that called _exit(3). */
 static void sample(struct acct_v3 *a)
@@ -282,7 +283,7 @@ START_TEST(load_of_missing_file_fails)
 }
 END_TEST
 
-int main(void)
+static Suite *record_suite(void)
 {
 	Suite *s = suite_create("acctpin-record");
 	TCase *tc = tcase_create("decode");
@@ -304,9 +305,7 @@ int main(void)
 	tcase_add_test(tc, load_stops_at_max);
 	tcase_add_test(tc, load_of_missing_file_fails);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+Suite *(*const harness_suites[])(void) = { record_suite, NULL };

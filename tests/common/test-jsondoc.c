@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "jsondoc.h"
+#include "harness.h"
 
 /* The document {key: text} as cli_json_print() writes it, without the
  * newline, in buf. */
@@ -81,7 +82,7 @@ START_TEST(doubles_keep_their_decimals)
 }
 END_TEST
 
-int main(void)
+static Suite *jsondoc_suite(void)
 {
 	Suite *s = suite_create("common-jsondoc");
 	TCase *tc = tcase_create("jsondoc");
@@ -92,9 +93,7 @@ int main(void)
 	tcase_add_test(tc, output_parses_back);
 	tcase_add_test(tc, doubles_keep_their_decimals);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+Suite *(*const harness_suites[])(void) = { jsondoc_suite, NULL };

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "lazylib.h"
+#include "harness.h"
 
 START_TEST(finds_a_symbol_by_soname)
 {
@@ -36,7 +37,7 @@ START_TEST(a_missing_symbol_exits_127)
 }
 END_TEST
 
-int main(void)
+static Suite *lazylib_suite(void)
 {
 	Suite *s = suite_create("common-lazylib");
 	TCase *tc = tcase_create("lazylib");
@@ -49,9 +50,7 @@ int main(void)
 		tcase_add_exit_test(tc, a_missing_symbol_exits_127, 127);
 	}
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+Suite *(*const harness_suites[])(void) = { lazylib_suite, NULL };

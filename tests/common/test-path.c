@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "path.h"
+#include "harness.h"
 
 /* Split path and check both parts. */
 static void check_split(const char *path, const char *dir, const char *base)
@@ -85,7 +86,7 @@ START_TEST(join_refuses_what_does_not_fit)
 }
 END_TEST
 
-int main(void)
+static Suite *path_suite(void)
 {
 	Suite *s = suite_create("common-path");
 	TCase *tc = tcase_create("path");
@@ -98,9 +99,7 @@ int main(void)
 	tcase_add_test(tc, join_puts_a_slash_between);
 	tcase_add_test(tc, join_refuses_what_does_not_fit);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+Suite *(*const harness_suites[])(void) = { path_suite, NULL };

@@ -10,6 +10,7 @@
 
 #include "message.h"
 #include "progress.h"
+#include "harness.h"
 
 /* Run a copy of three files of 1000, 2000 and 4000 bytes whose second
  * failed after 1500 bytes (fail: else it completes), with progress in
@@ -70,7 +71,7 @@ START_TEST(summary_counts_what_completed)
 }
 END_TEST
 
-int main(void)
+static Suite *progress_suite(void)
 {
 	cli_program = "test-progress";
 	Suite *s = suite_create("common-progress");
@@ -78,9 +79,7 @@ int main(void)
 	tcase_add_test(tc, numeric_counts_what_completed);
 	tcase_add_test(tc, summary_counts_what_completed);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+Suite *(*const harness_suites[])(void) = { progress_suite, NULL };

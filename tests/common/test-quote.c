@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "quote.h"
+#include "harness.h"
 
 /* Both styles of name, in the locale called locale. */
 static void check_quote(const char *locale, const char *name, const char *when_needed,
@@ -81,7 +82,7 @@ START_TEST(errno_is_kept)
 }
 END_TEST
 
-int main(void)
+static Suite *quote_suite(void)
 {
 	Suite *s = suite_create("common-quote");
 	TCase *tc = tcase_create("quote");
@@ -93,9 +94,7 @@ int main(void)
 	tcase_add_test(tc, utf8_letters_follow_the_locale);
 	tcase_add_test(tc, errno_is_kept);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+Suite *(*const harness_suites[])(void) = { quote_suite, NULL };

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "rmtree.h"
+#include "harness.h"
 
 /* A scratch directory for one test, open as scratch_fd. */
 static char scratch[64];
@@ -158,7 +159,7 @@ START_TEST(deep_trees_take_few_descriptors)
 }
 END_TEST
 
-int main(void)
+static Suite *rmtree_suite(void)
 {
 	Suite *s = suite_create("common-rmtree");
 	TCase *tc = tcase_create("rmtree");
@@ -168,9 +169,7 @@ int main(void)
 	tcase_add_test(tc, reports_a_missing_name);
 	tcase_add_test(tc, deep_trees_take_few_descriptors);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
 }
+
+Suite *(*const harness_suites[])(void) = { rmtree_suite, NULL };

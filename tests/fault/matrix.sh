@@ -16,7 +16,11 @@
 #            file, no mount or loop device left).
 #
 # EINTR and EAGAIN on the data path (read, write, splice, tee, vmsplice,
-# copy_file_range, sendfile) are transient: those cases must end with exit 0.
+# copy_file_range, sendfile), and EINTR in poll, are transient: those cases
+# must end with exit 0.  A run whose fault strace did not make (no
+# "(INJECTED)" in its trace: it made fewer of those calls than the run
+# without faults) is not a case: it is counted apart, and every syscall a
+# scenario makes must have had at least one fault made.
 # Anything else -- another status, a signal, a sanitizer report, a message
 # that names nothing -- fails the case.
 #
@@ -35,6 +39,8 @@
 #                       and a fault they do not ride out fails them, not
 #                       the tool -- which must still fail cleanly, with a
 #                       message of its own naming the operand
+#   NAME_reaches        the syscalls the scenario is there to reach: the
+#                       run without faults must make each of them
 #   NAME_stdio          "write" when the tool's output is written by stdio,
 #                       which cannot resume after EINTR or EAGAIN (GNU's
 #                       tools neither): those end as a clean write error
@@ -54,7 +60,7 @@ require_strace
 : "${FM_DEPTH:=3}"
 : "${FM_ERRNOS:=EINTR EAGAIN EIO ENOSPC EPIPE EMFILE}"
 FM_SYSCALLS="splice tee vmsplice pipe2 read write copy_file_range sendfile
-fsync fdatasync rename renameat renameat2 mount umount2 acct"
+lseek fallocate poll fsync fdatasync rename renameat renameat2 mount umount2 acct"
 export LC_ALL=C
 
 # The libtool wrappers would be traced too: run the real binaries.
@@ -78,6 +84,7 @@ fm_transient() {
 	case $2 in EINTR | EAGAIN) ;; *) return 1 ;; esac
 	case $1 in
 	read | write | splice | tee | vmsplice | copy_file_range | sendfile) return 0 ;;
+	poll) [ "$2" = EINTR ] && return 0 ;;
 	esac
 	return 1
 }
@@ -91,7 +98,7 @@ fm_trace_run() {
 }
 fm_inject_run() {
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-		"$STRACE" -qq -f -o /dev/null -e trace="${FM_SPEC%%:*}" \
+		"$STRACE" -qq -f -o "$T_DIR/inject.trace" -e trace="${FM_SPEC%%:*}" \
 		-e inject="$FM_SPEC" "$@"
 }
 
@@ -118,6 +125,7 @@ fm_counts() {
 }
 
 FM_CASES=0
+FM_MISSED=0
 FM_CLEAN=0
 FM_OK=0
 
@@ -189,7 +197,7 @@ fm_verdict() {
 
 # fm_matrix TOOL NAME NAMES: play scenario NAME of TOOL through the matrix.
 fm_matrix() {
-	local tool=$1 name=$2 names=$3 sys counts skip calls k err
+	local tool=$1 name=$2 names=$3 sys counts skip calls k err reaches made
 	# Without faults it must work, and the trace says what it calls.
 	fm_fresh
 	"${name}_setup"
@@ -200,12 +208,19 @@ fm_matrix() {
 		return
 	fi
 	ok "$name: runs without faults" true
+	# The calls the scenario is there for must be among those it made.
+	eval "reaches=\${${name}_reaches:-}"
+	for sys in $reaches; do
+		counts=$(fm_counts "$T_DIR/trace" "$sys")
+		ok "$name: reaches $sys" test "${counts#* }" -gt 0
+	done
 	for sys in $FM_SYSCALLS; do
 		counts=$(fm_counts "$T_DIR/trace" "$sys")
 		skip=${counts% *}
 		calls=${counts#* }
 		[ "$calls" -gt "$FM_DEPTH" ] && calls=$FM_DEPTH
 		k=1
+		made=0
 		while [ "$k" -le "$calls" ]; do
 			for err in $FM_ERRNOS; do
 				FM_SPEC="$sys:error=$err:when=$((skip + k))"
@@ -213,8 +228,16 @@ fm_matrix() {
 				fm_fresh
 				"${name}_setup"
 				FM_RUN=fm_inject_run "${name}_run"
-				FM_CASES=$((FM_CASES + 1))
 				T_COUNT=$((T_COUNT + 1))
+				# A run whose fault was not made (this run made fewer
+				# of these calls) checks nothing: not counted as a case.
+				if ! grep -q '(INJECTED)' "$T_DIR/inject.trace"; then
+					echo "ok $T_COUNT - $name: $sys #$k $err: not made (exit $FM_RC)"
+					FM_MISSED=$((FM_MISSED + 1))
+					continue
+				fi
+				made=$((made + 1))
+				FM_CASES=$((FM_CASES + 1))
 				if fm_verdict "$tool" "$name" "$names" "$sys" "$err" >"$T_DIR/why"; then
 					echo "ok $T_COUNT - $name: $sys #$k $err: exit $FM_RC$(fm_said)"
 					if [ "$FM_RC" = 0 ]; then
@@ -229,6 +252,7 @@ fm_matrix() {
 			done
 			k=$((k + 1))
 		done
+		[ "$calls" -eq 0 ] || ok "$name: $sys: faults were made ($made cases)" test "$made" -gt 0
 	done
 }
 
@@ -241,7 +265,7 @@ fm_said() {
 
 # fm_done: the summary line, then the TAP verdict.
 fm_done() {
-	echo "# $T_NAME: $FM_CASES injected cases: $FM_OK exit 0 with the right output, $FM_CLEAN clean failures"
+	echo "# $T_NAME: $FM_CASES injected cases: $FM_OK exit 0 with the right output, $FM_CLEAN clean failures; $FM_MISSED runs whose fault was not made"
 	done_testing
 }
 

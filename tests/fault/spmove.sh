@@ -37,8 +37,26 @@ for method in auto splice vmsplice gift sendfile copy_file_range rw; do
 	copy_${method}_run() { \$FM_RUN \"\$BIN\" --method=$method src dst 2>err; FM_RC=\$?; }
 	copy_${method}_ok() { copy_ok; }
 	copy_${method}_failed() { copy_failed; }"
+	case $method in
+	sendfile) copy_sendfile_reaches=sendfile ;;
+	vmsplice | gift) eval "copy_${method}_reaches=vmsplice" ;;
+	esac
 	fm_matrix spmove "copy_$method" "'?src'? -> '?dst'?|src|dst"
 done
+
+# --sparse=always from a file with a hole and a run of written zeros: the
+# hole is found with lseek (SEEK_DATA, SEEK_HOLE), the zeros are punched out
+# of the copy with fallocate.
+sparse_setup() {
+	head -c 100000 "$T_DIR/src" >src && head -c 1048576 /dev/zero >>src &&
+		truncate -s +1M src && tail -c 100000 "$T_DIR/src" >>src &&
+		cp src "$T_DIR/sparse" && cp "$T_DIR/old" dst
+}
+sparse_run() { $FM_RUN "$BIN" --sparse=always src dst 2>err; FM_RC=$?; }
+sparse_ok() { fm_same "$T_DIR/sparse" dst && fm_same "$T_DIR/sparse" src && only src dst; }
+sparse_failed() { fm_same "$T_DIR/sparse" src && old_or_new dst src && only src dst; }
+sparse_reaches="lseek fallocate"
+fm_matrix spmove sparse "'?src'? -> '?dst'?|src|dst"
 
 # --fsync: the data and the rename are made durable.
 fsync_setup() { copy_setup; }

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The fault-injection matrix for sptee (see tests/fault/matrix.sh): a file
-# or a pipe in, files and pipes out, an output in append mode.
+# or a pipe in, files and pipes out, an output in append mode, a
+# non-blocking output pipe (poll).
 . "$top_srcdir/tests/fault/matrix.sh"
 BIN=$(real_bin sptee)
 
@@ -46,5 +47,20 @@ append_ok() {
 }
 append_failed() { fm_pieces o1 old in && fm_pieces out in; }
 fm_matrix sptee append 'o1|standard output|read error'
+
+# Standard output a non-blocking pipe that its reader starts to empty late
+# (perl sets O_NONBLOCK on the pipe's write side, which sptee inherits): the
+# fan-out (sp_fanout) meets EAGAIN and waits in poll.
+make_random "$T_DIR/big" 2500000
+nonblock_setup() { cp "$T_DIR/big" in; }
+nonblock_run() {
+	{ perl -MFcntl -e 'fcntl(STDOUT, F_SETFL, O_NONBLOCK) or die "fcntl: $!\n"' &&
+		$FM_RUN "$BIN" o1 <in 2>err; echo $? >rc; } | { sleep 0.2; cat >out; }
+	FM_RC=$(cat rc)
+}
+nonblock_ok() { want=in whole_or_dropped o1 out; }
+nonblock_failed() { fm_pieces o1 in && fm_pieces out in; }
+nonblock_reaches="poll tee"
+fm_matrix sptee nonblock 'o1|standard output|read error'
 
 fm_done

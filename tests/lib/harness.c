@@ -48,6 +48,32 @@ void fill_pattern(void *buf, size_t n, unsigned seed)
 	}
 }
 
+char *pattern_data(size_t n, unsigned seed)
+{
+	char *p = malloc(n ? n : 1);
+	ck_assert_ptr_nonnull(p);
+	fill_pattern(p, n, seed);
+	return p;
+}
+
+int temp_file(int flags)
+{
+	char name[] = "/tmp/splice-utils-test.XXXXXX";
+	int fd = mkostemp(name, O_CLOEXEC | flags);
+	ck_assert_int_ge(fd, 0);
+	unlink(name);
+	return fd;
+}
+
+int pattern_file(size_t n, unsigned seed)
+{
+	int fd = temp_file(0);
+	char *buf = pattern_data(n, seed);
+	ck_assert_int_eq(pwrite(fd, buf, n, 0), (ssize_t)n);
+	free(buf);
+	return fd;
+}
+
 const char *scratch_path(const char *name)
 {
 	static char paths[4][512];
@@ -175,4 +201,16 @@ void feed_finish(struct feed *f)
 {
 	pthread_join(f->thread, NULL);
 	free(f);
+}
+
+/* Runs harness_suites; returns EXIT_FAILURE when any test failed. */
+int main(void)
+{
+	SRunner *sr = srunner_create(harness_suites[0]());
+	for (size_t i = 1; harness_suites[i]; i++)
+		srunner_add_suite(sr, harness_suites[i]());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -2,8 +2,14 @@
 #ifndef SPLICE_UTILS_TEST_HARNESS_H
 #define SPLICE_UTILS_TEST_HARNESS_H
 
+#include <check.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* The suites a Check program runs, NULL-terminated.  Every test program
+ * defines it; the harness's main() runs them all in one runner (forked;
+ * CK_FORK=no for gdb and valgrind) and exits 1 when any test failed. */
+extern Suite *(*const harness_suites[])(void);
 
 /* A scratch directory, made by harness_setup() and removed by harness_teardown(). */
 extern char harness_dir[];
@@ -24,6 +30,16 @@ const char *scratch_path(const char *name);
 
 /* Open a scratch file with flags (O_CREAT implied, mode 0600); aborts the test on failure. */
 int open_scratch(const char *name, int flags);
+
+/* n bytes of fill_pattern() for seed (malloc'ed, at least one byte). */
+char *pattern_data(size_t n, unsigned seed);
+
+/* An unlinked temporary file in /tmp, open for reading and writing with
+ * O_CLOEXEC and flags; aborts the test on failure. */
+int temp_file(int flags);
+
+/* An unlinked temporary file holding pattern_data(n, seed). */
+int pattern_file(size_t n, unsigned seed);
 
 /* Read a whole file; returns malloc'ed data and its size in *n. */
 char *slurp(const char *path, size_t *n);

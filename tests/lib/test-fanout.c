@@ -20,33 +20,9 @@
 #include "libsplice.h"
 #include "copy-calls.h"
 #include "ways.h"
+#include "harness.h"
 
 #define MAX_OUT 64
-
-/* Test data: size bytes of a fixed pseudo-random sequence. */
-static char *make_data(size_t size)
-{
-	char *p = malloc(size ? size : 1);
-	ck_assert_ptr_nonnull(p);
-	uint32_t x = 2463534242u;
-	for (size_t i = 0; i < size; i++) {
-		x ^= x << 13;
-		x ^= x >> 17;
-		x ^= x << 5;
-		p[i] = (char)x;
-	}
-	return p;
-}
-
-/* A new empty temporary file, open for reading and writing (flags added). */
-static int temp_file(int flags)
-{
-	char name[] = "/tmp/test-fanout.XXXXXX";
-	int fd = mkostemp(name, O_CLOEXEC | flags);
-	ck_assert_int_ge(fd, 0);
-	unlink(name);
-	return fd;
-}
 
 /* Whether the file fd holds exactly data[0..size-1] (after skip bytes). */
 static bool file_holds(int fd, off_t skip, const char *data, size_t size)
@@ -170,7 +146,7 @@ START_TEST(pipe_to_mixed_outputs)
 {
 	struct sp_result res = RESULT_INIT;
 	size_t size = 3 * 1024 * 1024 + 1;
-	char *data = make_data(size);
+	char *data = pattern_data(size, 1);
 	int in = feeder(data, size, 100000);
 	int sink = temp_file(0), plain = temp_file(0), app = temp_file(O_APPEND);
 	ck_assert_int_eq(write(app, "old", 3), 3);
@@ -205,7 +181,7 @@ END_TEST
 START_TEST(file_input)
 {
 	size_t size = 2 * 1024 * 1024 + 4095;
-	char *data = make_data(size);
+	char *data = pattern_data(size, 1);
 	int in = temp_file(0);
 	ck_assert_int_eq(write(in, data, size), (ssize_t)size);
 	ck_assert_int_eq(lseek(in, 0, SEEK_SET), 0);
@@ -263,7 +239,7 @@ START_TEST(many_outputs)
 {
 	static const size_t sizes[] = { 1, 65536, 1024 * 1024, 1024 * 1024 + 1 };
 	size_t size = sizes[_i];
-	char *data = make_data(size);
+	char *data = pattern_data(size, 1);
 	int in = feeder(data, size, 4096);
 	int outs[MAX_OUT];
 	for (int i = 0; i < MAX_OUT; i++)
@@ -287,7 +263,7 @@ START_TEST(broken_pipe_dropped)
 	struct sp_result res = RESULT_INIT;
 	signal(SIGPIPE, SIG_IGN);
 	size_t size = 300000;
-	char *data = make_data(size);
+	char *data = pattern_data(size, 1);
 	int in = feeder(data, size, 65536);
 	int dead[2];
 	ck_assert_int_eq(pipe(dead), 0);
@@ -315,7 +291,7 @@ START_TEST(error_callback_stops)
 {
 	struct sp_result res = RESULT_INIT;
 	signal(SIGPIPE, SIG_IGN);
-	char *data = make_data(1000);
+	char *data = pattern_data(1000, 1);
 	int in = feeder(data, 1000, 1000);
 	int dead[2];
 	ck_assert_int_eq(pipe(dead), 0);
@@ -357,7 +333,7 @@ END_TEST
 START_TEST(read_write_method)
 {
 	size_t size = 1500000;
-	char *data = make_data(size);
+	char *data = pattern_data(size, 1);
 	int in = feeder(data, size, 3000);
 	int outs[] = { temp_file(0), temp_file(0) };
 	struct sp_fanout_status st[2];
@@ -379,7 +355,7 @@ START_TEST(slow_readers)
 {
 	bool nonblock = _i;
 	size_t size = 2 * 1024 * 1024 + 77;
-	char *data = make_data(size);
+	char *data = pattern_data(size, 1);
 	int in = feeder(data, size, 1 << 20);
 	int s1 = temp_file(0), s2 = temp_file(0), plain = temp_file(0);
 	struct collector c1 = collect(s1, 4096, 200, nonblock);
@@ -433,7 +409,7 @@ END_TEST
 static int64_t to_device_and_file(const char *path, struct sp_fanout_status *dev,
 				  struct seen *seen)
 {
-	char *data = make_data(5000);
+	char *data = pattern_data(5000, 1);
 	int in = feeder(data, 5000, 5000);
 	int outs[] = { open(path, O_WRONLY), temp_file(0) };
 	ck_assert_int_ge(outs[0], 0);
@@ -476,7 +452,7 @@ START_TEST(files_failing_later)
 {
 	signal(SIGXFSZ, SIG_IGN);
 	size_t size = 4 * 1024 * 1024 + 5, limit = 1536 * 1024;
-	char *data = make_data(size);
+	char *data = pattern_data(size, 1);
 	int in = feeder(data, size, 1 << 20);
 	int sink = temp_file(0);
 	struct collector c = collect(sink, 65536, 0, false);
@@ -574,7 +550,7 @@ START_TEST(signals_reach_the_calling_thread)
 	struct sigaction sa = { .sa_handler = note_usr1_thread };
 	ck_assert_int_eq(sigaction(SIGUSR1, &sa, NULL), 0);
 	size_t size = 4 * 1024 * 1024;
-	char *data = make_data(size);
+	char *data = pattern_data(size, 1);
 	int in = feeder(data, size, 1 << 20);
 	int outs[] = { temp_file(0), temp_file(0), temp_file(0) };
 	struct sp_fanout_status st[3];
@@ -623,11 +599,4 @@ static Suite *fanout_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(fanout_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+Suite *(*const harness_suites[])(void) = { fanout_suite, NULL };

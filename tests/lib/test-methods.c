@@ -14,6 +14,7 @@
 #include "libsplice.h"
 #include "copy-calls.h"
 #include "ways.h"
+#include "harness.h"
 
 #define SIZE ((3u << 20) + 4321)
 
@@ -37,26 +38,6 @@ static const enum sp_path all_paths[] = {
 };
 #define N_PATHS (sizeof(all_paths) / sizeof(all_paths[0]))
 
-/* An unlinked temporary file holding n bytes of a pattern. */
-static int pattern_file(size_t n, unsigned seed)
-{
-	char path[] = "/tmp/test-methods.XXXXXX";
-	int fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	unlink(path);
-	char *buf = malloc(n);
-	for (size_t i = 0; i < n; i++)
-		buf[i] = (char)(i * 7 + i / 4096 + seed);
-	ck_assert_int_eq(pwrite(fd, buf, n, 0), (ssize_t)n);
-	free(buf);
-	return fd;
-}
-
-static int empty_file(void)
-{
-	return pattern_file(0, 0);
-}
-
 static struct sp_mover *mover(struct way way, unsigned flags)
 {
 	struct sp_options o = { .policy = way.policy, .path = way.path, .splice_flags = flags };
@@ -69,7 +50,7 @@ START_TEST(each_method_copies_a_file)
 {
 	struct sp_result res = RESULT_INIT;
 	struct way way = all_ways[_i];
-	int in = pattern_file(SIZE, 1), out = empty_file();
+	int in = pattern_file(SIZE, 1), out = temp_file(0);
 	struct sp_mover *m = mover(way, 0);
 	ck_assert_int_eq(copy_range(m, in, out, 0, SP_LENGTH_EOF, &res), SIZE);
 	ck_assert_int_eq(sp_compare(in, 0, out, 0, SIZE), 0);
@@ -88,7 +69,7 @@ END_TEST
 START_TEST(each_method_honours_an_offset)
 {
 	struct way way = all_ways[_i];
-	int in = pattern_file(SIZE, 2), out = empty_file();
+	int in = pattern_file(SIZE, 2), out = temp_file(0);
 	struct sp_mover *m = mover(way, 0);
 	ck_assert_int_eq(copy_range(m, in, out, 5000, 70000, NULL), 70000);
 	ck_assert_int_eq(lseek(in, 0, SEEK_CUR), 0);
@@ -103,7 +84,7 @@ END_TEST
 START_TEST(each_method_honours_the_file_position)
 {
 	struct way way = all_ways[_i];
-	int in = pattern_file(SIZE, 2), out = empty_file();
+	int in = pattern_file(SIZE, 2), out = temp_file(0);
 	struct sp_mover *m = mover(way, 0);
 	ck_assert_int_eq(lseek(in, 12345, SEEK_SET), 12345);
 	ck_assert_int_eq(copy_range(m, in, out, SP_OFFSET_CURRENT, 100000, NULL), 100000);
@@ -118,7 +99,7 @@ END_TEST
 START_TEST(each_method_moves_nothing_past_the_end)
 {
 	struct way way = all_ways[_i];
-	int in = pattern_file(SIZE, 2), out = empty_file();
+	int in = pattern_file(SIZE, 2), out = temp_file(0);
 	struct sp_mover *m = mover(way, 0);
 	ck_assert_int_eq(copy_range(m, in, out, SIZE, SP_LENGTH_EOF, NULL), 0);
 	sp_mover_free(m);
@@ -131,7 +112,7 @@ START_TEST(pipe_input_takes_the_splice_path)
 {
 	struct sp_result res = RESULT_INIT;
 	struct way way = all_ways[_i];
-	int p[2], out = empty_file();
+	int p[2], out = temp_file(0);
 	ck_assert_int_eq(pipe(p), 0);
 	ck_assert_int_eq(write(p[1], "hello, pipe", 11), 11);
 	close(p[1]);
@@ -176,7 +157,7 @@ END_TEST
 START_TEST(best_splices_when_asked_to_move)
 {
 	struct sp_result res = RESULT_INIT;
-	int in = pattern_file(SIZE, 5), out = empty_file();
+	int in = pattern_file(SIZE, 5), out = temp_file(0);
 	struct sp_mover *m = mover(WAY_AUTO, SPLICE_F_MOVE);
 	ck_assert_int_eq(copy_range(m, in, out, 0, SP_LENGTH_EOF, &res), SIZE);
 	ck_assert_int_eq(res.path, SP_PATH_SPLICE);
@@ -189,7 +170,7 @@ END_TEST
 
 START_TEST(gift_counts_bytes_as_copied)
 {
-	int in = pattern_file(SIZE, 6), out = empty_file();
+	int in = pattern_file(SIZE, 6), out = temp_file(0);
 	struct sp_mover *m = mover(WAY_PREFER(SP_PATH_GIFT), 0);
 	ck_assert_int_eq(copy_range(m, in, out, 0, SP_LENGTH_EOF, NULL), SIZE);
 	const struct sp_stats *st = sp_get_stats(m);
@@ -211,7 +192,7 @@ START_TEST(progress_callback_stops_every_method)
 {
 	struct sp_result res = RESULT_INIT;
 	struct way way = all_ways[_i];
-	int in = pattern_file(SIZE, 7), out = empty_file();
+	int in = pattern_file(SIZE, 7), out = temp_file(0);
 	struct sp_options o = { .policy = way.policy, .path = way.path, .progress = stop_now };
 	struct sp_mover *m;
 	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
@@ -306,7 +287,7 @@ END_TEST
  * fallback: a pipe is no regular input. */
 START_TEST(only_path_refuses_to_fall_back)
 {
-	int p[2], out = empty_file();
+	int p[2], out = temp_file(0);
 	ck_assert_int_eq(pipe(p), 0);
 	ck_assert_int_eq(write(p[1], "x", 1), 1);
 	close(p[1]);
@@ -434,11 +415,4 @@ static Suite *methods_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(methods_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+Suite *(*const harness_suites[])(void) = { methods_suite, NULL };

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "libsplice.h"
+#include "harness.h"
 
 /* Probe a new scratch directory with size into r.  Returns sp_probe()'s
  * result. */
@@ -235,11 +236,4 @@ static Suite *probe_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(probe_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+Suite *(*const harness_suites[])(void) = { probe_suite, NULL };

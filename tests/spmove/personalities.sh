@@ -12,7 +12,7 @@ LC_ALL=C
 export LC_ALL
 SPCP=$top_builddir/src/spmove/spcp
 SPMV=$top_builddir/src/spmove/spmv
-: "${GNU_CP:=/work/shared/peers/coreutils-9.11.230/cp}"
+: "${GNU_CP:=${PEER_COREUTILS:-/nonexistent}/cp}"
 [ -x "$SPCP" ] && [ -x "$SPMV" ] || skip "no build-tree spcp and spmv"
 
 # The long options of cp 9.11 and mv 9.11 in their tables' order, as

@@ -35,8 +35,8 @@
 #     on a FIFO swapped in before the command's first look at the path
 #     (the user gave root a FIFO to read: cp waits for a writer too).
 # The test fails if spmove has any breach.  GNU cp 9.11 (from
-# $PEER_COREUTILS, default ../shared/peers/coreutils-9.11.230 beside the
-# source tree, else the system's cp) and the system's mv (Debian's, for the
+# $PEER_COREUTILS, default tests/lib.sh's: the 9.11 build in the peers
+# directory, else the system's cp) and the system's mv (Debian's, for the
 # moves) go through the same races; their figures are printed, never
 # asserted.  A race point whose pause was not seen (the call did not come
 # in that run), or that ended before the swap was done, counts as missed,
@@ -79,8 +79,7 @@ as_nobody test -x "$T_DIR" || skip "nobody cannot reach $T_DIR"
 
 SP=$(real_bin spmove)
 use_built_library
-: "${PEER_COREUTILS:=$top_srcdir/../shared/peers/coreutils-9.11.230}"
-if [ -x "$PEER_COREUTILS/cp" ]; then
+if [ -x "${PEER_COREUTILS:-}/cp" ]; then
 	GNU_CP=$PEER_COREUTILS/cp
 else
 	GNU_CP=$(command -v cp)

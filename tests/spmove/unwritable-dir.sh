@@ -34,7 +34,7 @@ check_eq "move: the destination as it was" old "$(cat d/f)"
 ok "move: the source kept" test -f src
 
 # GNU cp, where the peers are installed, does the same.
-gnu_cp=${PEER_COREUTILS:-$top_srcdir/../shared/peers/coreutils-9.11.230}/cp
+gnu_cp=$(gnu cp)
 if [ -x "$gnu_cp" ]; then
 	echo old >d/f
 	run_cmd out err as_nobody "$gnu_cp" src d/f

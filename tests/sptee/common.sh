@@ -3,7 +3,11 @@
 LC_ALL=C
 export LC_ALL
 command -v tee >/dev/null || skip "GNU tee is not installed"
-GNU_TEE=tee  # by name: its messages start with argv[0]
+# GNU tee by name (its messages start with argv[0]): gnu's, found first in
+# PATH when it is a peer build.
+GNU_TEE=$(gnu tee)
+case $GNU_TEE in "${PEER_COREUTILS:-/nonexistent}"/*) PATH=$PEER_COREUTILS:$PATH ;; esac
+GNU_TEE=tee
 
 # run_tee CMD SHAPE INPUT [ARG...]: run CMD (tee or sptee) in the current
 # directory with ARGs, stdin and stdout shaped by SHAPE (pipe-file,
@@ -53,12 +57,20 @@ side_by_side() {
 same_as_gnu() { ok "$1" diff -r gnu sp; }
 
 # inject_sptee SPEC ARG...: sptee under strace fault injection SPEC (see
-# inject in tests/lib.sh), without its wrapper script.
+# inject in tests/lib.sh), without its wrapper script.  The calls traced are
+# kept in $INJECT_TRACE, for injected_once.
+INJECT_TRACE=$PWD/inject.trace
 inject_sptee() {
 	local spec=$1
 	shift
-	traced "$STRACE" -qq -f -o /dev/null -e trace="${spec%%:*}" -e inject="$spec" \
+	traced "$STRACE" -qq -f -o "$INJECT_TRACE" -e trace="${spec%%:*}" -e inject="$spec" \
 		"$SPTEE" "$@"
+}
+
+# injected_once WHAT: a check that the last inject_sptee's fault was made:
+# a test whose fault never happened checks nothing.
+injected_once() {
+	ok "$1: the fault was injected" grep -q '(INJECTED)' "$INJECT_TRACE"
 }
 
 # traced CMD ARG...: run CMD (strace) with libtool's real programs in place

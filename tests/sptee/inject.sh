@@ -15,9 +15,11 @@ faulty() {
 	local spec=$1
 	shift
 	rm -f out f1 f2 err
-	cat in | inject_sptee "$spec" "$@" f1 f2 2>err | cat >out
+	# sptee's own status (a pipeline's is its last command's, cat's).
+	cat in | { inject_sptee "$spec" "$@" f1 f2 2>err; echo $? >rc; } | cat >out
 	local what="$spec${1:+ $*}"
-	check_eq "$what: exit status 0, no message" "0:" "$?:$(cat err)"
+	check_eq "$what: exit status 0, no message" "0:" "$(cat rc):$(cat err)"
+	injected_once "$what"
 	same_files "$what: stdout holds the input" in out
 	same_files "$what: f1 holds the input" in f1
 	same_files "$what: f2 holds the input" in f2
@@ -43,6 +45,7 @@ faulty "write:error=EAGAIN:when=1+2" -a
 rm -f out f1
 inject_sptee "splice:error=EINVAL:when=1" f1 <in >out 2>err
 check_eq "regular stdin, first splice refused: exit status 0, no message" "0:" "$?:$(cat err)"
+injected_once "regular stdin, first splice refused"
 same_files "regular stdin, first splice refused: stdout holds the input" in out
 same_files "regular stdin, first splice refused: f1 holds the input" in f1
 
@@ -54,6 +57,7 @@ rm -f out f1 f2
 inject_sptee "splice:error=EINVAL:when=5" f1 f2 <in >out 2>err
 check_eq "EINVAL on the input later: exit status 1, read error" \
 	"1:sptee: read error: Invalid argument" "$?:$(cat err)"
+injected_once "EINVAL on the input later"
 # ... and f1's second splice (strace -P: the calls on f1) fails: f1 is
 # dropped, the others go on.
 for spec in "splice:error=EINVAL:when=2" "splice:error=EIO:when=2"; do

@@ -1,0 +1,13 @@
+/* The suites of test-libsplice, which the harness's main() runs. */
+#include "config.h"
+
+#include <check.h>
+#include <stddef.h>
+
+#include "harness.h"
+
+Suite *move_suite(void);
+Suite *faults_suite(void);
+Suite *sparse_suite(void);
+
+Suite *(*const harness_suites[])(void) = { move_suite, faults_suite, sparse_suite, NULL };
