@@ -23,14 +23,14 @@
 #include "usage.h"
 #include "version.h"
 
-/* What stdout is, to refuse copying a file onto itself as cat does; st
- * is its fstat, handed to the library with each file so that it is not
- * asked again (spcat never changes its standard output); last_path: the
- * path of the last transfer into it, for --stats. */
+/* What standard output is, found once at start (spcat never changes it):
+ * st, its fstat, handed to the library with each file so that it is not
+ * asked again and used to refuse copying a file onto itself as cat does;
+ * append, whether it was opened O_APPEND (its position is then its end).
+ * last_path: the path of the last transfer into it, for --stats. */
 struct output_id {
-	dev_t dev;
-	ino_t ino;
 	struct stat st;
+	bool append;
 	enum sp_path last_path;
 };
 
@@ -56,14 +56,12 @@ struct config {
 static bool input_is_output(int fd, const struct stat *st, int64_t in_pos, uint64_t length,
 			    const struct output_id *out)
 {
-	if (S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode) || st->st_dev != out->dev ||
-	    st->st_ino != out->ino)
+	if (S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode) || st->st_dev != out->st.st_dev ||
+	    st->st_ino != out->st.st_ino)
 		return false;
 	if (in_pos == SP_OFFSET_CURRENT)
 		in_pos = lseek(fd, 0, SEEK_CUR);
-	int flags = fcntl(STDOUT_FILENO, F_GETFL);
-	off_t out_pos = lseek(STDOUT_FILENO, 0, flags >= 0 && (flags & O_APPEND) ? SEEK_END
-									: SEEK_CUR);
+	off_t out_pos = lseek(STDOUT_FILENO, 0, out->append ? SEEK_END : SEEK_CUR);
 	return in_pos >= 0 && in_pos < out_pos && length > (uint64_t)(out_pos - in_pos);
 }
 
@@ -331,7 +329,7 @@ static uint64_t bytes_to_copy(const struct config *cfg)
 }
 
 /* Copy every operand to stdout.  Returns the exit status. */
-static int run(struct config *cfg)
+static int concatenate(struct config *cfg)
 {
 	struct stat st;
 	if ((cfg->closed & CLI_STDOUT_CLOSED) || fstat(STDOUT_FILENO, &st) < 0) {
@@ -363,7 +361,9 @@ static int run(struct config *cfg)
 		cli_progress_finish(progress);
 		return 1;
 	}
-	struct output_id out = { st.st_dev, st.st_ino, st, SP_PATH_NONE };
+	int flags = fcntl(STDOUT_FILENO, F_GETFL);
+	struct output_id out = { .st = st, .append = flags >= 0 && (flags & O_APPEND),
+				 .last_path = SP_PATH_NONE };
 	int status = 0;
 	bool read_stdin = false;
 	int r = 0;
@@ -403,6 +403,6 @@ int main(int argc, char **argv)
 	int status = parse_command_line(argc, argv, &cfg);
 	cfg.closed = closed;
 	if (status == 0)
-		status = run(&cfg);
+		status = concatenate(&cfg);
 	return status | cli_close_stdout();
 }

@@ -29,8 +29,8 @@ mode_t new_file_mode(const struct spmove *s, mode_t src_mode)
 	if (keeps_mode(s))
 		return src_mode & 07777;
 	if (s->o->no_keep_mode)
-		return (S_ISDIR(src_mode) ? 0777 : 0666) & ~s->umask;
-	return src_mode & 0777 & ~s->umask;
+		return (S_ISDIR(src_mode) ? 0777 : 0666) & ~s->o->umask;
+	return src_mode & 0777 & ~s->o->umask;
 }
 
 /* An error of libattr or libacl: errno tells which. */
@@ -96,7 +96,7 @@ static int keep_owner(const struct spmove *s, int fd, const struct loc *dst, con
 {
 	if (change_owner(fd, dst, st->st_uid, st->st_gid) == 0)
 		return 1;
-	if ((errno == EPERM || errno == EINVAL) && !s->root) {
+	if ((errno == EPERM || errno == EINVAL) && !s->o->root) {
 		(void)!change_owner(fd, dst, (uid_t)-1, st->st_gid);
 		return 0;
 	}

@@ -460,7 +460,7 @@ static int keep_replaced(const struct spmove *s, const struct target *t,
 		loc_proc_path(t->old_fd, NULL, path, sizeof(path));
 	else
 		loc_proc_path(t->dirfd, t->base, path, sizeof(path));
-	int err = copy_replaced_mode(path, t->old_fd >= 0 ? &t->old : old, s->root, out->fd);
+	int err = copy_replaced_mode(path, t->old_fd >= 0 ? &t->old : old, s->o->root, out->fd);
 	if (!err && t->old_fd < 0 && fstatat(t->dirfd, t->base, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		err = errno;
 	if (!err && (!same_inode(&st, old) || (st.st_mode & S_IFMT) != (old->st_mode & S_IFMT)))
@@ -599,7 +599,7 @@ static int copy_into(struct spmove *s, const struct loc *src, int in, const stru
  * for writing would check.  cp refuses one it cannot write, unless -f. */
 static bool may_write(const struct spmove *s, const struct target *t, const struct stat *st)
 {
-	return s->root || !S_ISREG(st->st_mode) || s->o->move ||
+	return s->o->root || !S_ISREG(st->st_mode) || s->o->move ||
 	       s->o->remove_destination ||
 	       faccessat(t->dirfd, t->base, W_OK, AT_EACCESS) == 0 || errno != EACCES;
 }

@@ -146,7 +146,7 @@ static bool already_linked(const struct spmove *s, const struct loc *src, const 
  * write permission. */
 static bool writable(const struct spmove *s, const struct loc *dst, mode_t mode)
 {
-	return S_ISLNK(mode) || s->root || faccessat(dst->dir, dst->name, W_OK, AT_EACCESS) == 0;
+	return S_ISLNK(mode) || s->o->root || faccessat(dst->dir, dst->name, W_OK, AT_EACCESS) == 0;
 }
 
 /* ls -l's letters for mode, without the type. */
@@ -266,33 +266,38 @@ static int skipped(const struct spmove *s, const struct loc *dst)
 	return s->o->update != UPDATE_NONE;
 }
 
+/* What check_existing() found. */
+enum existing {
+	EXISTING_GO_ON,      /* copy onto it */
+	EXISTING_SKIP,       /* leave it, status 0 (-n, -i answered no, cp -l) */
+	EXISTING_KEEP_NEWER, /* --update keeps it (hard links still mirrored) */
+	EXISTING_FAILED,     /* an error, reported: status 1 */
+};
+
 /*
  * Everything that may stop a copy onto an existing dst, or that happens to
- * dst first (a backup, a removal).  Returns 0 to go on, -1 to stop with
- * status 0 (a skipped file), SKIP_OLDER for a destination --update keeps,
- * or 1 after a reported error.
+ * dst first (a backup, a removal).
  */
-enum { SKIP_OLDER = -2 };
-static int check_existing(struct spmove *s, const struct loc *src, const struct stat *st,
+static enum existing check_existing(struct spmove *s, const struct loc *src, const struct stat *st,
 			  const struct loc *dst, struct dest *d, bool command_line,
 			  struct outcome *out)
 {
 	const struct spmove_options *o = s->o;
 	bool move = o->move;
 	if (o->hard_link && already_linked(s, src, st, dst, &d->st))
-		return -1; /* cp -l: already a link of the source */
+		return EXISTING_SKIP; /* cp -l: already a link of the source */
 	if (o->update != UPDATE_NONE && o->update != UPDATE_NONE_FAIL &&
 	    !same_file_ok(s, src, st, dst, &d->st)) {
 		cli_error(0, "%s and %s are the same file", quoted(src->path), quoted(dst->path));
-		return 1;
+		return EXISTING_FAILED;
 	}
 	if (not_older(s, st, &d->st)) {
 		out->keep_source = true; /* the source stays */
-		return SKIP_OLDER;
+		return EXISTING_KEEP_NEWER;
 	}
 	if (skip_existing(s, dst, st, &d->st)) {
 		out->keep_source = true;
-		return skipped(s, dst) ? 1 : -1;
+		return skipped(s, dst) ? EXISTING_FAILED : EXISTING_SKIP;
 	}
 	bool src_dir = S_ISDIR(st->st_mode), dst_dir = S_ISDIR(d->st.st_mode);
 	if (src_dir != dst_dir && o->backup == BACKUP_NONE) {
@@ -302,13 +307,13 @@ static int check_existing(struct spmove *s, const struct loc *src, const struct 
 		else
 			cli_error(0, "cannot overwrite directory %s with non-directory %s",
 				  quoted(dst->path), quoted(src->path));
-		return 1;
+		return EXISTING_FAILED;
 	}
 	const char *made = dst_dir || !command_line ? NULL : seen_find(s->created, &d->st);
 	if (made && o->backup != BACKUP_NUMBERED && !strcmp(made, dst->path)) {
 		cli_error(0, "will not overwrite just-created %s with %s", quoted(dst->path),
 			  quoted(src->path));
-		return 1;
+		return EXISTING_FAILED;
 	}
 	char buf[PATH_MAX];
 	const char *base;
@@ -318,12 +323,12 @@ static int check_existing(struct spmove *s, const struct loc *src, const struct 
 		if (backup_is_source(o, st, dst)) {
 			cli_error(0, "backing up %s might destroy source;  %s not %s",
 				  quoted(dst->path), quoted(src->path), move ? "moved" : "copied");
-			return 1;
+			return EXISTING_FAILED;
 		}
 		d->backup = backup_rename(o, dst);
 		if (!d->backup && errno != ENOENT) {
 			cli_error(errno, "cannot backup %s", quoted(dst->path));
-			return 1;
+			return EXISTING_FAILED;
 		}
 		d->exists = false;
 	} else if (!dst_dir && !move &&
@@ -333,13 +338,13 @@ static int check_existing(struct spmove *s, const struct loc *src, const struct 
 		    (!o->attributes_only && o->deref == DEREF_NEVER && !S_ISREG(st->st_mode)))) {
 		if (unlinkat(dst->dir, dst->name, 0) < 0 && errno != ENOENT) {
 			cli_error(errno, "cannot remove %s", quoted(dst->path));
-			return 1;
+			return EXISTING_FAILED;
 		}
 		if (o->verbose)
 			printf("removed %s\n", quoted(dst->path));
 		d->exists = false;
 	}
-	return 0;
+	return EXISTING_GO_ON;
 }
 
 /* Make dst a hard link to earlier (the copy of another link of the same
@@ -827,17 +832,18 @@ int copy_entry(struct spmove *s, const struct loc *src, const struct loc *dst,
 	struct dest d = { .absent = true };
 	if (!(s->in_new_dir && !command_line) && stat_dest(s, &st, dst, &d))
 		return 1;
-	int rc = d.exists ? check_existing(s, src, &st, dst, &d, command_line, out) : 0;
-	if (rc == SKIP_OLDER) {
+	enum existing found = d.exists ? check_existing(s, src, &st, dst, &d, command_line, out)
+				       : EXISTING_GO_ON;
+	if (found == EXISTING_KEEP_NEWER) {
 		/* Kept by --update, yet hard links of the source are mirrored. */
 		const char *earlier = S_ISDIR(st.st_mode) ? NULL
 				      : earlier_copy(s, &st, dst->path, command_line);
 		free(d.backup);
 		return earlier && strcmp(earlier, dst->path) ? link_again(s, earlier, dst) : 0;
 	}
-	if (rc) {
+	if (found != EXISTING_GO_ON) {
 		free(d.backup);
-		return rc < 0 ? 0 : rc;
+		return found == EXISTING_FAILED;
 	}
 	struct stat link_st;
 	if (command_line && !o->move && o->backup == BACKUP_NONE &&
@@ -851,6 +857,7 @@ int copy_entry(struct spmove *s, const struct loc *src, const struct loc *dst,
 	if (o->verbose && !o->move && !S_ISDIR(st.st_mode))
 		verbose_pair("", src->path, dst->path, d.backup);
 	const char *earlier = earlier_copy(s, &st, dst->path, command_line);
+	int rc;
 	if (earlier && S_ISDIR(st.st_mode)) {
 		rc = directory_again(s, src, dst, earlier, top, command_line, out);
 		if (rc >= 0) {

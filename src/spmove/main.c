@@ -574,13 +574,14 @@ static void start_progress(struct spmove *s, struct config *cfg)
 }
 
 /* Copy (or move) the operands as cfg says.  Returns the exit status. */
-static int run(struct config *cfg)
+static int copy_or_move(struct config *cfg)
 {
-	struct spmove s = { .o = &cfg->o, .root = geteuid() == 0, .sources = seen_new(),
-			    .created = seen_new(), .copies = seen_new(),
-			    .mover_options = &cfg->mover };
-	s.umask = umask(0);
-	umask(s.umask);
+	cfg->o.root = geteuid() == 0;
+	cfg->o.umask = umask(0);
+	umask(cfg->o.umask);
+	cfg->o.mover = &cfg->mover;
+	struct spmove s = { .o = &cfg->o, .sources = seen_new(), .created = seen_new(),
+			    .copies = seen_new() };
 	start_progress(&s, cfg);
 	int rc = s.sources && s.created && s.copies ? sp_mover_new(&s.mover, &cfg->mover) : -ENOMEM;
 	if (rc < 0) {
@@ -625,6 +626,6 @@ int main(int argc, char **argv)
 		status = cfg.count > 1 ? cli_usage_message("--probe takes at most one directory")
 				       : probe(cfg.count ? cfg.operands[0] : ".", cfg.o.json);
 	else if (status == 0)
-		status = run(&cfg);
+		status = copy_or_move(&cfg);
 	return status | cli_close_stdout();
 }

@@ -169,7 +169,7 @@ static int parents_protect(struct spmove *s, struct made_dir *made, int n)
 		if (!m->name || !m->path || !m->src_name || !m->src_path) {
 			cli_error(ENOMEM, "cannot copy %s", quoted(m->src_path ? m->src_path : "?"));
 			status = 1;
-		} else if (!m->existed && fchmodat(m->parent, m->name, mode & ~s->umask, 0) < 0) {
+		} else if (!m->existed && fchmodat(m->parent, m->name, mode & ~s->o->umask, 0) < 0) {
 			cli_error(errno, "setting permissions for %s", quoted(m->path));
 			status = 1;
 		} else {

@@ -177,14 +177,13 @@ static void pool_free(struct pool *p)
 	free(p);
 }
 
-/* A worker's own context: the run's settings, its own mover, and nothing
- * of the walker's state (the sets, the progress display, the pool).
- * Returns 0 or a negative errno. */
-static int pool_context(struct spmove *w, const struct spmove *s)
+/* A worker's own context: the run's description, its own mover, and
+ * nothing of the walker's state (the sets, the progress display, the
+ * pool).  Returns 0 or a negative errno. */
+static int pool_context(struct spmove *w, const struct spmove_options *run)
 {
-	*w = (struct spmove){ .o = s->o, .umask = s->umask, .root = s->root,
-			      .mover_options = s->mover_options, .tree_depth = 1 };
-	return sp_mover_new(&w->mover, s->mover_options);
+	*w = (struct spmove){ .o = run, .tree_depth = 1 };
+	return sp_mover_new(&w->mover, run->mover);
 }
 
 /* Start the workers: s->pool, or s->pool_failed when none can start (the
@@ -203,7 +202,7 @@ static void pool_start(struct spmove *s)
 	for (unsigned i = 0; i < want; i++) {
 		struct worker *w = &p->worker[p->workers];
 		w->pool = p;
-		if (pool_context(&w->s, s) < 0)
+		if (pool_context(&w->s, s->o) < 0)
 			break;
 		if (cli_thread_start(&w->thread, work, w)) {
 			sp_mover_free(w->s.mover);

@@ -78,6 +78,10 @@ struct spmove_options {
 	int progress_style;        /* enum cli_progress_style */
 	bool stats;
 	bool json;                 /* --stats as JSON */
+	/* Facts of the run, read once at start: */
+	mode_t umask;              /* the process's */
+	bool root;                 /* euid 0: may keep another user's ownership */
+	const struct sp_options *mover; /* each thread's mover is made from these */
 };
 
 struct seen;
@@ -91,14 +95,15 @@ struct refusals {
 	dev_t tmpfile_dev;
 };
 
-/* What one run of spmove carries from operand to operand.  The copy
- * workers (pool.c) get their own, made by pool_context(): the settings
- * shared, every other field their own. */
+/* One thread's context: the run's description, fixed before the first
+ * copy and shared read-only (o), and the state of this thread's copies.
+ * The walker's (main.c's copy_or_move()) also holds what only it uses: the sets of
+ * names seen, the progress display and the pool.  A copy worker's is made
+ * by pool_context() from the description alone: nothing copied from
+ * another thread, nothing to blank. */
 struct spmove {
 	const struct spmove_options *o;
 	struct sp_mover *mover;
-	mode_t umask;
-	bool root;                 /* may keep another user's ownership */
 	unsigned methods_used;     /* bit (1 << enum sp_path) per path taken */
 	/* For --debug, of the last regular file copied: */
 	int cloned;                /* 1 cloned, -1 refused, 0 not tried */
@@ -111,7 +116,6 @@ struct spmove {
 	unsigned tree_depth;       /* copy_children() calls under way */
 	bool in_new_dir;           /* copy_children() fills a directory it made:
 				    * its names are free, not looked up */
-	const struct sp_options *mover_options; /* for the workers' movers */
 	struct pool *pool;         /* pool.c: the copy workers, once started */
 	bool pool_failed;          /* none could start: the walker copies all */
 	unsigned workers_used;     /* workers started (for --stats) */

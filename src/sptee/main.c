@@ -274,7 +274,7 @@ static uint64_t input_bytes(void)
 
 /* Copy standard input to standard output and the files, then close them.
  * Returns the exit status. */
-static int run(const struct config *cfg, bool stdin_closed)
+static int tee_input(const struct config *cfg, bool stdin_closed)
 {
 	struct run run = { .mode = cfg->mode };
 	static volatile sig_atomic_t cancel;
@@ -340,5 +340,5 @@ int main(int argc, char **argv)
 	cli_init(cli_name_from(argc > 0 ? argv[0] : NULL, "sptee"));
 	struct config cfg = { .mode = MODE_SIGPIPE, .progress = -1 };
 	int status = parse_command_line(argc, argv, &cfg);
-	return status ? status : run(&cfg, stdin_closed);
+	return status ? status : tee_input(&cfg, stdin_closed);
 }
