@@ -156,10 +156,12 @@ bool lsp_worker_cancelled(const struct worker *w);
  * negative errno value (-ECANCELED when the caller asked to stop). */
 int lsp_wait_fd(const struct worker *w, int fd, short events);
 
-/* The answer of lsp_next_step(), and of a data path, when the kernel refused
- * a route before any byte moved on it: the caller takes another way
- * (read/write, or the splice path).  Positive: neither a count nor an errno. */
-#define FALL_BACK 1
+/* What a data path, or lsp_next_step(), answers: 0 (done, or "call again"
+ * for lsp_next_step()), FALL_BACK when the kernel refused a route before
+ * any byte moved on it -- the caller takes another way (read/write, or the
+ * splice path) -- or a negative errno.  FALL_BACK is positive: never a
+ * count, never an errno. */
+enum lsp_outcome { LSP_DONE = 0, FALL_BACK = 1 };
 
 /* Which errors of a failed call mean that the kernel refuses the route
  * rather than that the transfer failed, so that another way may be taken. */
