@@ -290,20 +290,44 @@ def answers(k):
     return out
 
 
+def power_answers(k):
+    """(id, label, answer) for every power-cut row of kernel entry k, in the
+    table's order (none in reports from before the power-cut rows)."""
+    if "power_cut" not in k:
+        return []
+    return [("power_cut.%s.%s" % (fs, case), "power cut, %s: %s" % (fs, label),
+             k["power_cut"][fs][case])
+            for fs in POWER_CUT_FS for case, label in POWER_CUT_CASES.items()]
+
+
+def all_answers(k):
+    return answers(k) + power_answers(k)
+
+
+def compared_as(qid, a):
+    """What an answer is compared under: its question, and for a power cut
+    also how the power was cut -- a copy of the device and the shutdown
+    ioctl are different experiments, whose verdicts are not a change."""
+    if qid.startswith("power_cut.") and a.get("raw"):
+        return qid + " / " + a["raw"]["cut"]
+    return qid
+
+
 def changes(kernels):
     """{(kernel name, question id): name of the kernel before} for every
     answer whose verdict differs from the one of the nearest kernel before
-    it (in the given order) that answered the question; "cannot tell" is no
-    answer, neither a change nor a base for one."""
+    it (in the given order) that answered the question the same way; "cannot
+    tell" is no answer, neither a change nor a base for one."""
     last, out = {}, {}
     for k in kernels:
-        for qid, _, a in answers(k):
+        for qid, _, a in all_answers(k):
             if a["verdict"] == "cannot tell":
                 continue
-            before = last.get(qid)
+            key = compared_as(qid, a)
+            before = last.get(key)
             if before is not None and before[1] != a["verdict"]:
                 out[(k["name"], qid)] = before[0]
-            last[qid] = (k["name"], a["verdict"])
+            last[key] = (k["name"], a["verdict"])
     return out
 
 
@@ -312,7 +336,7 @@ def mark_changes(kernels):
     differs from, or None."""
     ch = changes(kernels)
     for k in kernels:
-        for qid, _, a in answers(k):
+        for qid, _, a in all_answers(k):
             a["changed_since"] = ch.get((k["name"], qid))
 
 
@@ -407,15 +431,18 @@ def markdown(path):
     # Reports from before the power-cut rows have none.
     for fs in POWER_CUT_FS if any("power_cut" in k for k in ks) else ():
         for case, label in POWER_CUT_CASES.items():
-            cells = []
+            cells, changed = [], False
             for k in ks:
                 a = k.get("power_cut", {}).get(fs, {}).get(case)
                 if a is None or a["verdict"] == "cannot tell":
                     cells.append(footnote(a["reason"] if a else "not measured by this run"))
-                else:
-                    cells.append("%s (%d bytes; %s)" % (a["verdict"], a["raw"]["size"],
-                                                        a["raw"]["cut"]))
-            row("power cut, %s: %s" % (fs, label), cells)
+                    continue
+                text = "%s (%d bytes; %s)" % (a["verdict"], a["raw"]["size"], a["raw"]["cut"])
+                if a.get("changed_since"):
+                    text = "**%s** ⚑ changed since %s" % (text, a["changed_since"])
+                    changed = True
+                cells.append(text)
+            row("power cut, %s: %s%s" % (fs, label, " ⚑" if changed else ""), cells)
     cases = sorted({(b["case"], b["target"], b["a"], b["b"]) for k in ks for b in k["bench"]})
     for case, target, a, b in cases:
         cells = []
@@ -446,7 +473,8 @@ def markdown(path):
 # promise).
 COLOURS = (("shared", 0x4C72B0), ("copied", 0xDD8452), ("moved", 0x55A868),
            ("refused", 0x8172B3), ("matches linux", 0x64B5CD), ("matches bsd", 0xC9A227),
-           ("differs", 0xC44E52), ("cannot tell", 0xD0D0D0))
+           ("differs", 0xC44E52), ("new", 0x9BD08A), ("old", 0x8FBFD9), ("empty", 0xB2182B),
+           ("missing", 0x6E6E6E), ("mixed", 0xE377C2), ("cannot tell", 0xD0D0D0))
 
 
 def colour(verdict):
@@ -468,17 +496,17 @@ def plot(path, png):
     on its own scale."""
     doc = json.load(open(path, encoding="utf-8"))
     ks = doc["kernels"]
-    rows = answers(ks[0])
+    rows = all_answers(ks[0])
     nq, nk = len(rows), len(ks)
     benched = [k for k in ks if k["bench"]]
-    width = 420 + 150 * nk
+    width = 520 + 150 * nk
     grid_h = 130 + 22 * nq
     bench_h = 360 if benched else 0
     with tempfile.TemporaryDirectory() as tmp:
         cells = os.path.join(tmp, "cells.dat")
         with open(cells, "w") as f:
             for x, k in enumerate(ks):
-                for y, (_, _, a) in enumerate(answers(k)):
+                for y, (_, _, a) in enumerate(all_answers(k)):
                     v = a["verdict"]
                     word = {"matches linux": "Linux", "matches bsd": "BSD",
                             "cannot tell": "?"}.get(v, v.split(" ")[0])
@@ -489,8 +517,8 @@ def plot(path, png):
         # the grid, at the top
         frac = grid_h / (grid_h + bench_h)
         g += ["set origin 0,%f" % (1 - frac), "set size 1,%f" % frac,
-              "set lmargin at screen %f" % (380 / width), "set rmargin at screen 0.99",
-              "set tmargin 6", "set bmargin 4",
+              "set lmargin at screen %f" % (480 / width), "set rmargin at screen 0.99",
+              "set tmargin 6", "set bmargin 5",
               "unset title",
               "set label 1 'kernel-truth: what each kernel does (outlined: changed from the "
               "kernel to its left)' at screen 0.5,screen 0.99 center front",
@@ -500,7 +528,7 @@ def plot(path, png):
               "unset xtics", "set ytics (%s)" % ", ".join(
                   "%s %d" % (gp_text(label), nq - 1 - i) for i, (_, label, _) in enumerate(rows)),
               "set ytics nomirror scale 0", "set x2tics scale 0", "unset grid",
-              "set key outside bottom center horizontal maxcols 8 samplen 1",
+              "set key outside bottom center horizontal maxcols 7 samplen 1",
               "set style fill solid 1.0 border lc rgb 'white'"]
         legend = ", ".join("NaN with boxes lc rgb '#%06X' title %s" % (c, gp_text(n))
                            for n, c in COLOURS)
@@ -593,7 +621,7 @@ def check(path):
             if want != a["verdict"]:
                 bad.append("%s accounting %s: %s, checks say %s" % (k["name"], a["scenario"],
                                                                      a["verdict"], want))
-        for qid, _, a in answers(k):
+        for qid, _, a in all_answers(k):
             want = ch.get((k["name"], qid))
             if a.get("changed_since", "missing") != want:
                 bad.append("%s %s: changed_since %s, the verdicts say %s" % (

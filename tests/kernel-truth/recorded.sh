@@ -32,6 +32,9 @@ def walk(k):
         for n, a in sorted(qs.items()): yield fs + n, a
     for n in ("vmsplice", "vmsplice_gift", "tee", "stealfs"): yield n, q[n]
     for a in k["accounting"]: yield a["scenario"], a
+    # a power cut compares with the same kind of cut only
+    for fs, cs in sorted(k.get("power_cut", {}).items()):
+        for c, a in sorted(cs.items()): yield "pc %s %s %s" % (fs, c, (a["raw"] or {}).get("cut")), a
 for k in d["kernels"]:
     for n, a in walk(k):
         if a["verdict"] == "cannot tell":
@@ -74,6 +77,10 @@ caught "stealfs figures the counters contradict are caught" \
 	's = k[1]["questions"]["stealfs"]; s["stolen_anon"] += 1'
 caught "a changed_since the verdicts contradict is caught" \
 	'a = k[2]["questions"]["tee"]; assert a["changed_since"] is None; a["changed_since"] = k[1]["name"]'
+caught "a power-cut changed_since the verdicts contradict is caught" \
+	'a = k[2]["power_cut"]["xfs"]["rename"]; assert a["changed_since"] is None; a["changed_since"] = k[1]["name"]'
+caught "a power-cut change across two kinds of cut is caught" \
+	'a = next(x for x in k if x["name"] == "7.2")["power_cut"]["btrfs"]["rename"]; assert a["raw"]["cut"].startswith("shutdown"); a["changed_since"] = "host"'
 caught "an answer without changed_since breaks the schema" \
 	'del k[1]["questions"]["vmsplice"]["changed_since"]' "$SCHEMA"
 caught "kernels out of release order are caught" \
