@@ -665,7 +665,7 @@ int copy_regular(struct spmove *s, const struct loc *src, const struct stat *src
 	return status;
 }
 
-int copy_new_regular(struct spmove *s, const struct loc *src, const struct loc *dst)
+enum step copy_new_regular(struct spmove *s, const struct loc *src, const struct loc *dst)
 {
 	/* Opened without following a symbolic link or waiting for a FIFO's
 	 * writer, in case it is no longer the regular file the directory
@@ -674,19 +674,19 @@ int copy_new_regular(struct spmove *s, const struct loc *src, const struct loc *
 	int in = openat(src->dir, src->name,
 			O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
 	if (in < 0)
-		return COPY_LOOK_AGAIN;
+		return STEP_GO_ON;
 	struct stat in_st;
 	if (fstat(in, &in_st) < 0 || !S_ISREG(in_st.st_mode) ||
 	    ((s->o->keep & KEEP_LINKS) && in_st.st_nlink > 1)) {
 		close(in);
-		return COPY_LOOK_AGAIN;
+		return STEP_GO_ON;
 	}
 	struct target t;
 	target_init(&t, dst);
 	t.absent = true;
 	int status = copy_into(s, src, in, &in_st, true, &t, NULL);
 	close(in);
-	return status;
+	return status ? STEP_FAILED : STEP_DONE;
 }
 
 int copy_stdin(struct spmove *s, const struct loc *dst)

@@ -379,9 +379,9 @@ static const char *earlier_copy(struct spmove *s, const struct stat *st, const c
 }
 
 /* A directory met again: refuse to copy it into itself, or to hard-link
- * it.  Returns -1 to go on (a directory reached twice through -L/-H), 0
- * to skip it (named twice), 1 after an error. */
-static int directory_again(struct spmove *s, const struct loc *src, const struct loc *dst,
+ * it.  STEP_GO_ON for a directory reached twice through -L/-H, STEP_DONE
+ * to skip it (named twice). */
+static enum step directory_again(struct spmove *s, const struct loc *src, const struct loc *dst,
 			   const char *earlier, const struct top *top, bool command_line,
 			   struct outcome *out)
 {
@@ -389,19 +389,19 @@ static int directory_again(struct spmove *s, const struct loc *src, const struct
 		cli_error(0, "cannot copy a directory, %s, into itself, %s", quoted(top->src),
 			  quoted(top->dst));
 		out->into_self = true;
-		return 1;
+		return STEP_FAILED;
 	}
 	if (same_entry(dst->path, earlier)) {
 		cli_error(0, "warning: source directory %s specified more than once",
 			  quoted(top->src));
 		out->keep_source = s->o->move;
-		return 0;
+		return STEP_DONE;
 	}
 	if (follows(s, command_line))
-		return -1;
+		return STEP_GO_ON;
 	cli_error(0, "will not create hard link %s to directory %s", quoted(dst->path),
 		  quoted(earlier));
-	return 1;
+	return STEP_FAILED;
 }
 
 /* Whether the directory dst is in may be written (errno says why not). */
@@ -410,9 +410,9 @@ static bool writable_dir(const struct loc *dst)
 	return faccessat(dst->dir, ".", W_OK | X_OK, AT_EACCESS) == 0;
 }
 
-/* mv: rename src to dst.  Returns 0 when done, -1 when a copy is needed
- * (another file system), or 1 after a report. */
-static int move_by_rename(struct spmove *s, const struct loc *src, const struct stat *st,
+/* mv: rename src to dst.  STEP_GO_ON when a copy is needed (another file
+ * system). */
+static enum step move_by_rename(struct spmove *s, const struct loc *src, const struct stat *st,
 			  const struct loc *dst, struct dest *d, const struct top *top,
 			  struct outcome *out)
 {
@@ -423,24 +423,24 @@ static int move_by_rename(struct spmove *s, const struct loc *src, const struct 
 			(void)loc_sync_dir(dst->dir);
 		seen_add(s->created, st, dst->path);
 		out->keep_source = true;
-		return 0;
+		return STEP_DONE;
 	}
 	int err = errno;
 	if (err == EINVAL) {
 		cli_error(0, "cannot move %s to a subdirectory of itself, %s", quoted(top->src),
 			  quoted(top->dst));
 		out->into_self = true;
-		return 1;
+		return STEP_FAILED;
 	}
 	if (err == EXDEV && s->o->no_copy) {
 		cli_error(err, "cannot move %s to %s", quoted(src->path), quoted(dst->path));
-		return 1;
+		return STEP_FAILED;
 	}
 	if (err == EXDEV && d->exists && !S_ISDIR(d->st.st_mode) && !writable_dir(dst)) {
 		/* mv removes the target first: its directory must be writable. */
 		cli_error(errno, "inter-device move failed: %s to %s; unable to remove target",
 			  quoted(src->path), quoted(dst->path));
-		return 1;
+		return STEP_FAILED;
 	}
 	if (err == EXDEV) {
 		/* As rename(2) would: an empty directory is replaced, a full one
@@ -449,11 +449,11 @@ static int move_by_rename(struct spmove *s, const struct loc *src, const struct 
 		    unlinkat(dst->dir, dst->name, AT_REMOVEDIR) < 0 && errno != ENOENT) {
 			cli_error(errno, "inter-device move failed: %s to %s; unable to remove target",
 				  quoted(src->path), quoted(dst->path));
-			return 1;
+			return STEP_FAILED;
 		}
 		if (d->exists && S_ISDIR(d->st.st_mode))
 			d->exists = false;
-		return -1;
+		return STEP_GO_ON;
 	}
 	switch (err) {
 	case EDQUOT: case EEXIST: case EISDIR: case EMLINK: case ENOSPC: case ETXTBSY:
@@ -463,7 +463,7 @@ static int move_by_rename(struct spmove *s, const struct loc *src, const struct 
 	default:
 		cli_error(err, "cannot move %s to %s", quoted(src->path), quoted(dst->path));
 	}
-	return 1;
+	return STEP_FAILED;
 }
 
 /* Whether a failed link(2) or symlink(2) onto dst may remove dst and try
@@ -857,27 +857,20 @@ int copy_entry(struct spmove *s, const struct loc *src, const struct loc *dst,
 	if (o->verbose && !o->move && !S_ISDIR(st.st_mode))
 		verbose_pair("", src->path, dst->path, d.backup);
 	const char *earlier = earlier_copy(s, &st, dst->path, command_line);
-	int rc;
-	if (earlier && S_ISDIR(st.st_mode)) {
-		rc = directory_again(s, src, dst, earlier, top, command_line, out);
-		if (rc >= 0) {
-			free(d.backup);
-			return rc;
-		}
-	} else if (earlier) {
+	enum step step = STEP_GO_ON;
+	if (earlier && S_ISDIR(st.st_mode))
+		step = directory_again(s, src, dst, earlier, top, command_line, out);
+	else if (earlier)
+		step = link_again(s, earlier, dst) ? STEP_FAILED : STEP_DONE;
+	if (step == STEP_GO_ON && o->move && command_line)
+		step = move_by_rename(s, src, &st, dst, &d, top, out);
+	if (step != STEP_GO_ON) {
 		free(d.backup);
-		return link_again(s, earlier, dst);
-	}
-	if (o->move && command_line) {
-		rc = move_by_rename(s, src, &st, dst, &d, top, out);
-		if (rc >= 0) {
-			free(d.backup);
-			return rc;
-		}
+		return step;
 	}
 	if (o->move && o->verbose && !S_ISDIR(st.st_mode))
 		verbose_pair("copied ", src->path, dst->path, d.backup);
-	rc = copy_by_type(s, src, &st, follow, dst, &d, top, up, out);
+	int rc = copy_by_type(s, src, &st, follow, dst, &d, top, up, out);
 	if (rc && o->move)
 		seen_forget(s->copies, &st);
 	struct stat made;

@@ -101,14 +101,15 @@ static void job_free(struct job *j)
 	free(j->paths);
 }
 
-/* Copy as s says; COPY_LOOK_AGAIN only for a listed job. */
+/* Copy as s says; STEP_GO_ON only for a listed job. */
 static int job_run(struct spmove *s, const struct job *j)
 {
 	if (spmove_cancel)
 		return 1;
-	return j->listed ? copy_new_regular(s, &j->src, &j->dst)
-			 : copy_regular(s, &j->src, &j->st, j->follow, &j->dst,
-					j->replaces ? &j->dst_st : NULL, !j->replaces, false);
+	if (j->listed)
+		return (int)copy_new_regular(s, &j->src, &j->dst);
+	return copy_regular(s, &j->src, &j->st, j->follow, &j->dst,
+			    j->replaces ? &j->dst_st : NULL, !j->replaces, false);
 }
 
 /* Take the first queued job and copy it as s (a worker's, or the
@@ -122,7 +123,7 @@ static void run_next(struct pool *p, struct spmove *s)
 	pthread_mutex_unlock(&p->lock);
 	int rc = job_run(s, &j);
 	struct job *back = NULL;
-	if (rc == COPY_LOOK_AGAIN && !(back = malloc(sizeof(*back)))) {
+	if (rc == STEP_GO_ON && !(back = malloc(sizeof(*back)))) {
 		cli_error(ENOMEM, "cannot copy %s", quoted(j.src.path));
 		rc = 1;
 	}

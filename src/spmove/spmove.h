@@ -289,13 +289,16 @@ int copy_regular(struct spmove *s, const struct loc *src, const struct stat *src
 		 const struct loc *dst, const struct stat *dst_st, bool dst_absent,
 		 bool dst_link);
 
+/* What a step of a copy says: finished, with status 0 (STEP_DONE) or 1
+ * after a report (STEP_FAILED) -- the values are the exit statuses -- or
+ * that the next step must take over, nothing done or said (STEP_GO_ON). */
+enum step { STEP_DONE = 0, STEP_FAILED = 1, STEP_GO_ON = 2 };
+
 /* copy_regular() of src, which its directory lists as a regular file and
- * was not looked at since, to the free name dst.  Returns 0, 1 after a
- * report, or COPY_LOOK_AGAIN (nothing done or said) when src is not such
- * a file after all, cannot be opened, or has hard links to keep: then
- * copy_entry() must copy it. */
-enum { COPY_LOOK_AGAIN = 2 };
-int copy_new_regular(struct spmove *s, const struct loc *src, const struct loc *dst);
+ * was not looked at since, to the free name dst.  STEP_GO_ON when src is
+ * not such a file after all, cannot be opened, or has hard links to keep:
+ * then copy_entry() must copy it. */
+enum step copy_new_regular(struct spmove *s, const struct loc *src, const struct loc *dst);
 
 /* Copy the symbolic link src to dst, replacing what is there in one rename.
  * Returns 0 or 1 after a report. */
@@ -350,7 +353,7 @@ bool pool_takes_listed(const struct spmove *s);
  * it (listed: as copy_new_regular(), src not looked at) -- in a worker
  * (starting them on first use), or here when all are busy.  Returns 0 when handed over
  * (pool_wait() and pool_again() tell how it went), else the copy's result,
- * which may be COPY_LOOK_AGAIN for a listed one. */
+ * which may be STEP_GO_ON for a listed one. */
 int pool_copy(struct spmove *s, const struct loc *src, const struct stat *st, bool follow,
 	      const struct loc *dst, const struct stat *dst_st, struct ancestor *up, bool listed);
 
@@ -359,7 +362,7 @@ int pool_copy(struct spmove *s, const struct loc *src, const struct stat *st, bo
  * call, else 0. */
 int pool_wait(struct spmove *s);
 
-/* A listed file a worker gave back (COPY_LOOK_AGAIN), for copy_entry():
+/* A listed file a worker gave back (STEP_GO_ON), for copy_entry():
  * returns it (the caller's to free with pool_job_free()), with its names
  * in *src and *dst and its directory's ancestor in *up; NULL when there is
  * none (left). */

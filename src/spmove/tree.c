@@ -189,8 +189,8 @@ int copy_children(struct spmove *s, const struct loc *src, const struct loc *dst
 		child_dst.dir_dev = here->dst_st.st_dev;
 		int rc = listed && type == DT_REG
 			 ? pool_copy(s, &child_src, NULL, false, &child_dst, NULL, here, true)
-			 : COPY_LOOK_AGAIN;
-		status |= rc == COPY_LOOK_AGAIN
+			 : STEP_GO_ON;
+		status |= rc == STEP_GO_ON
 			  ? copy_entry(s, &child_src, &child_dst, top, here, out, NULL) : rc;
 	}
 	if (!from || !to) {
