@@ -107,8 +107,8 @@ int ap_acct(const char *path)
 void ap_remove_our_dir(const char *dir)
 {
 	int err = rm_tree_at(AT_FDCWD, dir);
-	if (err && err != ENOENT) {
-		cli_error(err, "cannot remove %s", cli_quote(dir));
+	if (err && err != -ENOENT) {
+		cli_error(-err, "cannot remove %s", cli_quote(dir));
 		ap_cleanup_failed = true;
 	}
 }

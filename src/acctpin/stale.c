@@ -192,9 +192,9 @@ void ap_sweep_stale(const char *parent, const char *self)
 		char path[PATH_MAX];
 		path_join(path, sizeof path, parent, e->d_name);
 		int err = rm_tree_at(fd, e->d_name);
-		if (err && err != ENOENT)
+		if (err && err != -ENOENT)
 			fprintf(stderr, "%s: note: cannot remove %s, left by a run (pid %ld) that "
-				"was killed: %s\n", cli_program, cli_quote(path), pid, strerror(err));
+				"was killed: %s\n", cli_program, cli_quote(path), pid, strerror(-err));
 		else if (!err)
 			fprintf(stderr, "%s: note: removed %s, left by a run (pid %ld) that was "
 				"killed\n", cli_program, cli_quote(path), pid);

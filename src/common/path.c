@@ -11,7 +11,7 @@ int path_split(const char *path, char *buf, size_t size, const char **dir, const
 {
 	size_t len = strlen(path);
 	if (len >= size)
-		return ENAMETOOLONG;
+		return -ENAMETOOLONG;
 	memcpy(buf, path, len + 1);
 	while (len > 1 && buf[len - 1] == '/')
 		buf[--len] = '\0';
@@ -40,5 +40,5 @@ int path_join(char *buf, size_t size, const char *dir, const char *name)
 {
 	size_t len = strlen(dir);
 	int n = snprintf(buf, size, "%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", name);
-	return n < 0 || (size_t)n >= size ? ENAMETOOLONG : 0;
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }

@@ -167,5 +167,5 @@ int rm_tree_at_told(int dirfd, const char *name, rm_tree_removed *removed, void 
 		if (w.levels[w.depth].dir)
 			closedir(w.levels[w.depth].dir);
 	free(w.levels);
-	return err;
+	return -err;
 }

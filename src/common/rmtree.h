@@ -10,9 +10,10 @@
  * directory, everything under it.  Symbolic links are removed, never
  * followed.  However deep the tree, at most 5 descriptors are open at
  * once: deep directories are reached again through "..", checked to be
- * the directory left.  Stops at the first failure and returns its errno
- * value (ENOENT when a directory on the way back up is no longer the one
- * that was entered: the tree was moved meanwhile); returns 0 on success.
+ * the directory left.  Stops at the first failure and returns its
+ * negative errno (-ENOENT when a directory on the way back up is no longer
+ * the one that was entered: the tree was moved meanwhile); returns 0 on
+ * success.
  */
 int rm_tree_at(int dirfd, const char *name);
 

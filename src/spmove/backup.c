@@ -74,7 +74,7 @@ static unsigned long highest_number(int dirfd, const char *base)
 	return highest;
 }
 
-/* The backup's name for base in dirfd into buf.  Returns 0 or ENAMETOOLONG. */
+/* The backup's name for base in dirfd into buf.  Returns 0 or -ENAMETOOLONG. */
 static int backup_name(const struct spmove_options *o, int dirfd, const char *base,
 		       char *buf, size_t size)
 {
@@ -82,7 +82,7 @@ static int backup_name(const struct spmove_options *o, int dirfd, const char *ba
 	int len = n || o->backup == BACKUP_NUMBERED
 			  ? snprintf(buf, size, "%s.~%lu~", base, n + 1)
 			  : snprintf(buf, size, "%s%s", base, o->suffix);
-	return len < 0 || (size_t)len >= size || (size_t)len > NAME_MAX ? ENAMETOOLONG : 0;
+	return len < 0 || (size_t)len >= size || (size_t)len > NAME_MAX ? -ENAMETOOLONG : 0;
 }
 
 char *backup_path(const struct spmove_options *o, const struct loc *dst, const char **name)
@@ -101,10 +101,10 @@ char *backup_path(const struct spmove_options *o, const struct loc *dst, const c
 	char *backup = NULL;
 	if (!err && asprintf(&backup, "%.*s%s", (int)prefix, dst->path, backup_base) < 0) {
 		backup = NULL;
-		err = ENOMEM;
+		err = -ENOMEM;
 	}
 	if (err) {
-		errno = err;
+		errno = -err;
 		return NULL;
 	}
 	*name = backup + prefix;

@@ -56,16 +56,16 @@ static void target_close(struct target *t)
 
 /* Make t the entry name of the directory dir (path, relative to at), which
  * is opened once -- following links, as the user's own link says when
- * no_links is false, else refusing any.  Returns 0 or an errno value. */
+ * no_links is false, else refusing any.  Returns 0 or a negative errno. */
 static int target_at(struct target *t, int at, const char *dir, const char *name,
 		     bool no_links)
 {
 	if (strlen(name) >= sizeof(t->name))
-		return ENAMETOOLONG;
+		return -ENAMETOOLONG;
 	int fd = no_links ? open_dir_no_symlinks(at, dir)
 		 : openat(at, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return no_links ? -fd : errno;
+		return no_links ? fd : -errno;
 	strcpy(t->name, name);
 	t->dirfd = t->own_dir = fd;
 	t->base = t->name;
@@ -118,11 +118,11 @@ static int dir_sync(const struct spmove *s, const struct target *t)
 }
 
 /* Put the temporary name over t's name (and make that durable when asked).
- * Returns 0 or an errno value; the temporary is gone either way. */
+ * Returns 0 or a negative errno; the temporary is gone either way. */
 static int temp_commit(const struct spmove *s, const struct target *t, const char *name)
 {
 	if (renameat(t->dirfd, name, t->dirfd, t->base) < 0) {
-		int err = errno;
+		int err = -errno;
 		unlinkat(t->dirfd, name, 0);
 		return err;
 	}
@@ -132,7 +132,7 @@ static int temp_commit(const struct spmove *s, const struct target *t, const cha
 /* Give fd, a file made by O_TMPFILE, the name name in t's directory.
  * linkat(2) by the descriptor itself needs CAP_DAC_READ_SEARCH before
  * Linux 6.10, through /proc none; the one that failed is not tried again.
- * Returns 0 or an errno value (EEXIST: the name is taken). */
+ * Returns 0 or a negative errno (-EEXIST: the name is taken). */
 static int link_unnamed(const struct target *t, int fd, const char *name)
 {
 	static _Atomic bool by_fd_refused;
@@ -140,28 +140,28 @@ static int link_unnamed(const struct target *t, int fd, const char *name)
 		if (linkat(fd, "", t->dirfd, name, AT_EMPTY_PATH) == 0)
 			return 0;
 		if (errno != ENOENT)
-			return errno;
+			return -errno;
 		by_fd_refused = true;
 	}
 	char proc[64];
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	return linkat(AT_FDCWD, proc, t->dirfd, name, AT_SYMLINK_FOLLOW) == 0 ? 0 : errno;
+	return linkat(AT_FDCWD, proc, t->dirfd, name, AT_SYMLINK_FOLLOW) == 0 ? 0 : -errno;
 }
 
 /* In a durable copy, fsync fd once more now that it has a name, where its
- * file system needs that (durable_after_link: btrfs).  Returns 0 or an
- * errno value. */
+ * file system needs that (durable_after_link: btrfs).  Returns 0 or a
+ * negative errno. */
 static int link_sync(const struct spmove *s, int fd)
 {
 	if (!(s->o->fsync || s->o->move) || !durable_after_link(fd))
 		return 0;
-	return fsync(fd) < 0 ? errno : 0;
+	return fsync(fd) < 0 ? -errno : 0;
 }
 
 /* Name fd, a complete file made by O_TMPFILE, as t says: linked to the
  * free name, or if another has taken it meanwhile, linked to a temporary
  * name and renamed over it (a copy replaces what it finds, in one step).
- * Returns 0 or an errno value; on failure no name of fd is left. */
+ * Returns 0 or a negative errno; on failure no name of fd is left. */
 static int unnamed_commit(const struct spmove *s, const struct target *t, int fd)
 {
 	int err = link_unnamed(t, fd, t->base);
@@ -171,7 +171,7 @@ static int unnamed_commit(const struct spmove *s, const struct target *t, int fd
 			unlinkat(t->dirfd, t->base, 0);
 		return err ? err : dir_sync(s, t);
 	}
-	if (err != EEXIST)
+	if (err != -EEXIST)
 		return err;
 	char name[32];
 	for (int tries = 0; tries < 100; tries++) {
@@ -179,17 +179,18 @@ static int unnamed_commit(const struct spmove *s, const struct target *t, int fd
 		err = link_unnamed(t, fd, name);
 		if (!err && (err = link_sync(s, fd)) != 0)
 			unlinkat(t->dirfd, name, 0);
-		if (err != EEXIST)
+		if (err != -EEXIST)
 			return err ? err : temp_commit(s, t, name);
 	}
-	return EEXIST;
+	return -EEXIST;
 }
 
-/* Whether the run was interrupted by a signal; sets *err to ECANCELED then. */
+/* Whether the run was interrupted by a signal (*err becomes -ECANCELED)
+ * or *err is already an error. */
 static bool cancelled(int *err)
 {
 	if (spmove_cancel && !*err)
-		*err = ECANCELED;
+		*err = -ECANCELED;
 	return *err != 0;
 }
 
@@ -205,7 +206,7 @@ static int resolve_dangling(const struct loc *dst, struct target *t)
 	char link[PATH_MAX], buf[PATH_MAX];
 	const char *dir, *base;
 	ssize_t n = readlinkat(dst->dir, dst->name, link, sizeof(link) - 1);
-	int err = n < 0 ? errno : 0;
+	int err = n < 0 ? -errno : 0;
 	if (!err) {
 		link[n] = '\0';
 		err = path_split(link, buf, sizeof(buf), &dir, &base);
@@ -213,7 +214,7 @@ static int resolve_dangling(const struct loc *dst, struct target *t)
 	if (!err)
 		err = target_at(t, dst->dir, dir, base, false);
 	if (err) {
-		cli_error(err, "cannot create regular file %s", quoted(dst->path));
+		cli_error(-err, "cannot create regular file %s", quoted(dst->path));
 		return 1;
 	}
 	return 0;
@@ -246,31 +247,31 @@ static int resolve_output(const struct spmove *s, const struct loc *dst,
 	char proc[64], real[PATH_MAX], buf[PATH_MAX];
 	const char *dir, *base;
 	ssize_t n = -1;
-	int err = fd < 0 || fstat(fd, &t->old) < 0 ? errno : 0;
+	int err = fd < 0 || fstat(fd, &t->old) < 0 ? -errno : 0;
 	t->old_fd = fd;
 	if (!err && !same_inode(&t->old, dst_st))
-		err = ESTALE;
+		err = -ESTALE;
 	if (!err) {
 		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 		n = readlink(proc, real, sizeof(real) - 1);
-		err = n < 0 ? errno : n == sizeof(real) - 1 ? ENAMETOOLONG : 0;
+		err = n < 0 ? -errno : n == sizeof(real) - 1 ? -ENAMETOOLONG : 0;
 	}
 	if (!err) {
 		real[n] = '\0';
-		err = real[0] != '/' ? ESTALE : path_split(real, buf, sizeof(buf), &dir, &base);
+		err = real[0] != '/' ? -ESTALE : path_split(real, buf, sizeof(buf), &dir, &base);
 	}
 	if (!err)
 		err = target_at(t, AT_FDCWD, dir, base, true);
 	if (!err && (fstatat(t->dirfd, t->base, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 		     !same_inode(&st, &t->old)))
-		err = ESTALE; /* renamed, removed or swapped meanwhile */
+		err = -ESTALE; /* renamed, removed or swapped meanwhile */
 	if (!err)
 		return 0;
-	if (err == ESTALE || err == ELOOP || err == ENOTDIR)
+	if (err == -ESTALE || err == -ELOOP || err == -ENOTDIR)
 		cli_error(0, "skipping file %s, as it was replaced while being copied",
 			  quoted(dst->path));
 	else
-		cli_error(err, "cannot stat %s", quoted(dst->path));
+		cli_error(-err, "cannot stat %s", quoted(dst->path));
 	target_close(t);
 	return 1;
 }
@@ -292,7 +293,7 @@ struct output {
 
 /* Open DST itself for writing (--in-place, or a device or FIFO), checked
  * to be the file seen as dst_st when it exists; a regular file is
- * truncated only after that check.  Returns 0 or an errno value (ESTALE:
+ * truncated only after that check.  Returns 0 or a negative errno (-ESTALE:
  * another file has the name now). */
 static int output_open_dst(const struct spmove *s, const struct target *t,
 			   const struct stat *dst_st, mode_t src_mode, struct output *out)
@@ -307,7 +308,7 @@ static int output_open_dst(const struct spmove *s, const struct target *t,
 		out->fd = openat(t->dirfd, t->base, flags, new_file_mode(s, src_mode));
 	while (out->fd < 0 && errno == EINTR && !spmove_cancel);
 	if (out->fd < 0 && errno == EINTR)
-		return ECANCELED;
+		return -ECANCELED;
 	if (out->fd < 0 && dst_st && !out->special && s->o->force &&
 	    unlinkat(t->dirfd, t->base, 0) == 0) {
 		out->replaces = false;
@@ -315,13 +316,13 @@ static int output_open_dst(const struct spmove *s, const struct target *t,
 		out->fd = openat(t->dirfd, t->base, flags | O_EXCL, new_file_mode(s, src_mode));
 	}
 	if (out->fd < 0)
-		return errno;
+		return -errno;
 	struct stat now;
-	int err = fstat(out->fd, &now) < 0 ? errno : 0;
+	int err = fstat(out->fd, &now) < 0 ? -errno : 0;
 	if (!err && dst_st && !same_inode(&now, t->old_fd >= 0 ? &t->old : dst_st))
-		err = ESTALE;
+		err = -ESTALE;
 	if (!err && S_ISREG(now.st_mode) && now.st_size && ftruncate(out->fd, 0) < 0)
-		err = errno;
+		err = -errno;
 	if (err) {
 		close(out->fd);
 		out->fd = -1;
@@ -330,7 +331,7 @@ static int output_open_dst(const struct spmove *s, const struct target *t,
 }
 
 /* Open the output for a source with mode src_mode; dst_st is the existing
- * file's.  Returns 0 or an errno value. */
+ * file's.  Returns 0 or a negative errno. */
 static int output_open(struct spmove *s, const struct target *t, const struct stat *dst_st,
 		       mode_t src_mode, struct output *out)
 {
@@ -361,13 +362,13 @@ static int output_open(struct spmove *s, const struct target *t, const struct st
 			out->ino = st.st_ino;
 			return 0;
 		}
-		int err = errno;
+		int err = -errno;
 		if (out->fd >= 0) {
 			close(out->fd);
 			unlinkat(t->dirfd, t->base, 0);
 			return err;
 		}
-		if (err != EEXIST)
+		if (err != -EEXIST)
 			return err;
 	}
 	/* For a free name, a file without a name until it is complete: one
@@ -381,7 +382,7 @@ static int output_open(struct spmove *s, const struct target *t, const struct st
 			return 0;
 		}
 		if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
-			return errno;
+			return -errno;
 		r->no_tmpfile = t->dev != 0;
 		r->tmpfile_dev = t->dev;
 	}
@@ -397,7 +398,7 @@ static int output_open(struct spmove *s, const struct target *t, const struct st
 				  quoted(t->path));
 		return err;
 	}
-	return out->fd < 0 ? -out->fd : 0;
+	return out->fd < 0 ? out->fd : 0;
 }
 
 #define ACL_ACCESS "system.posix_acl_access"
@@ -405,23 +406,23 @@ static int output_open(struct spmove *s, const struct target *t, const struct st
 /* Give out the access ACL acl (n bytes; none when n < 0) and mode: the
  * ACL sets the permission bits and the special ones follow; without one,
  * an ACL out inherited from its directory's default ACL is dropped and
- * the mode set.  Returns 0 or errno. */
+ * the mode set.  Returns 0 or a negative errno. */
 static int set_permissions(int out, const char *acl, ssize_t n, mode_t mode)
 {
 	if (n >= 0 && fsetxattr(out, ACL_ACCESS, acl, (size_t)n, 0) == 0)
 		return (mode & (S_ISUID | S_ISGID | S_ISVTX)) && fchmod(out, mode & 07777) < 0
-		       ? errno : 0;
+		       ? -errno : 0;
 	if (fgetxattr(out, ACL_ACCESS, NULL, 0) >= 0 && fremovexattr(out, ACL_ACCESS) < 0)
-		return errno;
-	return fchmod(out, mode & 07777) < 0 ? errno : 0;
+		return -errno;
+	return fchmod(out, mode & 07777) < 0 ? -errno : 0;
 }
 
 /* Give the copy out the owner (with chown) and permissions of the file it
  * replaces, named by the /proc path old (a name lgetxattr() reads without
  * following it), whose owner and mode are in was: the same result as
  * libacl's perm_copy_file() in two to four calls, none of them a lookup
- * of the copy's name.  Returns 0 or errno (ENOENT: old is gone, nothing
- * was changed). */
+ * of the copy's name.  Returns 0 or a negative errno (-ENOENT: old is
+ * gone, nothing was changed). */
 static int copy_replaced_mode(const char *old, const struct stat *was, bool chown, int out)
 {
 	char small[512];
@@ -432,10 +433,10 @@ static int copy_replaced_mode(const char *old, const struct stat *was, bool chow
 		acl = n > 0 ? malloc((size_t)n) : NULL;
 		n = acl ? lgetxattr(old, ACL_ACCESS, acl, (size_t)n) : -1;
 	}
-	int err = n < 0 && errno == ENOENT ? ENOENT : 0;
+	int err = n < 0 && errno == ENOENT ? -ENOENT : 0;
 	/* A change of owner clears the set-user-ID bit: it comes first. */
 	if (!err && chown && fchown(out, was->st_uid, was->st_gid) < 0)
-		err = errno;
+		err = -errno;
 	if (!err)
 		err = set_permissions(out, acl, n, was->st_mode);
 	if (acl != small)
@@ -447,8 +448,8 @@ static int copy_replaced_mode(const char *old, const struct stat *was, bool chow
  * mode, ACL and (as root) owner, as cp does when it writes into it.  The
  * ACL is read through the held directory without following the name,
  * and the name looked at after: it must still be the file seen (or, for
- * the target of a link, the file opened as it).  Returns 0 or errno
- * (ESTALE: replaced meanwhile). */
+ * the target of a link, the file opened as it).  Returns 0 or a negative
+ * errno (-ESTALE: replaced meanwhile). */
 static int keep_replaced(const struct spmove *s, const struct target *t,
 			 const struct output *out, const struct stat *old)
 {
@@ -462,9 +463,9 @@ static int keep_replaced(const struct spmove *s, const struct target *t,
 		loc_proc_path(t->dirfd, t->base, path, sizeof(path));
 	int err = copy_replaced_mode(path, t->old_fd >= 0 ? &t->old : old, s->o->root, out->fd);
 	if (!err && t->old_fd < 0 && fstatat(t->dirfd, t->base, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		err = errno;
+		err = -errno;
 	if (!err && (!same_inode(&st, old) || (st.st_mode & S_IFMT) != (old->st_mode & S_IFMT)))
-		err = ESTALE;
+		err = -ESTALE;
 	return err;
 }
 
@@ -484,14 +485,14 @@ static int output_finish(struct spmove *s, const struct target *t, struct output
 		err = keep_replaced(s, t, out, dst_st);
 	/* A file removed since it was seen (on NFS, by another process): the
 	 * copy makes it anew, as cp does. */
-	if (err == ENOENT) {
+	if (err == -ENOENT) {
 		out->replaces = false;
 		err = 0;
 	}
 	if (!out->replaces && (out->temp || out->direct) && !out->moded && !keeps_mode(s) &&
 	    fchmod(out->fd, new_file_mode(s, st->st_mode)) < 0)
-		err = errno;
-	if (err == ESTALE) {
+		err = -errno;
+	if (err == -ESTALE) {
 		cli_error(0, "skipping file %s, as it was replaced while being copied",
 			  quoted(t->path));
 		return 1;
@@ -501,12 +502,12 @@ static int output_finish(struct spmove *s, const struct target *t, struct output
 		     durable_before_replace(out->fd, t->old_fd >= 0 ? t->old.st_dev
 						     : dst_st ? dst_st->st_dev : 0);
 	if (!err && (durable ? fsync(out->fd) : flush ? fdatasync(out->fd) : 0) < 0) {
-		err = errno;
+		err = -errno;
 		what = "cannot sync";
 	}
 	if (!cancelled(&err) && s->o->verify && S_ISREG(st->st_mode) && !out->special) {
 		int r = sp_compare(in, 0, out->fd, 0, (uint64_t)st->st_size);
-		err = r < 0 ? -r : r ? EIO : 0;
+		err = r < 0 ? r : r ? -EIO : 0;
 		what = r > 0 ? "verification failed: the copy differs from its source:"
 		       : "cannot verify";
 	}
@@ -518,7 +519,7 @@ static int output_finish(struct spmove *s, const struct target *t, struct output
 	int fd = out->fd;
 	out->fd = -1;
 	if (close(fd) < 0 && !err) {
-		err = errno;
+		err = -errno;
 		what = "failed to close";
 		/* A file linked in already: the failed copy leaves nothing. */
 		if (out->unnamed)
@@ -529,8 +530,8 @@ static int output_finish(struct spmove *s, const struct target *t, struct output
 		out->temp = false;
 		what = "cannot create regular file";
 	}
-	if (err && !(err == ECANCELED && spmove_cancel))
-		cli_error(err == EIO && s->o->verify ? 0 : err, "%s %s", what, quoted(t->path));
+	if (err && !(err == -ECANCELED && spmove_cancel))
+		cli_error(err == -EIO && s->o->verify ? 0 : -err, "%s %s", what, quoted(t->path));
 	if (!err)
 		out->direct = false; /* complete: output_discard() keeps it */
 	return err != 0 || !kept;
@@ -570,23 +571,23 @@ static int copy_into(struct spmove *s, const struct loc *src, int in, const stru
 {
 	struct output out = { .fd = -1, .replaces = dst_st != NULL };
 	int err = output_open(s, t, dst_st, st->st_mode, &out);
-	if (err == ESTALE) {
+	if (err == -ESTALE) {
 		cli_error(0, "skipping file %s, as it was replaced while being copied",
 			  quoted(t->path));
 		return 1;
 	}
 	if (err) {
-		if (!(err == ECANCELED && spmove_cancel))
-			cli_error(err, "cannot create regular file %s", quoted(t->path));
+		if (!(err == -ECANCELED && spmove_cancel))
+			cli_error(-err, "cannot create regular file %s", quoted(t->path));
 		return 1;
 	}
 	struct sp_result res = { .size = sizeof(res) };
-	err = -copy_data(s, in, out.fd, st, (out.temp || out.direct) && st_is_fstat, t->dev, &res);
+	err = copy_data(s, in, out.fd, st, (out.temp || out.direct) && st_is_fstat, t->dev, &res);
 	/* After a signal (SIGPIPE, SIGXFSZ...), only the signal tells. */
 	if (err && res.path == SP_PATH_CLONE)
-		cli_error(err, "failed to clone %s from %s", quoted(t->path), quoted(src->path));
+		cli_error(-err, "failed to clone %s from %s", quoted(t->path), quoted(src->path));
 	else if (err && !spmove_cancel)
-		data_error(err, res.side, src->path, t->path);
+		data_error(-err, res.side, src->path, t->path);
 	int status = err != 0;
 	if (!status && !spmove_cancel)
 		status = output_finish(s, t, &out, src, in, st, dst_st);
@@ -726,14 +727,14 @@ static int make_over(struct spmove *s, const struct loc *src, const struct stat 
 	char name[32];
 	target_init(&t, dst);
 	int r = temp_create(&t, link_target, mode, st->st_rdev, name, sizeof(name));
-	int err = r < 0 ? -r : temp_commit(s, &t, name);
+	int err = r < 0 ? r : temp_commit(s, &t, name);
 	/* By name, never following it: another user may have put a link
 	 * there meanwhile. */
 	if (!err && !link_target && !keeps_mode(s) &&
 	    fchmodat(dst->dir, dst->name, new_file_mode(s, st->st_mode), AT_SYMLINK_NOFOLLOW) < 0)
-		err = errno;
+		err = -errno;
 	if (err) {
-		cli_error(err, "%s %s", what, quoted(dst->path));
+		cli_error(-err, "%s %s", what, quoted(dst->path));
 		return 1;
 	}
 	return attrs_copy(s, src, -1, st, -1, dst, true);

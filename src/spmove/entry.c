@@ -217,7 +217,7 @@ static int stat_dest(const struct spmove *s, const struct stat *st, const struct
 	int err = loc_stat(dst, &d->st, false);
 	d->link = !err && S_ISLNK(d->st.st_mode);
 	if (err) {
-		d->absent = err == ENOENT;
+		d->absent = err == -ENOENT;
 		if (d->absent)
 			return 0;
 	} else if (S_ISLNK(d->st.st_mode) && S_ISDIR(st->st_mode) && o->keep_directory_symlink &&
@@ -242,16 +242,16 @@ static int stat_dest(const struct spmove *s, const struct stat *st, const struct
 			d->exists = d->followed = true;
 			return 0;
 		}
-		if (err == ENOENT)
+		if (err == -ENOENT)
 			return 0; /* a dangling link */
 		/* cp -f onto a symbolic link loop replaces the link. */
-		if (err == ELOOP && o->force) {
+		if (err == -ELOOP && o->force) {
 			d->st = link_st;
 			d->exists = true;
 			return 0;
 		}
 	}
-	cli_error(err, "cannot stat %s", quoted(dst->path));
+	cli_error(-err, "cannot stat %s", quoted(dst->path));
 	return 1;
 }
 
@@ -805,7 +805,7 @@ int copy_entry(struct spmove *s, const struct loc *src, const struct loc *dst,
 	struct stat st;
 	int err = loc_stat(src, &st, follow);
 	if (err) {
-		cli_error(err, "cannot stat %s", quoted(src->path));
+		cli_error(-err, "cannot stat %s", quoted(src->path));
 		return 1;
 	}
 	if (src_st)

@@ -38,7 +38,7 @@ int loc_operand(const char *path, struct loc_buf *b, struct loc *l)
 		return 0;
 	}
 	l->dir = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	return l->dir < 0 ? errno : 0;
+	return l->dir < 0 ? -errno : 0;
 }
 
 void loc_close(struct loc *l)
@@ -64,7 +64,7 @@ bool same_inode(const struct stat *a, const struct stat *b)
 
 int loc_stat(const struct loc *l, struct stat *st, bool follow)
 {
-	return fstatat(l->dir, l->name, st, follow ? 0 : AT_SYMLINK_NOFOLLOW) < 0 ? errno : 0;
+	return fstatat(l->dir, l->name, st, follow ? 0 : AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
 }
 
 int loc_open_checked(const struct loc *l, int flags, const struct stat *seen, struct stat *now)
@@ -93,8 +93,8 @@ int loc_sync_dir(int dirfd)
 {
 	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return errno;
-	int err = fsync(fd) < 0 ? errno : 0;
+		return -errno;
+	int err = fsync(fd) < 0 ? -errno : 0;
 	close(fd);
 	return err;
 }

@@ -65,7 +65,7 @@ static int operand_at(struct spmove *s, const struct loc *src, const struct loc 
 	struct stat st;
 	/* "SRC DST/" names a directory: a file cannot go there. */
 	if (trailing_slash(dst->path) && !s->o->move && loc_stat(src, &st, true) == 0 &&
-	    !S_ISDIR(st.st_mode) && loc_stat(dst, &st, false) == ENOENT) {
+	    !S_ISDIR(st.st_mode) && loc_stat(dst, &st, false) == -ENOENT) {
 		cli_error(ENOTDIR, "cannot create regular file %s", quoted(dst->path));
 		return 1;
 	}
@@ -82,13 +82,13 @@ static int operand_at(struct spmove *s, const struct loc *src, const struct loc 
 	 * the source goes (its own entries were synced as they were made). */
 	int err = loc_sync_dir(dst->dir);
 	if (err) {
-		cli_error(err, "cannot sync %s", quoted(dst->path));
+		cli_error(-err, "cannot sync %s", quoted(dst->path));
 		return 1;
 	}
 	return remove_source(s, src, &st);
 }
 
-/* The directory of dst_path cannot be opened (err): report it as cp and
+/* The directory of dst_path cannot be opened (-err): report it as cp and
  * mv do when they come to make the file there, after -v's line.
  * Returns 1. */
 static int no_dest_dir(const struct spmove *s, const struct loc *src, const char *dst_path,
@@ -97,13 +97,13 @@ static int no_dest_dir(const struct spmove *s, const struct loc *src, const char
 	struct stat st;
 	bool follow = s->o->deref == DEREF_ALWAYS || s->o->deref == DEREF_ARGS;
 	int src_err = strcmp(src->path, "-") ? loc_stat(src, &st, follow && !s->o->move)
-			: fstat(STDIN_FILENO, &st) < 0 ? errno : 0;
+			: fstat(STDIN_FILENO, &st) < 0 ? -errno : 0;
 	if (src_err) {
-		cli_error(src_err, "cannot stat %s", quoted(src->path));
+		cli_error(-src_err, "cannot stat %s", quoted(src->path));
 		return 1;
 	}
 	if (s->o->move) {
-		cli_error(err, "cannot move %s to %s", quoted(src->path), quoted(dst_path));
+		cli_error(-err, "cannot move %s to %s", quoted(src->path), quoted(dst_path));
 		return 1;
 	}
 	if (S_ISDIR(st.st_mode) && !s->o->recursive) {
@@ -112,7 +112,7 @@ static int no_dest_dir(const struct spmove *s, const struct loc *src, const char
 	}
 	if (s->o->verbose && !S_ISDIR(st.st_mode))
 		verbose_pair("", src->path, dst_path, NULL);
-	cli_error(err, S_ISDIR(st.st_mode) ? "cannot create directory %s"
+	cli_error(-err, S_ISDIR(st.st_mode) ? "cannot create directory %s"
 		       : "cannot create regular file %s", quoted(dst_path));
 	return 1;
 }
@@ -126,7 +126,7 @@ static int do_operand(struct spmove *s, const char *src_path, const char *dst_pa
 	struct loc src, dst = { dst_dir, dst_name, dst_path, 0 };
 	int err = loc_operand(src_path, &src_buf, &src);
 	if (err) {
-		cli_error(err, "cannot stat %s", quoted(src_path));
+		cli_error(-err, "cannot stat %s", quoted(src_path));
 		return 1;
 	}
 	if (dst_dir < 0 && (err = loc_operand(dst_path, &dst_buf, &dst))) {
@@ -307,7 +307,7 @@ static int into_directory(struct spmove *s, char **srcs, int n, const char *dir)
 		if (!err)
 			err = path_join(dst, sizeof(dst), dir, base);
 		if (err) {
-			cli_error(err, "cannot copy %s", quoted(srcs[i]));
+			cli_error(-err, "cannot copy %s", quoted(srcs[i]));
 			status = 1;
 			continue;
 		}

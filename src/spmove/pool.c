@@ -244,7 +244,7 @@ bool pool_takes_listed(const struct spmove *s)
 	return s->in_new_dir && s->o->deref != DEREF_ALWAYS && pool_allowed(s);
 }
 
-/* j for src (st), dst, up: the names copied.  Returns 0 or ENOMEM. */
+/* j for src (st), dst, up: the names copied.  Returns 0 or -ENOMEM. */
 static int job_make(struct job *j, const struct loc *src, const struct stat *st, bool follow,
 		    const struct loc *dst, const struct stat *dst_st, struct ancestor *up,
 		    bool listed)
@@ -254,7 +254,7 @@ static int job_make(struct job *j, const struct loc *src, const struct stat *st,
 			   .follow = follow, .replaces = dst_st != NULL,
 			   .paths = malloc(src_len + dst_len) };
 	if (!j->paths)
-		return ENOMEM;
+		return -ENOMEM;
 	if (st)
 		j->st = *st;
 	if (dst_st)

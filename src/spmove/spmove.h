@@ -161,21 +161,21 @@ struct loc_buf {
 };
 
 /* The operand path as a loc: its directory opened (O_PATH) once.
- * Returns 0 or an errno value. */
+ * Returns 0 or a negative errno. */
 int loc_operand(const char *path, struct loc_buf *b, struct loc *l);
 
 /* Close an operand's directory (none for AT_FDCWD). */
 void loc_close(struct loc *l);
 
 /* The entry name of the directory dirfd, whose loc is parent: its path
- * joined into buf (size bytes).  Returns 0 or ENAMETOOLONG. */
+ * joined into buf (size bytes).  Returns 0 or -ENAMETOOLONG. */
 int loc_child(const struct loc *parent, int dirfd, const char *name, char *buf, size_t size,
 	      struct loc *l);
 
 /* Whether a and b are one file (device and inode). */
 bool same_inode(const struct stat *a, const struct stat *b);
 
-/* fstatat() of l, through a symbolic link when follow.  Returns 0 or errno. */
+/* fstatat() of l, through a symbolic link when follow.  Returns 0 or -errno. */
 int loc_stat(const struct loc *l, struct stat *st, bool follow);
 
 /* Open l with flags (O_CLOEXEC and O_NOCTTY added) and check that it is
@@ -186,7 +186,7 @@ int loc_open_checked(const struct loc *l, int flags, const struct stat *seen, st
 /* Report l as replaced while being copied, in GNU cp's words. */
 void loc_replaced(const struct loc *l);
 
-/* fsync(2) the directory dirfd (which may be O_PATH).  Returns 0 or errno. */
+/* fsync(2) the directory dirfd (which may be O_PATH).  Returns 0 or -errno. */
 int loc_sync_dir(int dirfd);
 
 /* A name for fd (or the entry name of the directory fd) that the kernel

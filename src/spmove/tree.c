@@ -182,7 +182,7 @@ int copy_children(struct spmove *s, const struct loc *src, const struct loc *dst
 		if (!err)
 			err = loc_child(dst, here->dst_fd, name, to, PATH_MAX, &child_dst);
 		if (err) {
-			cli_error(err, "cannot copy %s", quoted(from));
+			cli_error(-err, "cannot copy %s", quoted(from));
 			status = 1;
 			continue;
 		}
@@ -221,20 +221,20 @@ int remove_source(const struct spmove *s, const struct loc *src, const struct st
 	struct stat now;
 	int err = loc_stat(src, &now, false);
 	if (!err && (!same_inode(st, &now) || (st->st_mode & S_IFMT) != (now.st_mode & S_IFMT)))
-		err = ESTALE;
+		err = -ESTALE;
 	char prefix[PATH_MAX];
 	snprintf(prefix, sizeof(prefix), "%.*s", (int)(strlen(src->path) - strlen(src->name)),
 		 src->path);
 	if (!err)
 		err = rm_tree_at_told(src->dir, src->name, s->o->verbose ? say_removed : NULL,
 				      prefix);
-	if (err == ESTALE) {
+	if (err == -ESTALE) {
 		cli_error(0, "cannot remove %s: it was replaced while being moved",
 			  quoted(src->path));
 		return 1;
 	}
 	if (err) {
-		cli_error(err, "cannot remove %s", quoted(src->path));
+		cli_error(-err, "cannot remove %s", quoted(src->path));
 		return 1;
 	}
 	return 0;

@@ -63,7 +63,7 @@ START_TEST(split_refuses_what_does_not_fit)
 {
 	char buf[4];
 	const char *d = "untouched", *b = "untouched";
-	ck_assert_int_eq(path_split("abcd", buf, sizeof(buf), &d, &b), ENAMETOOLONG);
+	ck_assert_int_eq(path_split("abcd", buf, sizeof(buf), &d, &b), -ENAMETOOLONG);
 	ck_assert_str_eq(d, "untouched");
 	ck_assert_str_eq(b, "untouched");
 }
@@ -80,7 +80,7 @@ END_TEST
 START_TEST(join_refuses_what_does_not_fit)
 {
 	char buf[8];
-	ck_assert_int_eq(path_join(buf, sizeof(buf), "dir", "name"), ENAMETOOLONG);
+	ck_assert_int_eq(path_join(buf, sizeof(buf), "dir", "name"), -ENAMETOOLONG);
 	ck_assert_int_eq(path_join(buf, sizeof(buf), "dir", "abc"), 0);
 	ck_assert_str_eq(buf, "dir/abc");
 }

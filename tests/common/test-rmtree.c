@@ -111,7 +111,7 @@ END_TEST
 START_TEST(reports_a_missing_name)
 {
 	scratch_make();
-	ck_assert_int_eq(rm_tree_at(scratch_fd, "nothing"), ENOENT);
+	ck_assert_int_eq(rm_tree_at(scratch_fd, "nothing"), -ENOENT);
 	scratch_remove();
 }
 END_TEST
