@@ -796,6 +796,56 @@ static int copy_by_type(struct spmove *s, const struct loc *src, const struct st
 	return 1;
 }
 
+/* copy_entry() once the destination d is known: what is there decides,
+ * then src is linked, renamed or copied.  Returns 0 or 1; d is the
+ * caller's to free. */
+static int copy_to_dest(struct spmove *s, const struct loc *src, const struct stat *st,
+			bool follow, const struct loc *dst, struct dest *d, const struct top *top,
+			struct ancestor *up, struct outcome *out)
+{
+	const struct spmove_options *o = s->o;
+	bool command_line = !up;
+	enum existing found = d->exists ? check_existing(s, src, st, dst, d, command_line, out)
+					: EXISTING_GO_ON;
+	if (found == EXISTING_KEEP_NEWER) {
+		/* Kept by --update, yet hard links of the source are mirrored. */
+		const char *earlier = S_ISDIR(st->st_mode) ? NULL
+				      : earlier_copy(s, st, dst->path, command_line);
+		return earlier && strcmp(earlier, dst->path) ? link_again(s, earlier, dst) : 0;
+	}
+	if (found != EXISTING_GO_ON)
+		return found == EXISTING_FAILED;
+	struct stat link_st;
+	if (command_line && !o->move && o->backup == BACKUP_NONE &&
+	    loc_stat(dst, &link_st, false) == 0 &&
+	    S_ISLNK(link_st.st_mode) && seen_find(s->created, &link_st)) {
+		cli_error(0, "will not copy %s through just-created symlink %s", quoted(src->path),
+			  quoted(dst->path));
+		return 1;
+	}
+	if (o->verbose && !o->move && !S_ISDIR(st->st_mode))
+		verbose_pair("", src->path, dst->path, d->backup);
+	const char *earlier = earlier_copy(s, st, dst->path, command_line);
+	enum step step = STEP_GO_ON;
+	if (earlier && S_ISDIR(st->st_mode))
+		step = directory_again(s, src, dst, earlier, top, command_line, out);
+	else if (earlier)
+		step = link_again(s, earlier, dst) ? STEP_FAILED : STEP_DONE;
+	if (step == STEP_GO_ON && o->move && command_line)
+		step = move_by_rename(s, src, st, dst, d, top, out);
+	if (step != STEP_GO_ON)
+		return step;
+	if (o->move && o->verbose && !S_ISDIR(st->st_mode))
+		verbose_pair("copied ", src->path, dst->path, d->backup);
+	int rc = copy_by_type(s, src, st, follow, dst, d, top, up, out);
+	if (rc && o->move)
+		seen_forget(s->copies, st);
+	struct stat made;
+	if (!rc && command_line && loc_stat(dst, &made, false) == 0)
+		seen_add(s->created, &made, dst->path);
+	return rc;
+}
+
 int copy_entry(struct spmove *s, const struct loc *src, const struct loc *dst,
 	       const struct top *top, struct ancestor *up, struct outcome *out,
 	       struct stat *src_st)
@@ -832,50 +882,7 @@ int copy_entry(struct spmove *s, const struct loc *src, const struct loc *dst,
 	struct dest d = { .absent = true };
 	if (!(s->in_new_dir && !command_line) && stat_dest(s, &st, dst, &d))
 		return 1;
-	enum existing found = d.exists ? check_existing(s, src, &st, dst, &d, command_line, out)
-				       : EXISTING_GO_ON;
-	if (found == EXISTING_KEEP_NEWER) {
-		/* Kept by --update, yet hard links of the source are mirrored. */
-		const char *earlier = S_ISDIR(st.st_mode) ? NULL
-				      : earlier_copy(s, &st, dst->path, command_line);
-		free(d.backup);
-		return earlier && strcmp(earlier, dst->path) ? link_again(s, earlier, dst) : 0;
-	}
-	if (found != EXISTING_GO_ON) {
-		free(d.backup);
-		return found == EXISTING_FAILED;
-	}
-	struct stat link_st;
-	if (command_line && !o->move && o->backup == BACKUP_NONE &&
-	    loc_stat(dst, &link_st, false) == 0 &&
-	    S_ISLNK(link_st.st_mode) && seen_find(s->created, &link_st)) {
-		cli_error(0, "will not copy %s through just-created symlink %s", quoted(src->path),
-			  quoted(dst->path));
-		free(d.backup);
-		return 1;
-	}
-	if (o->verbose && !o->move && !S_ISDIR(st.st_mode))
-		verbose_pair("", src->path, dst->path, d.backup);
-	const char *earlier = earlier_copy(s, &st, dst->path, command_line);
-	enum step step = STEP_GO_ON;
-	if (earlier && S_ISDIR(st.st_mode))
-		step = directory_again(s, src, dst, earlier, top, command_line, out);
-	else if (earlier)
-		step = link_again(s, earlier, dst) ? STEP_FAILED : STEP_DONE;
-	if (step == STEP_GO_ON && o->move && command_line)
-		step = move_by_rename(s, src, &st, dst, &d, top, out);
-	if (step != STEP_GO_ON) {
-		free(d.backup);
-		return step;
-	}
-	if (o->move && o->verbose && !S_ISDIR(st.st_mode))
-		verbose_pair("copied ", src->path, dst->path, d.backup);
-	int rc = copy_by_type(s, src, &st, follow, dst, &d, top, up, out);
-	if (rc && o->move)
-		seen_forget(s->copies, &st);
-	struct stat made;
-	if (!rc && command_line && loc_stat(dst, &made, false) == 0)
-		seen_add(s->created, &made, dst->path);
+	int rc = copy_to_dest(s, src, &st, follow, dst, &d, top, up, out);
 	free(d.backup);
 	return rc;
 }
