@@ -676,14 +676,14 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 		cli_error(-src_fd, "cannot access %s", quoted(src->path));
 		return 1;
 	}
+	int fd = -1, status = 1;
 	bool made = !d->exists;
 	if (made) {
 		bool owner = (o->keep & KEEP_OWNER) || o->move;
 		mode_t mode = new_file_mode(s, st->st_mode) & ~(mode_t)(owner ? 077 : 022);
 		if (mkdirat(dst->dir, dst->name, mode | S_IRWXU) < 0) {
 			cli_error(errno, "cannot create directory %s", quoted(dst->path));
-			close(src_fd);
-			return 1;
+			goto done;
 		}
 		if (o->verbose && o->move)
 			printf("created directory %s\n", quoted(dst->path));
@@ -693,16 +693,14 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 	struct ancestor here = { .up = up, .dev = st->st_dev, .ino = st->st_ino,
 				 .src_fd = src_fd, .depth = up ? up->depth + 1 : 1 };
 	if (open_dest_dir(s, dst, made, &d->st, d->followed && S_ISDIR(d->st.st_mode),
-			  &here.dst_fd, &here.dst_st)) {
-		close(src_fd);
-		return 1;
-	}
+			  &here.dst_fd, &here.dst_st))
+		goto done;
 	/* Known, so that a copy into itself finds itself there. */
 	if (made && !out->made_dir) {
 		seen_add(s->copies, &here.dst_st, dst->path);
 		out->made_dir = true;
 	}
-	int status = tree_enter(s, &here, top, out);
+	status = tree_enter(s, &here, top, out);
 	bool outer = s->in_new_dir;
 	s->in_new_dir = made;
 	/* cp -x: a directory of another file system is made, not filled. */
@@ -710,14 +708,11 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 		status |= copy_children(s, src, dst, top, &here, out);
 	s->in_new_dir = outer;
 	/* Closed and opened again (tree.c) when the tree was deep. */
-	int fd = here.dst_fd;
+	fd = here.dst_fd;
 	src_fd = here.src_fd;
 	if (fd < 0 || src_fd < 0) {
-		if (fd >= 0)
-			close(fd);
-		if (src_fd >= 0)
-			close(src_fd);
-		return 1; /* reported by tree_leave() */
+		status = 1; /* reported by tree_leave() */
+		goto done;
 	}
 	bool by_fd = !path_only(fd);
 	status |= attrs_copy(s, src, path_only(src_fd) ? -1 : src_fd, st, by_fd ? fd : -1, dst,
@@ -732,8 +727,11 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 		status = 1;
 	}
 	status |= tree_leave(&here, src);
-	close(fd);
-	close(src_fd);
+done:
+	if (fd >= 0)
+		close(fd);
+	if (src_fd >= 0)
+		close(src_fd);
 	return status;
 }
 

@@ -573,6 +573,28 @@ static void start_progress(struct spmove *s, struct config *cfg)
 	cfg->mover.progress_arg = s->progress;
 }
 
+/* The run itself, once s has its mover: the operands, the workers waited
+ * for, the statistics; the mover freed.  Returns the exit status. */
+static int run_with_mover(struct spmove *s, struct config *cfg)
+{
+	struct stealfs_counts before;
+	stealfs_read(&before);
+	const char *dest = cfg->target_dir ? cfg->target_dir
+			 : cfg->count ? cfg->operands[cfg->count - 1] : NULL;
+	bool on_stealfs = cfg->o.stats && dest && dest_on_stealfs(dest);
+
+	signals_catch();
+	int status = run_operands(s, cfg->operands, cfg->count, cfg->target_dir);
+	status |= pool_wait(s);
+	struct sp_stats stats = *sp_get_stats(s->mover);
+	pool_stop(s, &stats);
+	cli_progress_finish(s->progress);
+	if (cfg->o.stats)
+		print_stats(s, &stats, &before, on_stealfs);
+	sp_mover_free(s->mover);
+	return status;
+}
+
 /* Copy (or move) the operands as cfg says.  Returns the exit status. */
 static int copy_or_move(struct config *cfg)
 {
@@ -584,29 +606,13 @@ static int copy_or_move(struct config *cfg)
 			    .copies = seen_new() };
 	start_progress(&s, cfg);
 	int rc = s.sources && s.created && s.copies ? sp_mover_new(&s.mover, &cfg->mover) : -ENOMEM;
+	int status = 1;
 	if (rc < 0) {
 		cli_error(-rc, "cannot set up");
 		cli_progress_finish(s.progress);
-		seen_free(s.sources);
-		seen_free(s.created);
-		seen_free(s.copies);
-		return 1;
+	} else {
+		status = run_with_mover(&s, cfg);
 	}
-	struct stealfs_counts before;
-	stealfs_read(&before);
-	const char *dest = cfg->target_dir ? cfg->target_dir
-			 : cfg->count ? cfg->operands[cfg->count - 1] : NULL;
-	bool on_stealfs = cfg->o.stats && dest && dest_on_stealfs(dest);
-
-	signals_catch();
-	int status = run_operands(&s, cfg->operands, cfg->count, cfg->target_dir);
-	status |= pool_wait(&s);
-	struct sp_stats stats = *sp_get_stats(s.mover);
-	pool_stop(&s, &stats);
-	cli_progress_finish(s.progress);
-	if (cfg->o.stats)
-		print_stats(&s, &stats, &before, on_stealfs);
-	sp_mover_free(s.mover);
 	seen_free(s.sources);
 	seen_free(s.created);
 	seen_free(s.copies);
