@@ -33,8 +33,11 @@ calls() {
 	mount -t tmpfs tmpfs "$fs/from" || return 1
 	at_exit "umount '$T_DIR/$fs/from'"
 	cp -r src "$fs/from/tree" || return 1
-	"$STRACE" -qq -f -y -o "$fs/trace" -e trace=openat,fsync,fdatasync,linkat,renameat,renameat2,unlinkat \
-		"$SPMOVE" --remove-source "$fs/from/tree" "$fs/mnt/tree" || return 1
+	# (LeakSanitizer cannot work under ptrace: off for the traced run.)
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		"$STRACE" -qq -f -y -o "$fs/trace" \
+		-e trace=openat,fsync,fdatasync,linkat,renameat,renameat2,unlinkat \
+		"$SPMOVE" --remove-source "$fs/from/tree" "$fs/mnt/tree" > "$fs/out" 2>&1 || return 2
 	# fd paths: the tree's as seen from the mount
 	sed "s#$T_DIR/$fs/mnt/##; s#$T_DIR/$fs/from/#from:#" "$fs/trace"
 }
@@ -44,10 +47,16 @@ for fs in ext4 xfs btrfs; do
 	command -v "mkfs.$fs" >/dev/null || { echo "# $fs: mkfs.$fs missing, not tested"; continue; }
 	grep -qw "$fs" /proc/filesystems || { echo "# $fs: not in this kernel, not tested"; continue; }
 	mkdir "$fs"
-	if ! calls "$fs" > "$fs/calls"; then
-		echo "# $fs: no loop device, mount or strace run here, not tested"
-		continue
-	fi
+	calls "$fs" > "$fs/calls"
+	case $? in
+	0) ;;
+	2)	# the move itself failed: that is a failure, not a skip
+		ok "$fs: spmove --remove-source succeeds under strace" false
+		sed 's/^/# /' "$fs/out"
+		continue ;;
+	*)	echo "# $fs: no loop device or mount here, not tested"
+		continue ;;
+	esac
 	tested=$((tested + 1))
 	ok "$fs: the tree was moved whole" cmp -s <(cd src && cat f1 f2 f3 f4 f5) \
 		<(cd "$fs/mnt/tree" && cat f1 f2 f3 f4 f5)
