@@ -19,6 +19,11 @@
 # powering off; any report of debug-kernel.sh --check-log fails the run too.
 #
 # Usage: check-vm.sh SRCDIR BUILDDIR       (what `make check-vm` runs)
+#        check-vm.sh --prepare SRCDIR BUILDDIR
+#               only fetch each kernel and prepare the tree stealfs.ko is
+#               built against (no module, no boot): CI's first stage after
+#               installing contrib/deps.txt, so that a kernel build
+#               dependency missing from that list fails there
 # Exit: 0 all passed, 1 failure, 77 skipped (not root, or no qemu).
 # Environment:
 #   VM_CACHE    cache of packages and builds, kept between runs
@@ -33,6 +38,8 @@
 #               passed as stealfs_tests= on the guest's kernel command line
 set -u
 
+prepare_only=
+[ "${1:-}" = --prepare ] && { prepare_only=yes; shift; }
 srcdir=$(cd "${1:-$(dirname "$0")/../..}" && pwd)
 builddir=$(cd "${2:-$srcdir}" && pwd)
 cache=${VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/splice-utils/vm}
@@ -143,6 +150,11 @@ for series in $kernels; do
 		continue
 	fi
 	fetch_kernel "$abi" || { say "$series: $abi could not be fetched"; status=1; continue; }
+	if [ -n "$prepare_only" ]; then
+		kdir=$(kernel_tree "$abi") || { say "$abi: no kernel tree to build against"; status=1; continue; }
+		say "$abi: fetched; modules build against $kdir ($(( $(date +%s) - t0 ))s)"
+		continue
+	fi
 	ko=$(build_module "$abi" 2> "$cache/$abi/module.log")
 	if [ $? != 0 ]; then
 		# compat.h's own refusal of a kernel older than stealfs supports

@@ -52,14 +52,30 @@ say() { printf '%s: %s\n' "$me" "$*" >&2; }
 # die MSG... - report and exit 1.
 die() { say "$@"; exit 1; }
 
+# missing_packages PACKAGE... - prints those of the Debian packages that are
+# not installed.
+missing_packages() {
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+			printf ' %s' "$p"
+	done
+}
+
+# need_build_packages - exits, naming them, when packages of DK_BUILD_DEPS
+# are missing.  contrib/deps.txt installs them (tests/repo/deps.sh checks
+# the list against it); they are not installed here, so that a list missing
+# one fails on a fresh machine instead of being mended by this script.
+need_build_packages() {
+	# shellcheck disable=SC2086 # a list of package names
+	missing=$(missing_packages $DK_BUILD_DEPS)
+	[ -z "$missing" ] ||
+		die "building the kernel needs:$missing (listed in contrib/deps.txt; apt-get install them)"
+}
+
 # need_packages PACKAGE... - install those of the Debian packages that are
 # missing; exits on failure.
 need_packages() {
-	missing=
-	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-			missing="$missing $p"
-	done
+	missing=$(missing_packages "$@")
 	[ -n "$missing" ] || return 0
 	say "installing$missing"
 	# shellcheck disable=SC2086
@@ -98,8 +114,7 @@ check_config() {
 
 # build_kernel VERSION DIR - configure and compile into DIR (not yet stamped).
 build_kernel() {
-	# shellcheck disable=SC2086
-	need_packages $DK_BUILD_DEPS
+	need_build_packages
 	rm -rf "$2"
 	mkdir -p "$2"
 	say "unpacking /usr/src/$DK_SRC_PACKAGE.tar.xz into $2/build"

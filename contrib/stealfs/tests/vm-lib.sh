@@ -157,6 +157,24 @@ kbuild_runs() {
 # downloaded, 5 minutes on 2 CPUs).  Module signing on install is turned
 # off (MODULE_SIG_ALL); the module is loaded unsigned, as stealfs always is.
 kbuild_cache=${SPLICE_UTILS_CACHE:-/var/cache/splice-utils}/kbuild
+# What `make modules_prepare` and a kernel build need on this machine
+# (contrib/deps.txt installs them; tests/repo/deps.sh keeps the two lists
+# in step).  Checked, never installed here: a list that misses one must
+# fail on a fresh machine, not be mended by the harness.
+kbuild_packages="build-essential bc bison flex libelf-dev libssl-dev"
+
+# Returns 1, naming them, when packages of kbuild_packages are missing.
+need_kbuild_packages() {
+	local p missing=
+	for p in $kbuild_packages; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+			missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	say "building a kernel tree needs:$missing (listed in contrib/deps.txt; apt-get install them)" >&2
+	return 1
+}
+
 kernel_tree() {
 	local abi=$1 hdr=$cache/$1/root/usr/src/linux-headers-$1-amd64
 	local dir=$kbuild_cache/$1 series ver src config
@@ -167,6 +185,7 @@ kernel_tree() {
 	series=$(printf '%s' "$abi" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
 	src=$dir/linux-source-$series
 	if [ ! -f "$dir/.prepared" ]; then
+		need_kbuild_packages || return 1
 		rm -rf "$dir" && mkdir -p "$dir/debs" || return 1
 		ver=$(apt_private apt-cache show --no-all-versions "linux-headers-$abi-amd64" | sed -n 's/^Version: //p')
 		say "$abi: preparing a kernel tree from linux-source-$series $ver in $dir" >&2
