@@ -38,7 +38,9 @@ wait "$writer" 2>/dev/null
 ok "a device read as data: a regular file" test -f data/null -a ! -c data/null
 check_eq "its data (none)" 0 "$(stat -c %s data/null)"
 ok "a FIFO read as data: a regular file" test -f data/fifo -a ! -p data/fifo
-check_eq "the FIFO's data" "through the fifo" "$(cat data/fifo 2>/dev/null)"
+# (read only when it is a regular file: a FIFO made again would block cat)
+check_eq "the FIFO's data" "through the fifo" \
+	"$(test -f data/fifo -a ! -p data/fifo && cat data/fifo)"
 if [ -n "$loop" ]; then
 	ok "a block device read as data: a regular file" test -f data/blk -a ! -b data/blk
 	same_files "the block device's data" "$T_DIR/img" data/blk
