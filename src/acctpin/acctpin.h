@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-/* ---- acct_v3 records (acctpin-record.c) ---- */
+/* ---- acct_v3 records (record.c) ---- */
 
 /* Size of one struct acct_v3 record in the file. */
 #define AP_RECORD_SIZE 64
@@ -33,16 +33,17 @@ struct ap_record {
 /* Expand a comp_t: 13-bit mantissa, 3-bit base-8 exponent. */
 uint64_t ap_comp_decode(uint16_t c);
 
-/* Decode one 64-byte record in the host's byte order.  Returns 0, or -1
- * with a reason (without the offset) in why: another version, the other
- * byte order, unknown flag bits or a command name that is not a
+/* Decode one 64-byte record in the host's byte order.  Returns 0, or
+ * -EINVAL with a reason (without the offset) in why: another version, the
+ * other byte order, unknown flag bits or a command name that is not a
  * NUL-terminated, NUL-padded string. */
 int ap_record_decode(const unsigned char raw[AP_RECORD_SIZE], struct ap_record *rec,
 		     char *why, size_t why_size);
 
 /* Read the record at *offset from f (positioned there) and advance *offset.
- * Returns 1 with *rec set, 0 at a clean end of file, or -1 with a message
- * naming the byte offset in msg (truncated record, bad record, read error). */
+ * Returns 1 with *rec set, 0 at a clean end of file, or a negative errno
+ * with a message naming the byte offset in msg (-EINVAL: a truncated or
+ * bad record; a read error's errno). */
 int ap_record_read(FILE *f, uint64_t *offset, struct ap_record *rec, char *msg, size_t msg_size);
 
 /* The records of one accounting file, as read by ap_records_load. */
@@ -64,13 +65,13 @@ void ap_records_free(struct ap_records *r);
 /* Index of the record with this pid and comm, or -1. */
 long ap_records_find(const struct ap_records *r, uint32_t pid, const char *comm);
 
-/* ---- dump (acctpin-dump.c) ---- */
+/* ---- dump (dump.c) ---- */
 
 /* Print the records of files (NULL-terminated; "-" is standard input) as
  * dump-acct does, or as JSON.  Returns 0, or 1 after reported errors. */
 int ap_dump(char *const *files, bool json);
 
-/* ---- the sandbox: namespaces, signals, watchdog (acctpin-sandbox.c) ---- */
+/* ---- the sandbox: namespaces, signals, watchdog (sandbox.c) ---- */
 
 /* Exit status when the needed privileges are missing. */
 #define AP_EXIT_SKIP 77
@@ -129,8 +130,8 @@ bool ap_sleep_ms(unsigned ms);
 int ap_owner_text(char *buf, size_t size);
 
 /* Create the owner file in dir (which this run just made) holding text;
- * an empty text (the owner could not be told) makes none.  Returns 0 or
- * -1 after a message. */
+ * an empty text (the owner could not be told) makes none.  Returns 0, or a
+ * negative errno after a message. */
 int ap_owner_write(const char *dir, const char *text);
 
 /* Remove the directories acctpin.* in parent that runs of this user left
@@ -141,8 +142,13 @@ int ap_owner_write(const char *dir, const char *text);
  * or failure to remove, is a note on stderr; none fails the run. */
 void ap_sweep_stale(const char *parent, const char *self);
 
-/* ---- scratch filesystems (acctpin-scratch.c) ---- */
+/* ---- scratch filesystems (scratch.c) ---- */
 
+/* Each function here that fails reports it (the message names the path)
+ * and returns the negative errno of the failure (a refused --dir or
+ * TMPDIR: -ELOOP for a symbolic link, -ENOTDIR, -EPERM for other users'
+ * reach; a failed mkfs.ext4: -EIO); callers pass it on without a message
+ * of their own.  None returns -1. */
 enum ap_fs_kind { AP_FS_TMPFS, AP_FS_EXT4, AP_FS_EXISTING };
 
 /* Where the scratch filesystems live: a private tmpfs on the temporary
@@ -157,7 +163,7 @@ struct ap_workspace {
 };
 
 /* Mount the workspace on ap_shared->tempdir (and, with --dir, create our
- * own directory in DIR).  Returns 0 or -1 after a message. */
+ * own directory in DIR).  Returns 0, or a negative errno after a message. */
 int ap_workspace_open(struct ap_workspace *ws);
 
 /* Unmount everything below the workspace and remove our files.  Safe to call
@@ -175,7 +181,7 @@ struct ap_scratch {
 
 /* Create a fresh scratch filesystem (tmpfs, ext4 on a loop device, or a bind
  * mount of our directory in --dir) for one scenario.  name labels the
- * directory.  Returns 0 or -1 after a message. */
+ * directory.  Returns 0, or a negative errno after a message. */
 int ap_scratch_new(struct ap_workspace *ws, const char *name, struct ap_scratch *s);
 
 /* Unmount what is left of a scratch filesystem (lazily, recursively).  A
@@ -193,40 +199,42 @@ void ap_remove_our_dir(const char *dir);
  * the caller and not writable by other users unless sticky, so that no
  * other user can swap acctpin's directory there for a symbolic link.
  * Only dir itself is checked, not the directories above it.  what names
- * dir in messages ("TMPDIR=/x", or NULL: dir itself).  Returns 0, or -1
- * after a message. */
+ * dir in messages ("TMPDIR=/x", or NULL: dir itself).  Returns 0, or a
+ * negative errno after a message. */
 int ap_check_dir(const char *what, const char *dir);
 
-/* Write dir/name to out.  Returns 0, or -1 after a message when it is too long. */
+/* Write dir/name to out.  Returns 0, or -ENAMETOOLONG after a message. */
 int ap_path(char out[PATH_MAX], const char *dir, const char *name);
 
-/* mkdir dir/name (0700) and write the path to out.  Returns 0 or -1 after a message. */
+/* mkdir dir/name (0700) and write the path to out.  Returns 0, or a
+ * negative errno after a message. */
 int ap_make_dir(const char *dir, const char *name, char out[PATH_MAX]);
 
 /* Bind-mount from onto a new directory dir/name (written to out), private.
- * Returns 0 or -1 after a message. */
+ * Returns 0, or a negative errno after a message. */
 int ap_bind(const char *from, const char *dir, const char *name, char out[PATH_MAX]);
 
 /* Create dir/name as a new, empty accounting file (O_CREAT|O_EXCL|
- * O_NOFOLLOW, mode 0600) and write its path to out.  Returns 0 or -1 after
- * a message; never opens a file that already exists. */
+ * O_NOFOLLOW, mode 0600) and write its path to out.  Returns 0, or a negative
+ * errno after a message; never opens a file that already exists. */
 int ap_acct_file_new(const char *dir, const char *name, char out[PATH_MAX]);
 
 /* Turn accounting on to path (a file ap_acct_file_new made) or off (NULL).
  * Returns 0 or -errno. */
 int ap_acct(const char *path);
 
-/* ---- a foreign accounting file (acctpin-foreign.c) ---- */
+/* ---- a foreign accounting file (foreign.c) ---- */
 
 /* Open path, an accounting file acctpin did not create, for run
  * --acct-file: refused unless allowed (--allow-foreign); never follows a
- * symbolic link; must be a regular file.  Returns a read-only fd, or -1
- * after a message. */
+ * symbolic link; must be a regular file.  Returns a read-only fd, or a
+ * negative errno after a message (-EPERM: not allowed). */
 int ap_foreign_open(const char *path, bool allowed);
 
 /* In the sandbox's mount namespace: open path again and make sure it is
- * still the file open on *fd, which the new fd replaces.  Returns 0, or -1
- * after a message (the file was replaced or is gone). */
+ * still the file open on *fd, which the new fd replaces.  Returns 0, or a
+ * negative errno after a message (-ESTALE: the file was replaced; -EBADF:
+ * no longer a regular file; or what opening it again failed with). */
 int ap_foreign_reopen(const char *path, int *fd);
 
 /* The current size of the file fd.  Returns 0 or -errno. */
@@ -234,11 +242,11 @@ int ap_foreign_size(int fd, uint64_t *size);
 
 /* Create dir/name as an empty placeholder (see ap_acct_file_new) and
  * bind-mount the file open on fd over it, privately; the path goes to out.
- * Unmounting out takes the file's mount away.  Returns 0 or -1 after a
- * message. */
+ * Unmounting out takes the file's mount away.  Returns 0, or a negative
+ * errno after a message. */
 int ap_acct_file_foreign(int fd, const char *dir, const char *name, char out[PATH_MAX]);
 
-/* ---- free space and the accounting thresholds (acctpin-space.c) ---- */
+/* ---- free space and the accounting thresholds (space.c) ---- */
 
 /* The /proc/sys/kernel/acct values in force, and the locked fd through
  * which acctpin changed the check period (-1 when it did not). */
@@ -270,7 +278,7 @@ double ap_space_percent(const struct ap_space *sp);
  * about want_avail blocks available.  Returns 0 or -errno. */
 int ap_fill_to(int fd, const char *path, uint64_t want_avail);
 
-/* ---- marker processes (acctpin-marker.c) ---- */
+/* ---- marker processes (marker.c) ---- */
 
 /* A child process that exits at once (or when its gate closes) with a
  * known name and a known exit code or signal. */
@@ -296,7 +304,7 @@ int ap_marker_reap(struct ap_marker *m);
 /* Whether record rec is the one marker m must have written. */
 bool ap_marker_matches(const struct ap_marker *m, const struct ap_record *rec, pid_t parent);
 
-/* ---- report (acctpin-report.c) ---- */
+/* ---- report (report.c) ---- */
 
 /* One check's outcome. */
 struct ap_check {
@@ -335,7 +343,7 @@ int ap_report_finish(struct ap_report *r, struct json_object *header);
 void ap_report_free(struct ap_report *r);
 
 
-/* ---- run and race (acctpin-scenario.c, acctpin-race.c) ---- */
+/* ---- run and race (scenario.c, race.c) ---- */
 
 enum ap_expect { AP_EXPECT_LINUX, AP_EXPECT_BSD };
 

@@ -42,7 +42,7 @@ int ap_foreign_open(const char *path, bool allowed)
 	if (!allowed) {
 		cli_error(0, "%s: not created by acctpin; use --allow-foreign to account to it",
 			  cli_quote(path));
-		return -1;
+		return -EPERM;
 	}
 	struct stat st;
 	int fd = open_regular(path, &st);
@@ -52,7 +52,7 @@ int ap_foreign_open(const char *path, bool allowed)
 		cli_error(0, "%s: not a regular file", cli_quote(path));
 	else if (fd < 0)
 		cli_error(-fd, "%s", cli_quote(path));
-	return fd < 0 ? -1 : fd;
+	return fd;
 }
 
 int ap_foreign_reopen(const char *path, int *fd)
@@ -67,7 +67,7 @@ int ap_foreign_reopen(const char *path, int *fd)
 		cli_error(0, "%s: %s", cli_quote(path), again == -ESTALE ?
 			  "replaced by another file while acctpin started" : again == -EBADF ?
 			  "no longer a regular file" : strerror(-again));
-		return -1;
+		return again;
 	}
 	close(*fd);
 	*fd = again;
@@ -87,11 +87,13 @@ int ap_acct_file_foreign(int fd, const char *dir, const char *name, char out[PAT
 {
 	char self[64];
 	snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
-	if (ap_acct_file_new(dir, name, out) < 0)
-		return -1;
+	int rc = ap_acct_file_new(dir, name, out);
+	if (rc < 0)
+		return rc;
 	if (mount(self, out, NULL, MS_BIND, NULL) < 0 || mount(NULL, out, NULL, MS_PRIVATE, NULL) < 0) {
-		cli_error(errno, "cannot bind-mount the accounting file on %s", cli_quote(out));
-		return -1;
+		rc = -errno;
+		cli_error(-rc, "cannot bind-mount the accounting file on %s", cli_quote(out));
+		return rc;
 	}
 	return 0;
 }

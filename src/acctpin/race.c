@@ -224,7 +224,7 @@ static void note_busy(struct race *r)
 
 /* Take the cycle's mount away as cut says, retrying while it is busy.
  * Returns 0, 1 when it stayed busy (the caller retries with the threads
- * parked), or -1 after a message. */
+ * parked), or a negative errno after a message. */
 static int take_away(struct race *r, enum cut cut, bool last_try)
 {
 	prctl(PR_SET_NAME, cut_threads[cut]);
@@ -251,7 +251,7 @@ static int take_away(struct race *r, enum cut cut, bool last_try)
 	}
 	cli_error(err, "cannot %s %s", cut == CUT_REMOUNT ? "remount read-only or unmount" :
 		  "unmount", cli_quote(r->cycle_mnt));
-	return -1;
+	return -err;
 }
 
 /* Whether rec is a record the kernel wrote for one of our threads when a
@@ -311,29 +311,32 @@ static void check_cycle(struct race *r, const char *reader, const struct ap_mark
 	ap_records_free(&recs);
 }
 
-/* One cycle: mount, account, storm, take away, check.  Returns 0 or -1. */
+/* One cycle: mount, account, storm, take away, check.  Returns 0, or a
+ * negative errno after a message. */
 static int cycle(struct race *r, unsigned long n)
 {
 	char name[32], reader[PATH_MAX];
 	enum cut cut = (enum cut)(n % (r->o->ws.kind == AP_FS_EXISTING ? CUT_REMOUNT : CUT_KINDS));
+	int rc;
 	ap_progress("race: cycle %lu: mounting", n);
 	if (mount(r->base.mnt, r->cycle_mnt, NULL, MS_BIND, NULL) < 0 ||
 	    mount(NULL, r->cycle_mnt, NULL, MS_PRIVATE, NULL) < 0) {
-		cli_error(errno, "cannot bind-mount %s", cli_quote(r->cycle_mnt));
-		return -1;
+		rc = -errno;
+		cli_error(-rc, "cannot bind-mount %s", cli_quote(r->cycle_mnt));
+		return rc;
 	}
 	snprintf(name, sizeof name, "c%lu", n);
-	if (path_join(reader, sizeof reader, r->base.keep, name) ||
-	    ap_acct_file_new(r->cycle_mnt, name, r->file) < 0)
-		return -1;
+	if ((rc = ap_path(reader, r->base.keep, name)) < 0 ||
+	    (rc = ap_acct_file_new(r->cycle_mnt, name, r->file)) < 0)
+		return rc;
 	change_begin(r);
 	atomic_store(&r->mounted, true);
-	int rc = ap_acct(r->file);
+	rc = ap_acct(r->file);
 	atomic_store(&r->on, rc == 0);
 	change_end(r);
 	if (rc < 0) {
 		cli_error(-rc, "acct(%s)", cli_quote(r->file));
-		return -1;
+		return rc;
 	}
 	resume_workers(r, false);
 	ap_progress("race: cycle %lu: storm", n);
@@ -345,15 +348,17 @@ static int cycle(struct race *r, unsigned long n)
 	if (rc == 1)
 		rc = take_away(r, cut, true);
 	if (rc < 0)
-		return -1;
+		return rc;
 	struct ap_marker probe;
-	if (ap_marker_start(&probe, "apr-probe", 7, NULL) < 0 || ap_marker_reap(&probe) < 0) {
-		cli_error(errno, "cannot run the probe");
-		return -1;
+	if ((rc = ap_marker_start(&probe, "apr-probe", 7, NULL)) < 0 ||
+	    (rc = ap_marker_reap(&probe)) < 0) {
+		cli_error(-rc, "cannot run the probe");
+		return rc;
 	}
 	if (cut == CUT_REMOUNT && mount(NULL, r->base.mnt, NULL, MS_REMOUNT, NULL) < 0) {
-		cli_error(errno, "cannot remount %s read-write", cli_quote(r->base.mnt));
-		return -1;
+		rc = -errno;
+		cli_error(-rc, "cannot remount %s read-write", cli_quote(r->base.mnt));
+		return rc;
 	}
 	ap_progress("race: cycle %lu: checking", n);
 	check_cycle(r, reader, &probe);

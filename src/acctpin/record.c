@@ -32,17 +32,17 @@ int ap_record_decode(const unsigned char raw[AP_RECORD_SIZE], struct ap_record *
 	if (version == AP_OTHER_ORDER_V3) {
 		snprintf(why, why_size, "version 3 record in the other byte order (%s-endian); "
 			 "not supported", ACCT_BYTEORDER ? "little" : "big");
-		return -1;
+		return -EINVAL;
 	}
 	if (version != (3 | ACCT_BYTEORDER)) {
 		snprintf(why, why_size, "record of version %u; only version 3 (acct_v3) is "
 			 "supported", version & 0x7f);
-		return -1;
+		return -EINVAL;
 	}
 	unsigned flags = (unsigned char)a.ac_flag;
 	if (flags & ~AP_KNOWN_FLAGS) {
 		snprintf(why, why_size, "unknown flag bits 0x%02x", flags & ~AP_KNOWN_FLAGS);
-		return -1;
+		return -EINVAL;
 	}
 	const char *nul = memchr(a.ac_comm, '\0', sizeof a.ac_comm);
 	bool padded = nul && nul != a.ac_comm;
@@ -50,7 +50,7 @@ int ap_record_decode(const unsigned char raw[AP_RECORD_SIZE], struct ap_record *
 		padded = *p == '\0';
 	if (!padded) {
 		snprintf(why, why_size, "command name is not a NUL-padded string");
-		return -1;
+		return -EINVAL;
 	}
 	rec->flags = flags;
 	rec->version = 3;
@@ -92,19 +92,20 @@ int ap_record_read(FILE *f, uint64_t *offset, struct ap_record *rec, char *msg, 
 	if (got == 0 && !ferror(f))
 		return 0;
 	if (ferror(f)) {
+		int err = errno ? errno : EIO;
 		snprintf(msg, msg_size, "read error at byte offset %" PRIu64 ": %s",
-			 *offset, strerror(errno));
-		return -1;
+			 *offset, strerror(err));
+		return -err;
 	}
 	if (got < sizeof raw) {
 		snprintf(msg, msg_size, "truncated record at byte offset %" PRIu64
 			 " (%zu of %d bytes)", *offset, got, AP_RECORD_SIZE);
-		return -1;
+		return -EINVAL;
 	}
 	char why[120];
 	if (ap_record_decode(raw, rec, why, sizeof why) < 0) {
 		snprintf(msg, msg_size, "bad record at byte offset %" PRIu64 ": %s", *offset, why);
-		return -1;
+		return -EINVAL;
 	}
 	*offset += sizeof raw;
 	return 1;

@@ -96,8 +96,9 @@ static __attribute__((noreturn)) void sandbox_child(int (*body)(void *), void *a
 }
 
 /* Wait for the sandbox, forwarding stop signals and reporting a hang
- * after hang_seconds without progress.  Returns the wait status, or -1
- * after a hang that the kernel would not let us end. */
+ * after hang_seconds without progress.  Returns the wait status, or a
+ * negative errno: waitpid's, or -ETIMEDOUT after a hang that the kernel
+ * would not let us end (reported). */
 static int watch(pid_t child, unsigned hang_seconds, const sigset_t *wanted, bool *hung)
 {
 	unsigned long seen = ap_shared->progress;
@@ -108,7 +109,7 @@ static int watch(pid_t child, unsigned hang_seconds, const sigset_t *wanted, boo
 		if (w == child)
 			return wstatus;
 		if (w < 0 && errno != EINTR)
-			return -1;
+			return -errno;
 		struct timespec second = { 1, 0 };
 		int sig = sigtimedwait(wanted, NULL, &second);
 		if (sig > 0 && sig != SIGCHLD) {
@@ -128,7 +129,7 @@ static int watch(pid_t child, unsigned hang_seconds, const sigset_t *wanted, boo
 			kill(child, SIGKILL);
 		} else if (*hung && idle >= hang_seconds + 10) {
 			cli_error(0, "hang: the sandbox does not die (stuck in the kernel)");
-			return -1;
+			return -ETIMEDOUT;
 		}
 	}
 }
@@ -220,9 +221,9 @@ int ap_sandbox_run(int (*body)(void *), void *arg, unsigned hang_seconds,
 		cli_error(errno, "cannot fork");
 	} else {
 		int wstatus = watch(child, hang_seconds, &wanted, &hung);
-		if (wstatus != -1 && WIFEXITED(wstatus))
+		if (wstatus >= 0 && WIFEXITED(wstatus))
 			status = WEXITSTATUS(wstatus);
-		else if (wstatus != -1 && !ap_interrupted && !hung)
+		else if (wstatus >= 0 && !ap_interrupted && !hung)
 			cli_error(0, "the sandbox was killed by signal %d", WTERMSIG(wstatus));
 		if (hung)
 			status = 1;

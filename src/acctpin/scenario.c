@@ -70,12 +70,14 @@ static void set_name(const char *name)
 
 /* Start and reap n markers wanted as w in file 1 or 2; with a gate they
  * wait for it and are not reaped here.  Returns the index of the first, or
- * -1 after a failed check. */
+ * a negative errno after a failed check. */
 static long markers(struct scen *sc, size_t n, enum want w, int file, const int *gate)
 {
 	static const int codes[] = { 0, 1, 3, 42, 255, -SIGUSR1, -SIGTERM };
-	if (sc->nm + n > MAX_MARKERS)
-		return -1;
+	if (sc->nm + n > MAX_MARKERS) {
+		ap_check(sc->rep, sc->name, "marker", false, "more than %d markers", MAX_MARKERS);
+		return -E2BIG;
+	}
 	long first = (long)sc->nm;
 	for (size_t i = 0; i < n; i++) {
 		size_t k = sc->nm;
@@ -88,7 +90,7 @@ static long markers(struct scen *sc, size_t n, enum want w, int file, const int 
 		if (rc < 0) {
 			ap_check(sc->rep, sc->name, "marker", false, "marker %s: %s", name,
 				 strerror(-rc));
-			return -1;
+			return rc;
 		}
 		sc->want[k] = w;
 		sc->file_of[k] = file;
@@ -219,24 +221,26 @@ static void judge(struct scen *sc, int linux_err, int bsd_err, bool bsd_still_on
 
 /* Make the scratch filesystem and the accounting file: a new one, or
  * with --acct-file a mount of the caller's file, which is then what the
- * action takes away.  Returns 0 or -1 after a failed check. */
+ * action takes away.  Returns 0, or a negative errno after a failed check. */
 static int start(struct scen *sc)
 {
 	int fd = sc->o->foreign_fd;
-	if (ap_scratch_new(sc->ws, sc->name, &sc->s) < 0 ||
-	    (fd < 0 ? ap_acct_file_new(sc->s.mnt, "pacct", sc->file)
-		    : ap_acct_file_foreign(fd, sc->s.mnt, "pacct", sc->file)) < 0) {
+	int rc = ap_scratch_new(sc->ws, sc->name, &sc->s);
+	if (rc == 0)
+		rc = fd < 0 ? ap_acct_file_new(sc->s.mnt, "pacct", sc->file)
+			    : ap_acct_file_foreign(fd, sc->s.mnt, "pacct", sc->file);
+	if (rc < 0) {
 		ap_check(sc->rep, sc->name, "setup", false, "cannot make the scratch filesystem");
-		return -1;
+		return rc;
 	}
 	if (fd < 0) {
 		snprintf(sc->target, sizeof sc->target, "%s", sc->s.mnt);
 		return ap_path(sc->reader, sc->s.keep, "pacct");
 	}
-	int rc = ap_foreign_size(fd, &sc->base);
+	rc = ap_foreign_size(fd, &sc->base);
 	if (rc < 0) {
 		ap_check(sc->rep, sc->name, "setup", false, "%s: %s", sc->o->foreign, strerror(-rc));
-		return -1;
+		return rc;
 	}
 	snprintf(sc->target, sizeof sc->target, "%s", sc->file);
 	snprintf(sc->reader, sizeof sc->reader, "/proc/self/fd/%d", fd);
@@ -253,13 +257,14 @@ static bool no_foreign(struct scen *sc, const char *why)
 	return true;
 }
 
-/* Turn accounting on to sc->file.  Returns 0 or -1 after a failed check. */
+/* Turn accounting on to sc->file.  Returns 0, or a negative errno after a
+ * failed check. */
 static int acct_on(struct scen *sc, const char *file)
 {
 	int rc = ap_acct(file);
 	if (rc < 0) {
 		ap_check(sc->rep, sc->name, "acct-on", false, "acct(%s): %s", file, strerror(-rc));
-		return -1;
+		return rc;
 	}
 	return 0;
 }

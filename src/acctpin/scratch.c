@@ -30,7 +30,7 @@ int ap_path(char out[PATH_MAX], const char *dir, const char *name)
 	if (path_join(out, PATH_MAX, dir, name) == 0)
 		return 0;
 	cli_error(ENAMETOOLONG, "%s/%s", cli_quote(dir), cli_quote(name));
-	return -1;
+	return -ENAMETOOLONG;
 }
 
 int ap_check_dir(const char *what, const char *dir)
@@ -39,61 +39,68 @@ int ap_check_dir(const char *what, const char *dir)
 	snprintf(named, sizeof named, "%s%s", what ? what : "", cli_quote(dir));
 	struct stat st;
 	if (lstat(dir, &st) < 0) {
-		cli_error(errno, "%s", named);
-		return -1;
+		int err = errno;
+		cli_error(err, "%s", named);
+		return -err;
 	}
 	if (S_ISLNK(st.st_mode)) {
 		cli_error(0, "%s: a symbolic link; name the directory itself", named);
-		return -1;
+		return -ELOOP;
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		cli_error(ENOTDIR, "%s", named);
-		return -1;
+		return -ENOTDIR;
 	}
 	if (st.st_uid != 0 && st.st_uid != geteuid()) {
 		cli_error(0, "%s: owned by another user, who could swap acctpin's directory "
 			  "there for a symbolic link", named);
-		return -1;
+		return -EPERM;
 	}
 	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) {
 		cli_error(0, "%s: writable by other users and not sticky: they could swap "
 			  "acctpin's directory there for a symbolic link", named);
-		return -1;
+		return -EPERM;
 	}
 	return 0;
 }
 
 int ap_make_dir(const char *dir, const char *name, char out[PATH_MAX])
 {
-	if (ap_path(out, dir, name) < 0)
-		return -1;
+	int rc = ap_path(out, dir, name);
+	if (rc < 0)
+		return rc;
 	if (mkdir(out, 0700) < 0) {
-		cli_error(errno, "cannot make directory %s", cli_quote(out));
-		return -1;
+		int err = errno;
+		cli_error(err, "cannot make directory %s", cli_quote(out));
+		return -err;
 	}
 	return 0;
 }
 
 int ap_bind(const char *from, const char *dir, const char *name, char out[PATH_MAX])
 {
-	if (ap_make_dir(dir, name, out) < 0)
-		return -1;
+	int rc = ap_make_dir(dir, name, out);
+	if (rc < 0)
+		return rc;
 	if (mount(from, out, NULL, MS_BIND, NULL) < 0 ||
 	    mount(NULL, out, NULL, MS_PRIVATE, NULL) < 0) {
-		cli_error(errno, "cannot bind-mount %s on %s", cli_quote(from), cli_quote(out));
-		return -1;
+		int err = errno;
+		cli_error(err, "cannot bind-mount %s on %s", cli_quote(from), cli_quote(out));
+		return -err;
 	}
 	return 0;
 }
 
 int ap_acct_file_new(const char *dir, const char *name, char out[PATH_MAX])
 {
-	if (ap_path(out, dir, name) < 0)
-		return -1;
+	int rc = ap_path(out, dir, name);
+	if (rc < 0)
+		return rc;
 	int fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
-		cli_error(errno, "cannot create accounting file %s", cli_quote(out));
-		return -1;
+		int err = errno;
+		cli_error(err, "cannot create accounting file %s", cli_quote(out));
+		return -err;
 	}
 	close(fd);
 	return 0;
@@ -125,19 +132,22 @@ int ap_workspace_open(struct ap_workspace *ws)
 	snprintf(opts, sizeof opts, "mode=0700,size=%" PRIu64, 3 * ws->size + (1 << 20));
 	if (mount("acctpin", ws->root, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0 ||
 	    mount(NULL, ws->root, NULL, MS_PRIVATE, NULL) < 0) {
-		cli_error(errno, "cannot mount a tmpfs on %s", cli_quote(ws->root));
-		return -1;
+		int err = errno;
+		cli_error(err, "cannot mount a tmpfs on %s", cli_quote(ws->root));
+		return -err;
 	}
 	if (ws->kind == AP_FS_EXISTING) {
 		snprintf(ap_shared->subdir, sizeof ap_shared->subdir, "%s/acctpin.XXXXXX",
 			 ws->existing);
 		if (!mkdtemp(ap_shared->subdir)) {
-			cli_error(errno, "cannot make a directory in %s", cli_quote(ws->existing));
+			int err = errno;
+			cli_error(err, "cannot make a directory in %s", cli_quote(ws->existing));
 			ap_shared->subdir[0] = '\0';
-			return -1;
+			return -err;
 		}
-		if (ap_owner_write(ap_shared->subdir, ap_shared->owner) < 0)
-			return -1;
+		int rc = ap_owner_write(ap_shared->subdir, ap_shared->owner);
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
 }
@@ -156,14 +166,15 @@ void ap_workspace_close(struct ap_workspace *ws)
 }
 
 /* Attach backing_fd to a free loop device that detaches itself when its
- * last user closes it.  Returns an fd of the device (name in dev) or -1
- * after a message. */
+ * last user closes it.  Returns an fd of the device (name in dev), or a
+ * negative errno after a message. */
 static int loop_attach(int backing_fd, char dev[32])
 {
 	int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
 	if (ctl < 0) {
-		cli_error(errno, "/dev/loop-control");
-		return -1;
+		int err = errno;
+		cli_error(err, "/dev/loop-control");
+		return -err;
 	}
 	int fd = -1;
 	for (int tries = 0; tries < 32 && fd < 0; tries++) {
@@ -193,13 +204,16 @@ static int loop_attach(int backing_fd, char dev[32])
 			}
 		}
 	}
-	if (fd < 0)
-		cli_error(errno, "cannot set up a loop device");
+	if (fd < 0) {
+		fd = -errno;
+		cli_error(-fd, "cannot set up a loop device");
+	}
 	close(ctl);
 	return fd;
 }
 
-/* Run mkfs.ext4 on dev.  Returns 0 or -1 after a message. */
+/* Run mkfs.ext4 on dev.  Returns 0, or a negative errno after a message
+ * (-EIO when mkfs.ext4 failed). */
 static int make_ext4(const char *dev, const char *mnt)
 {
 	pid_t pid = fork();
@@ -214,38 +228,40 @@ static int make_ext4(const char *dev, const char *mnt)
 	}
 	int status = 0;
 	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
-		cli_error(errno, "cannot run mkfs.ext4 for %s", cli_quote(mnt));
-		return -1;
+		int err = errno;
+		cli_error(err, "cannot run mkfs.ext4 for %s", cli_quote(mnt));
+		return -err;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		cli_error(0, "cannot make ext4 on %s for %s: mkfs.ext4 %s %d", dev, cli_quote(mnt),
 			  WIFEXITED(status) ? "exited with status" : "was killed by signal",
 			  WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-		return -1;
+		return -EIO;
 	}
 	return 0;
 }
 
 /* Make an ext4 filesystem on a loop device over an image in dir and mount
- * it on mnt.  Returns 0 or -1 after a message. */
+ * it on mnt.  Returns 0 or a negative errno after a message. */
 static int mount_ext4(const char *dir, uint64_t size, const char *mnt)
 {
 	char image[PATH_MAX], dev[32];
-	if (ap_path(image, dir, "image") < 0)
-		return -1;
+	int rc = ap_path(image, dir, "image");
+	if (rc < 0)
+		return rc;
 	int img = open(image, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (img < 0) {
-		cli_error(errno, "%s", cli_quote(image));
-		return -1;
+		int err = errno;
+		cli_error(err, "%s", cli_quote(image));
+		return -err;
 	}
-	int loop = ftruncate(img, (off_t)size) < 0 ? -1 : loop_attach(img, dev);
+	int loop = ftruncate(img, (off_t)size) < 0 ? -errno : loop_attach(img, dev);
 	unlink(image);
 	close(img);
-	int rc = -1;
-	if (loop >= 0 && make_ext4(dev, mnt) == 0) {
-		rc = mount(dev, mnt, "ext4", MS_NOSUID | MS_NODEV, NULL);
-		if (rc < 0)
-			cli_error(errno, "cannot mount %s on %s", dev, cli_quote(mnt));
+	rc = loop < 0 ? loop : make_ext4(dev, mnt);
+	if (rc == 0 && mount(dev, mnt, "ext4", MS_NOSUID | MS_NODEV, NULL) < 0) {
+		rc = -errno;
+		cli_error(-rc, "cannot mount %s on %s", dev, cli_quote(mnt));
 	}
 	if (loop >= 0)
 		close(loop);
@@ -257,38 +273,40 @@ int ap_scratch_new(struct ap_workspace *ws, const char *name, struct ap_scratch 
 	char label[64];
 	snprintf(label, sizeof label, "%02u-%s", ++ws->serial, name);
 	memset(s, 0, sizeof *s);
-	if (ap_make_dir(ws->root, label, s->dir) < 0)
-		return -1;
+	int rc = ap_make_dir(ws->root, label, s->dir);
+	if (rc < 0)
+		return rc;
 	/* The scenario's directory is a mount of its own, so that releasing it
 	 * takes every mount below it along. */
 	if (mount(s->dir, s->dir, NULL, MS_BIND, NULL) < 0 ||
 	    mount(NULL, s->dir, NULL, MS_PRIVATE, NULL) < 0) {
-		cli_error(errno, "cannot bind-mount %s", cli_quote(s->dir));
+		rc = -errno;
+		cli_error(-rc, "cannot bind-mount %s", cli_quote(s->dir));
 		s->dir[0] = '\0';
-		return -1;
+		return rc;
 	}
 	if (ws->kind == AP_FS_EXISTING) {
 		char ours[PATH_MAX];
-		if (ap_make_dir(ap_shared->subdir, label, ours) < 0)
-			return -1;
-		return ap_bind(ours, s->dir, "fs", s->mnt) < 0 ||
-		       ap_bind(s->mnt, s->dir, "keep", s->keep) < 0 ? -1 : 0;
+		if ((rc = ap_make_dir(ap_shared->subdir, label, ours)) < 0 ||
+		    (rc = ap_bind(ours, s->dir, "fs", s->mnt)) < 0)
+			return rc;
+		return ap_bind(s->mnt, s->dir, "keep", s->keep);
 	}
-	if (ap_make_dir(s->dir, "fs", s->mnt) < 0)
-		return -1;
-	int rc;
+	if ((rc = ap_make_dir(s->dir, "fs", s->mnt)) < 0)
+		return rc;
 	if (ws->kind == AP_FS_EXT4) {
 		rc = mount_ext4(s->dir, ws->size, s->mnt);
 	} else {
 		char opts[64];
 		snprintf(opts, sizeof opts, "mode=0700,size=%" PRIu64, ws->size);
-		rc = mount("acctpin-scratch", s->mnt, "tmpfs", MS_NOSUID | MS_NODEV, opts);
-		if (rc < 0)
-			cli_error(errno, "cannot mount a tmpfs on %s", cli_quote(s->mnt));
+		if (mount("acctpin-scratch", s->mnt, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0) {
+			rc = -errno;
+			cli_error(-rc, "cannot mount a tmpfs on %s", cli_quote(s->mnt));
+		}
 	}
-	if (rc == 0)
-		rc = mount(NULL, s->mnt, NULL, MS_PRIVATE, NULL);
-	return rc < 0 ? -1 : ap_bind(s->mnt, s->dir, "keep", s->keep);
+	if (rc == 0 && mount(NULL, s->mnt, NULL, MS_PRIVATE, NULL) < 0)
+		rc = -errno; /* as before, without a message of its own */
+	return rc < 0 ? rc : ap_bind(s->mnt, s->dir, "keep", s->keep);
 }
 
 void ap_scratch_release(struct ap_scratch *s)

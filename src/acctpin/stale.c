@@ -106,14 +106,14 @@ static bool owner_parse(const char *text, struct owner *o)
 }
 
 /* Write all of text to fd (again after EINTR, EAGAIN or a short write).
- * Returns 0 or -1 with errno set. */
+ * Returns 0 or a negative errno. */
 static int write_all(int fd, const char *text)
 {
 	size_t len = strlen(text);
 	while (len) {
 		ssize_t n = write(fd, text, len);
 		if (n < 0 && errno != EINTR && errno != EAGAIN)
-			return -1;
+			return -errno;
 		if (n > 0) {
 			text += n;
 			len -= (size_t)n;
@@ -127,17 +127,22 @@ int ap_owner_write(const char *dir, const char *text)
 	char path[PATH_MAX];
 	if (!*text)
 		return 0;
-	if (ap_path(path, dir, AP_OWNER_FILE) < 0)
-		return -1;
+	int rc = ap_path(path, dir, AP_OWNER_FILE);
+	if (rc < 0)
+		return rc;
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd >= 0 && write_all(fd, text) == 0 && close(fd) == 0)
-		return 0;
-	cli_error(errno, "cannot write %s", cli_quote(path));
-	if (fd >= 0) {
-		close(fd);
-		unlink(path);
+	if (fd < 0)
+		rc = -errno;
+	else {
+		rc = write_all(fd, text);
+		if (close(fd) < 0 && rc == 0)
+			rc = -errno;
+		if (rc < 0)
+			unlink(path);
 	}
-	return -1;
+	if (rc < 0)
+		cli_error(-rc, "cannot write %s", cli_quote(path));
+	return rc;
 }
 
 /* Whether the directory name in parent (the fd) was left by a run of this

@@ -86,7 +86,7 @@ static const char *refusal(const struct acct_v3 *a)
 {
 	static char why[120];
 	struct ap_record r;
-	ck_assert_int_eq(ap_record_decode((const unsigned char *)a, &r, why, sizeof why), -1);
+	ck_assert_int_eq(ap_record_decode((const unsigned char *)a, &r, why, sizeof why), -EINVAL);
 	return why;
 }
 
@@ -176,7 +176,7 @@ START_TEST(reads_until_truncation)
 {
 	uint64_t offset;
 	char msg[200];
-	ck_assert_int_eq(read_after(file_of(2, 10), 2, &offset, msg), -1);
+	ck_assert_int_eq(read_after(file_of(2, 10), 2, &offset, msg), -EINVAL);
 	ck_assert_str_eq(msg, "truncated record at byte offset 128 (10 of 64 bytes)");
 }
 END_TEST
@@ -210,7 +210,7 @@ START_TEST(bad_record_names_offset)
 	rewind(f);
 	uint64_t offset;
 	char msg[200];
-	ck_assert_int_eq(read_after(f, 1, &offset, msg), -1);
+	ck_assert_int_eq(read_after(f, 1, &offset, msg), -EINVAL);
 	ck_assert_str_eq(msg, "bad record at byte offset 64: record of version 1; only version 3 "
 			      "(acct_v3) is supported");
 }

@@ -37,15 +37,23 @@ put("stdin", b"\n\nfrom stdin\r\n\n\n\t\x7f\x80\xff")
 EOF
 
 # same DESCRIPTION ARGS...: spcat ARGS and GNU cat ARGS, standard input
-# from the file stdin, give the same output and status.
+# from the file stdin, give the same output, the same messages (the
+# program's name aside) and the same status.  $OUT, when set, is where
+# standard output goes instead (/dev/full).
 same() {
 	local what=$1; shift
-	"$SPCAT" "$@" <stdin >sp.out 2>sp.err; local sp_rc=$?
-	"$GNU_CAT" "$@" <stdin >cat.out 2>cat.err; local cat_rc=$?
-	if cmp -s sp.out cat.out && [ "$sp_rc" = "$cat_rc" ]; then
+	"$SPCAT" "$@" <stdin >"${OUT:-sp.out}" 2>sp.err; local sp_rc=$?
+	"$GNU_CAT" "$@" <stdin >"${OUT:-cat.out}" 2>cat.err; local cat_rc=$?
+	sed "s|^$GNU_CAT:|spcat:|; s|^cat:|spcat:|" cat.err >cat.err.renamed
+	if [ -n "${OUT:-}" ] || cmp -s sp.out cat.out; then
+		local out_same=true
+	else
+		local out_same=false
+	fi
+	if $out_same && cmp -s sp.err cat.err.renamed && [ "$sp_rc" = "$cat_rc" ]; then
 		ok "$what" true
 	else
-		ok "$what (status $sp_rc, cat's $cat_rc; first difference: $(cmp sp.out cat.out 2>&1 | head -n 1))" false
+		ok "$what (status $sp_rc, cat's $cat_rc; output: $(cmp sp.out cat.out 2>&1 | head -n 1); messages: $(head -n 1 sp.err) / $(head -n 1 cat.err.renamed))" false
 	fi
 }
 
@@ -57,7 +65,10 @@ set -- \
 	"blank3 empty blank3 lf-start blank3" \
 	"noeol noeol cr-end lf-start cr-end crlf cr-end noeol" \
 	"cr-end - cr-end blank3 -" \
-	"crlf empty - all256"
+	"crlf empty - all256" \
+	"noeol missing crlf" \
+	"blank3 dir - noeol"
+mkdir dir
 operand_sets=$#
 
 letters="A b e E n s t T u v"
@@ -81,6 +92,13 @@ for a in $letters; do
 	done
 done
 same "all of them" -AbeEnstTuv crlf all256 - long blank3 noeol
+
+# Into a full device: "write error" once, at the first operand, and the
+# run ends there, as with cat.
+for a in $letters; do
+	OUT=/dev/full same "-$a into /dev/full" -$a long crlf blank3
+	OUT=/dev/full same "-$a into /dev/full, a short input" -$a noeol blank3
+done
 
 # Line numbers wider than six columns.
 python3 -c 'import sys; sys.stdout.write("x\n\n" * 600000)' >many || exit 99
