@@ -9,7 +9,7 @@ command -v python3 >/dev/null || skip "no python3"
 command -v jq >/dev/null || skip "no jq"
 
 BENCH="$top_srcdir/contrib/bench/bench"
-ok "the quick run succeeds" python3 "$BENCH" --quick --out "$T_DIR/out"
+ok "the quick run succeeds" python3 "$BENCH" --quick --warm-mib 16 --out "$T_DIR/out"
 cd "$T_DIR/out" || exit 99
 
 check_eq "CSV header" "case,title,fs,tool,ours,runs,median_s,min_s,max_s,peak_rss_kib,speedup,mib_s,ws_resident_pct,ws_resident_min,ws_resident_max,files,us_per_file" \
@@ -54,11 +54,81 @@ for how in "" -r; do
 		'"$1/contrib/bench/rawsplice" $3 "$2"/tree/f* | cmp - "$2/all"' - "$top_builddir" "$T_DIR" "$how"
 done
 ok "the trees by size give the time per file" \
-	jq -e '[.results[] | select(.files)] | length == 4
+	jq -e '[.results[] | select(.files)] | ([.[].case] | unique) == ["cp-files100-tmpfs", "cp-files1000-tmpfs"]
 		and all(.[]; .us_per_file > 0 and .files >= 100)' bench.json
 ok "the Markdown tables have a row per result" \
 	test "$(($(grep -c '^| ' bench.md) - $(grep -c '^| \(case\|tree\|tool\) |' bench.md)))" \
 		-eq "$(jq '.results | length' bench.json)"
+# The memory warm-up: what was asked at most, recorded in both headers;
+# warmmem stops at the size, the time or the memory reserve it is given.
+ok "the warm-up touched at most what was asked (16 MiB) and says why it stopped" \
+	jq -e '.machine.warm | .asked_mib == 16 and .mib <= 16 and (.stopped == "done") == (.mib == 16)
+		and (.stopped == "done" or .stopped == "memory")' bench.json
+ok "bench.md says what the warm-up did" grep -q "Memory warm-up before the first round: [0-9]* MiB touched and freed" bench.md
+WARMMEM="$top_builddir/contrib/bench/warmmem"
+check_eq "warmmem: all of a small size" "8 done" "$("$WARMMEM" 8 600 0 | cut -d' ' -f1,3)"
+check_eq "warmmem: nothing with no time" "0 time" "$("$WARMMEM" 8 0 0 | cut -d' ' -f1,3)"
+check_eq "warmmem: nothing below its memory reserve" "0 memory" \
+	"$("$WARMMEM" 8 600 999999999 | cut -d' ' -f1,3)"
+
+# rsync, a peer in the tree and overwrite cases (with --fsync where it has
+# it), and nowhere else; each row keeps its command, which is replayed
+# here to see that it does the whole job.
+if command -v rsync >/dev/null; then
+	tree_cases='["cp-tree20-tmpfs","cp-tree50-tmpfs","cp-files100-tmpfs","cp-files1000-tmpfs","cp-overwrite-tmpfs"]'
+	ok "rsync runs in the tree, trees-by-size and overwrite cases, and only there" \
+		jq -e --argjson want "$tree_cases" '[.results[] | select(.tool == "rsync") | .case] == $want' bench.json
+	if rsync --help | grep -q -e --fsync; then
+		ok "rsync --fsync too" \
+			jq -e --argjson want "$tree_cases" \
+			'[.results[] | select(.tool == "rsync --fsync") | .case] == $want' bench.json
+	fi
+	# The command of a row without its last two operands (source, target).
+	options() {
+		jq -r --arg c "$1" --arg t "$2" \
+			'.results[] | select(.case == $c and .tool == $t) | .argv[:-2][]' bench.json
+	}
+	mkdir src && for i in 1 2 3 4 5; do head -c $((i * 700)) /dev/urandom > src/f$i; done
+	mkdir src/sub && head -c 3000 /dev/urandom > src/sub/g
+	# What the overwrite finds: the same names, sizes and times as the
+	# source, other bytes (rsync's quick check calls such a file up to date).
+	cp -a src old
+	for f in f1 f2 f3 f4 f5 sub/g; do
+		head -c "$(wc -c < src/$f)" /dev/zero > old/$f && touch -r src/$f old/$f
+	done
+	cp -a old dst
+	find dst -type f -printf '%P %i\n' | sort > inodes.before
+	# shellcheck disable=SC2046 # the options are words
+	ok "the rsync overwrite command writes every file anew, same size and time or not" sh -c \
+		'"$@" src/ dst && diff -r src dst' - $(options cp-overwrite-tmpfs rsync)
+	find dst -type f -printf '%P %i\n' | sort > inodes.after
+	check_eq "... each under a temporary renamed over the old file (every inode new)" "" \
+		"$(join inodes.before inodes.after | awk '$2 == $3')"
+	if rsync --help | grep -q -e --fsync; then
+		rm -rf dst && cp -a old dst
+		# shellcheck disable=SC2046
+		ok "the rsync --fsync overwrite command writes every file anew" sh -c \
+			'"$@" src/ dst && diff -r src dst' - $(options cp-overwrite-tmpfs "rsync --fsync")
+	fi
+	# The flushes, counted with strace: one a file (6) with --fsync, none
+	# without.
+	if [ -n "$STRACE" ] && "$STRACE" -qq -o /dev/null -e trace=none true 2>/dev/null; then
+		if rsync --help | grep -q -e --fsync; then
+			# shellcheck disable=SC2046
+			ok "the rsync --fsync tree command copies the tree, a flush a file" sh -c \
+				's=$1; shift; "$s" -f -qq -e trace=fsync -o fsyncs "$@" src/ new &&
+				diff -r src new && test "$(grep -c "^[0-9]* *fsync(" fsyncs)" -ge 6' \
+				- "$STRACE" $(options cp-tree20-tmpfs "rsync --fsync")
+			rm -rf new
+		fi
+		# shellcheck disable=SC2046
+		ok "the rsync tree command copies the tree, no flush" sh -c \
+			's=$1; shift; "$s" -f -qq -e trace=fsync -o fsyncs "$@" src/ new &&
+			diff -r src new && ! grep -q "fsync(" fsyncs' \
+			- "$STRACE" $(options cp-tree20-tmpfs rsync)
+	fi
+fi
+
 if command -v gnuplot >/dev/null; then
 	ok "the PNG chart is written" sh -c 'head -c 8 bench.png | od -An -c | grep -q "P   N   G"'
 fi

@@ -31,6 +31,8 @@ def peer(rows, col):
     if col == "vs GNU 9.1": return pick(lambda t: t.startswith("GNU ") and t.endswith(" 9.1"))
     if col == "vs uutils": return pick(lambda t: t.startswith("uutils "))
     if col == "vs pv": return pick(lambda t: t == "pv")
+    if col == "vs rsync": return pick(lambda t: t == "rsync")
+    if col == "vs rsync --fsync": return pick(lambda t: t == "rsync --fsync")
     raise SystemExit("unknown column %r" % col)
 def expected(rows, col):
     o = ours(rows)
