@@ -214,6 +214,7 @@ static enum stealfs_counter stealfs_postcheck(struct folio *src,
 		return STEALFS_REFUSED_MAPPED;
 	if ((stealfs_folio_flags(src) & PAGE_FLAGS_CHECK_AT_PREP & ~ok) ||
 	    folio_test_hwpoison(src) ||
+	    (nr > 1 && folio_test_has_hwpoisoned(src)) ||
 	    from_cache != !!(buf->flags & PIPE_BUF_FLAG_LRU) ||
 	    (from_cache && !folio_test_lru(src)))
 		return STEALFS_REFUSED_FLAGS;
