@@ -324,8 +324,9 @@ section_basic() {
 	stealprobe filemove -M -m $E/src $M/bm > /tmp/check.out 2>&1
 	r=$?; [ $r = 0 ] || sed 's/^/# /' /tmp/check.out
 	ok $r "ext4 file mapped by a process -> stealfs: mapping intact"
-	# ext4 caches in large folios on newer kernels (7.2): refused as large
-	# before the mapping is looked at.
+	# ext4 caches in large folios on newer kernels (7.2): a folio not
+	# wholly in one splice is refused as large before the mapping is
+	# looked at.
 	check "mapped ext4 pages: refused as mapped (or large), not stolen" \
 		test "$(delta stolen_pagecache)" = 0 -a $(( $(delta refused_mapped) + $(delta refused_large) )) -gt 0
 	check "mapped ext4 pages: data intact" cmp /tmp/src $M/bm
@@ -1068,7 +1069,8 @@ section_memcg_pays() {
 	kb1=$(cg_kb acct)
 	counts
 	tc="page cache charged to the root group, writer in a group"
-	# Large folios (ext4 on 7.2) are refused before their group is asked.
+	# Large folios (ext4 on 7.2) not wholly in one splice are refused as
+	# large before their group is asked.
 	check "$tc: refused (refused_memcg, or refused_large), not stolen" \
 		test $(( $(delta refused_memcg) + $(delta refused_large) )) -ge 4000 -a "$(delta stolen_pagecache)" = 0
 	check "$tc: copied, paid by the writer's group (+$((kb1 - kb0)) KiB for 16 MiB)" \
@@ -1085,8 +1087,8 @@ section_memcg_pays() {
 	st=$(delta stolen_pagecache)
 	large=$(delta refused_large)
 	tc="page cache charged to the writer's own group"
-	# Of the 4096 pages, those not in large folios (all of them on 6.1 and
-	# 6.12; ext4 on 7.2 caches most of a file in large folios) can be stolen.
+	# Of the 4096 pages, all can be stolen but those of large folios not
+	# wholly in one splice (ext4 on 7.2; refused as large).
 	check "$tc: $st pages stolen ($large in large folios refused), none refused for their group" \
 		test $((st + large)) -gt 2048 -a "$st" -gt 0 -a "$(delta refused_memcg)" = 0
 	check "$tc: nothing charged twice (+$((kb1 - kb0)) KiB, $(delta copied) pages copied)" \
