@@ -37,11 +37,11 @@
  *
  * Everything else is copied: partial pages and unaligned positions, gifts
  * (vmsplice SPLICE_F_GIFT: PIPE_BUF_FLAG_LRU on them proves nothing),
- * large folios not taken whole, anonymous or swap-backed pages, pages of stealfs itself,
- * pages that are mapped, carry unexpected flags or are charged elsewhere,
- * destination pages that are mapped, mlocked, under writeback, or hold
- * references beyond the page cache's (a pin for O_DIRECT), and failed
- * steals.  All of that is decided before stealing.  After the steal only
+ * large folios not taken whole, anonymous or swap-backed pages, pages of
+ * stealfs itself, pages that are mapped, carry unexpected flags or are
+ * charged elsewhere, destination pages that are mapped, mlocked, under
+ * writeback, or hold references beyond the page cache's (a pin for
+ * O_DIRECT), and failed steals.  All of that is decided before stealing.  After the steal only
  * the stolen page's own checks and, for an empty slot, filemap_add_folio()
  * can still fail; a refused pipe page, uncharged by then, goes back to the
  * pipe as a copy charged to its writer's group again (stealfs_give_back()).  Each refusal is
