@@ -1206,7 +1206,9 @@ large_move() {
 	lm_pages=$(( ($(stat -c %s $lsrc) - loff + 4095) / 4096 ))
 	stealprobe frames $ldst | tail -n +$((loff / 4096 + 1)) > /tmp/lf.after
 	lm_same=$(paste -d' ' /tmp/lf.before /tmp/lf.after | awk '$1 == $2 && $1 != "-"' | wc -l)
-	echo "LARGE $lc $lm_pages $lm_stolen $lm_copied $lm_same $(delta refused_large)"
+	lm_large=$(delta refused_large)
+	lm_other=$(( $(refused_all) - lm_large ))
+	echo "LARGE $lc $lm_pages $lm_stolen $lm_copied $lm_same $lm_large"
 }
 section_large() {
 	mount -t stealfs none $M
@@ -1215,8 +1217,13 @@ section_large() {
 	large_move ext4 $E/lf $M/lf
 	tc="ext4 file -> stealfs, large folios taken whole"
 	check "$tc: data intact" sh -c "test $lm_status = 0 && cmp /tmp/src $M/lf"
-	check "$tc: $lm_stolen of $lm_pages pages stolen (at least 90%)" \
-		test $((lm_stolen * 10)) -ge $((lm_pages * 9))
+	# Folios of 2 MiB (PMD size; 7.2's readahead makes some) do not fit
+	# in the mover's 1 MiB pipe: refused as large, copied.
+	# A few small pages may still sit in a per-CPU LRU batch, whose
+	# reference makes the steal fail (refused_busy; 6.1).
+	check "$tc: $lm_stolen of $lm_pages pages stolen, $lm_large in folios too large for one splice, $lm_other refused otherwise" \
+		test $((lm_stolen + lm_large + lm_other)) = "$lm_pages" -a $((lm_other * 20)) -le "$lm_pages" \
+			-a $((lm_stolen * 2)) -ge "$lm_pages"
 	check "$tc: the $lm_stolen stolen pages are on the source's frames ($lm_same)" \
 		test "$lm_same" -ge $((lm_stolen * 99 / 100)) -a "$lm_same" -le "$lm_stolen"
 	check "$tc: every page stolen or copied once" moved_all $M/lf
@@ -1280,8 +1287,9 @@ section_large() {
 		large_move xfs /mnt/x/lf $M/lx
 		tc="XFS file -> stealfs, large folios taken whole"
 		check "$tc: data intact" sh -c "test $lm_status = 0 && cmp /tmp/src $M/lx"
-		check "$tc: $lm_stolen of $lm_pages pages stolen (at least 90%)" \
-			test $((lm_stolen * 10)) -ge $((lm_pages * 9))
+		check "$tc: $lm_stolen of $lm_pages pages stolen, $lm_large in folios too large for one splice, $lm_other refused otherwise" \
+			test $((lm_stolen + lm_large + lm_other)) = "$lm_pages" -a $((lm_other * 20)) -le "$lm_pages" \
+				-a $((lm_stolen * 2)) -ge "$lm_pages"
 		check "$tc: the stolen pages are on the source's frames ($lm_same)" \
 			test "$lm_same" -ge $((lm_stolen * 99 / 100)) -a "$lm_same" -le "$lm_stolen"
 		drop_caches
