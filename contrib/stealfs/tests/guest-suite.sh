@@ -1287,9 +1287,18 @@ section_large() {
 		large_move xfs /mnt/x/lf $M/lx
 		tc="XFS file -> stealfs, large folios taken whole"
 		check "$tc: data intact" sh -c "test $lm_status = 0 && cmp /tmp/src $M/lx"
-		check "$tc: $lm_stolen of $lm_pages pages stolen, $lm_large in folios too large for one splice, $lm_other refused otherwise" \
-			test $((lm_stolen + lm_large + lm_other)) = "$lm_pages" -a $((lm_other * 20)) -le "$lm_pages" \
-				-a $((lm_stolen * 2)) -ge "$lm_pages"
+		case $(uname -r) in
+		6.1.*)
+			# 6.1's splice_read puts a large folio's pages in one
+			# pipe buffer (refused_partial), and stealfs takes no
+			# large folio there: all copied.
+			check "$tc: on 6.1 nothing stolen, all $lm_copied pages copied" \
+				test "$lm_stolen" = 0 -a "$lm_copied" = "$lm_pages" ;;
+		*)
+			check "$tc: $lm_stolen of $lm_pages pages stolen, $lm_large in folios too large for one splice, $lm_other refused otherwise" \
+				test $((lm_stolen + lm_large + lm_other)) = "$lm_pages" -a $((lm_other * 20)) -le "$lm_pages" \
+					-a $((lm_stolen * 2)) -ge "$lm_pages" ;;
+		esac
 		check "$tc: the stolen pages are on the source's frames ($lm_same)" \
 			test "$lm_same" -ge $((lm_stolen * 99 / 100)) -a "$lm_same" -le "$lm_stolen"
 		drop_caches
