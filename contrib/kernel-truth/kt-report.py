@@ -48,7 +48,7 @@ SCENARIOS = ("plain", "lazy", "bind", "remount-ro", "nearly-full", "exiting", "s
 def parse_records(path):
     """The records of one file: a dict of lists by kind."""
     out = {"probe": {}, "counters": {}, "acct": None, "acct-foreign": None, "bench": [],
-           "powercut": {}, "note": [], "boot": None}
+           "powercut": {}, "note": [], "boot": None, "frames": {}}
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             line = line.rstrip("\r\n")
@@ -69,6 +69,9 @@ def parse_records(path):
                 elif kind == "powercut":
                     fs, _, doc = rest.partition(" ")
                     out["powercut"][fs] = json.loads(doc)
+                elif kind == "frames":
+                    move, same, pages = rest.split()
+                    out["frames"][move] = {"source_frames": int(same), "pages": int(pages)}
                 elif kind == "note":
                     out["note"].append(rest)
                 elif kind == "boot":
@@ -104,17 +107,18 @@ def steal_verdict(delta, majority):
     return "steals" if stolen else "copies" if copied else "cannot tell"
 
 
-def stealfs_answer(counters, probe, missing="stealfs is not loaded on this kernel"):
+def stealfs_answer(counters, probe, missing="stealfs is not loaded on this kernel", moved=None):
     """stealfs's own counters over a measurement: the probe on it, with its
     frame evidence ("steals" when any page was stolen); or, probe None, a
-    move of a whole ext4 file into it ("steals" when most pages were)."""
+    move of a whole file into it ("steals" when most pages were), with the
+    frame identity of that move (moved: its "frames" record) when read."""
     if not counters or "before" not in counters or "after" not in counters:
         return cannot_tell(missing)
     before, after = counters["before"], counters["after"]
     delta = {k: after[k] - before[k] for k in after if k in before}
     refused = sum(v for k, v in delta.items() if k.startswith("refused_"))
     stolen = delta.get("stolen_anon", 0) + delta.get("stolen_pagecache", 0)
-    frames = [] if probe is None else \
+    frames = ([moved] if moved else []) if probe is None else \
         [from_probe(probe, "stealfs", k)["raw"] for k in ("pagecache_move", "gift_move")]
     return {
         "verdict": steal_verdict(delta, probe is None),
@@ -245,7 +249,17 @@ def kernel_entry(name, boots):
             "tee": from_probe(tmpfs, "tmpfs", "tee"),
             "stealfs": stealfs_answer(first["counters"].get("stealfs"), probes.get("stealfs")),
             "ext4_to_stealfs": stealfs_answer(first["counters"].get("ext4-move"), None,
-                                              "no ext4 file was moved into stealfs on this kernel"),
+                                              "no ext4 file was moved into stealfs on this kernel",
+                                              first["frames"].get("ext4-move")),
+            # the large folio rows (issue 37)
+            "ext4_partial_to_stealfs": stealfs_answer(
+                first["counters"].get("ext4-partial"), None,
+                "no ext4 file was moved into stealfs from an offset on this kernel",
+                first["frames"].get("ext4-partial")),
+            "tmpfs_huge_to_stealfs": stealfs_answer(
+                first["counters"].get("tmpfs-huge"), None,
+                "no tmpfs huge=always file was moved into stealfs on this kernel",
+                first["frames"].get("tmpfs-huge")),
         },
         "accounting": accounting(first["acct"], first["acct-foreign"]),
         "power_cut": power_cut(first["powercut"]),
@@ -267,6 +281,16 @@ def release_key(k):
     return (nums or [9999], k["name"] == "debug", k["name"])
 
 
+# The large folio rows (issue 37): moves into stealfs with -M whose source
+# folios are partly covered, or large and swap-backed.
+LARGE_FOLIO_ROWS = (
+    ("ext4_partial_to_stealfs",
+     "clean ext4 file from 12 KiB → stealfs, -M (folios partly covered): most pages stolen"),
+    ("tmpfs_huge_to_stealfs", "tmpfs huge=always file → stealfs, -M: most pages stolen"),
+)
+STEAL_MOVES = ("ext4_to_stealfs",) + tuple(qid for qid, _ in LARGE_FOLIO_ROWS)
+
+
 def answers(k):
     """(id, label, answer) for every behaviour question of kernel entry k,
     in the table's order."""
@@ -285,6 +309,8 @@ def answers(k):
             ("stealfs", "stealfs counters over the probe", q["stealfs"]),
             ("ext4_to_stealfs", "clean ext4 file → stealfs, -M: most pages stolen",
              q["ext4_to_stealfs"])]
+    # the large folio rows (issue 37); reports from before have none
+    out += [(qid, label, q[qid]) for qid, label in LARGE_FOLIO_ROWS if qid in q]
     for a in k["accounting"]:
         out.append(("accounting." + a["scenario"], "acct vs unmount: " + a["scenario"], a))
     return out
@@ -401,9 +427,12 @@ def markdown(path):
         why = ", ".join("%d %s" % (r["after"][c] - r["before"][c], c[len("refused_"):])
                         for c in sorted(r["after"]) if c.startswith("refused_") and c in r["before"]
                         and r["after"][c] != r["before"][c])
-        return "%s: stolen %d anon + %d page cache, %d copied, %d refused (%s)" % (
+        moved = [f for f in r.get("frames", []) if "source_frames" in f]
+        frames = "; frames: %d of %d pages on the source's" % (
+            moved[0]["source_frames"], moved[0]["pages"]) if moved else ""
+        return "%s: stolen %d anon + %d page cache, %d copied, %d refused (%s)%s" % (
             a["verdict"], a["stolen_anon"], a["stolen_pagecache"], a["copied"], a["refused"],
-            why or "none")
+            why or "none", frames)
 
     def acct(a):
         unmount = (a["unmount"] or "").rpartition(" returned ")[2].split(" (")[0]
@@ -415,7 +444,7 @@ def markdown(path):
     def cell(qid, a):
         if a["verdict"] == "cannot tell":
             return footnote(a["reason"])
-        text = steal(a) if qid in ("stealfs", "ext4_to_stealfs") \
+        text = steal(a) if qid in ("stealfs",) + STEAL_MOVES \
             else acct(a) if qid.startswith("accounting.") \
             else short(a)
         if a.get("changed_since"):
@@ -603,7 +632,7 @@ def check(path):
         for fs, qs in q["pipe_to_file"].items():
             for name, a in qs.items():
                 page("%s pipe_to_file %s %s" % (k["name"], fs, name), a)
-        for s, majority in ((q["stealfs"], False), (q["ext4_to_stealfs"], True)):
+        for s, majority in [(q["stealfs"], False)] + [(q[m], True) for m in STEAL_MOVES if m in q]:
             if s["verdict"] == "cannot tell":
                 continue
             r = s["raw"]

@@ -17,6 +17,9 @@
  *     too (6.7+);
  *   - filemap_add_folio() leaves a folio locked or not after a failed
  *     charge (stealfs_add_folio_locked() below);
+ *   - a mapping's folio sizes are set with mapping_set_folio_order_range()
+ *     (6.11+), and stealfs takes large folios from 6.12 on
+ *     (STEALFS_LARGE_FOLIOS below);
  *   - struct mem_cgroup exists only with CONFIG_MEMCG
  *     (stealfs_folio_memcg_get() below);
  *   - mkdir returns a struct dentry * (6.15+);
@@ -155,14 +158,83 @@ static inline void stealfs_kill_pinned_super(struct super_block *sb)
 #endif
 }
 
-/* Puts @new (locked, no mapping) into @old's slot; @old must be locked. */
+/*
+ * Large folios.  From 6.12 on (read in 6.12 and 7.2) stealfs files take
+ * folios of up to STEALFS_MAX_ORDER: their mappings say so with
+ * mapping_set_folio_order_range() ("fs: Allow fine-grained control of
+ * folio sizes", Pankaj Raghav, 6.11), a placeholder of the size wanted is
+ * made with __filemap_get_folio(..., fgf_set_order()) ("filemap: Allow
+ * __filemap_get_folio to allocate large folios", Matthew Wilcox, 6.6), and
+ * a large folio replaces one of the same size (stealfs_replace_folio()).
+ * Below 1 MiB (order 8): a whole folio must sit in one pipe, whose default
+ * ceiling (pipe-max-size) is 1 MiB, and a folio a PMD could map would
+ * leave NR_FILE_THPS counted on the placeholder's node and cgroup, which
+ * replace_page_cache_folio() does not move.  On 6.1 stealfs files hold
+ * small folios only and a large source folio is copied.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0) && defined(CONFIG_TRANSPARENT_HUGEPAGE)
+#define STEALFS_LARGE_FOLIOS 1
+#define STEALFS_MAX_ORDER min_t(unsigned int, 8, MAX_PAGECACHE_ORDER)
+#else
+#define STEALFS_LARGE_FOLIOS 0
+#define STEALFS_MAX_ORDER 0U
+#endif
+
+/* Lets @mapping, a new regular file's, hold folios up to STEALFS_MAX_ORDER. */
+static inline void stealfs_allow_large_folios(struct address_space *mapping)
+{
+#if STEALFS_LARGE_FOLIOS
+	mapping_set_folio_order_range(mapping, 0, STEALFS_MAX_ORDER);
+#endif
+}
+
+/*
+ * Returns @mapping's folio at @index, locked and referenced, made if need
+ * be with @order pages' worth if it can (the kernel may make a smaller one:
+ * memory, alignment, neighbours), or NULL.  The caller checks the size.
+ */
+static inline struct folio *stealfs_grab_large(struct address_space *mapping,
+					       pgoff_t index, unsigned int order,
+					       gfp_t gfp)
+{
+#if STEALFS_LARGE_FOLIOS
+	struct folio *folio = __filemap_get_folio(mapping, index,
+			FGP_LOCK | FGP_CREAT | fgf_set_order(PAGE_SIZE << order),
+			gfp);
+
+	return IS_ERR(folio) ? NULL : folio;
+#else
+	return NULL;
+#endif
+}
+
+/*
+ * Puts @new (locked, no mapping, holding one reference per page: the pipe
+ * buffers') into @old's slot; @old must be locked and of @new's size.
+ *
+ * replace_page_cache_folio() (6.12 and 7.2 alike) stores @new over the
+ * whole range of @old's entry, moves the NR_FILE_PAGES count by folio size,
+ * keeps @new's charge when it has one (mem_cgroup_replace_folio() returns
+ * early), but takes one reference on @new and drops one on @old, while the
+ * page cache holds one per page (__filemap_add_folio()'s folio_ref_add(nr),
+ * filemap_free_folio()'s folio_put_refs(nr)).  For a large folio the rest
+ * is moved here, with both folios locked, so nothing that frees page-cache
+ * folios (truncation, reclaim, migration: all take the lock) sees the
+ * counts in between.  For a small folio this is the plain replace.
+ */
 static inline void stealfs_replace_folio(struct folio *old, struct folio *new)
 {
+	long nr = folio_nr_pages(new);
+
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
 	replace_page_cache_folio(old, new);
 #else
 	replace_page_cache_page(&old->page, &new->page);
 #endif
+	if (nr > 1) {
+		folio_ref_add(new, nr - 1);
+		folio_put_refs(old, nr - 1);
+	}
 }
 
 /*

@@ -104,12 +104,28 @@ void stealfs_free_inode(struct super_block *sb)
 	spin_unlock(&sbi->stat_lock);
 }
 
-/* Accounts the write, then lets ramfs' write_begin find the folio. */
+/*
+ * Accounts the write, then lets ramfs' write_begin find the folio.  Where
+ * files may hold large folios the write path offers up to a large folio's
+ * worth at a time, but ramfs' write_begin makes small folios and the write
+ * stops at the folio's end: only that much is accounted, so that a write
+ * beyond size= still fills the file up to the last page that fits.  A large
+ * folio already there (a stolen one: readahead makes none beyond i_size,
+ * and the inode lock we hold keeps steals out) is accounted to its end.
+ */
 static int stealfs_write_begin(stealfs_wb_ctx_t *file, struct address_space *mapping,
 			       loff_t pos, unsigned int len,
 			       stealfs_wb_t **pagep, void **fsdata)
 {
-	int err = stealfs_account(mapping->host, pos + len);
+	struct folio *folio = filemap_get_folio(mapping, pos >> PAGE_SHIFT);
+	loff_t end = round_down(pos, PAGE_SIZE) + PAGE_SIZE;
+	int err;
+
+	if (!IS_ERR_OR_NULL(folio)) {	/* NULL on 6.1 */
+		end = folio_pos(folio) + folio_size(folio);
+		folio_put(folio);
+	}
+	err = stealfs_account(mapping->host, min_t(loff_t, pos + len, end));
 
 	if (err)
 		return err;
@@ -209,6 +225,8 @@ struct inode *stealfs_get_inode(struct super_block *sb, const struct inode *dir,
 	case S_IFREG:
 		inode->i_op = &stealfs_file_inode_operations;
 		inode->i_fop = &stealfs_file_operations;
+		/* stolen large folios go in whole (splice.c) */
+		stealfs_allow_large_folios(inode->i_mapping);
 		break;
 	case S_IFDIR:
 		inode->i_op = &stealfs_dir_inode_operations;

@@ -6,7 +6,12 @@
 #   probe FS JSON                  spmove --probe --json in a directory on FS
 #   counters FS before|after JSON  stealfs's counters around that probe
 #                                  (FS ext4-move: around a move of a clean
-#                                  ext4 file into stealfs with -M)
+#                                  ext4 file into stealfs with -M; the large
+#                                  folio rows below: ext4-partial,
+#                                  tmpfs-huge)
+#   frames MOVE SAME PAGES         of the PAGES pages that move MOVE wrote
+#                                  into stealfs, SAME are on the physical
+#                                  frame the source's page had (pagemap)
 #   acct JSON                      acctpin run --json
 #   acct-foreign JSON              ... --acct-file FILE --allow-foreign -s plain
 #   bench CASE TARGET SIDE RUN NS BYTES
@@ -58,20 +63,84 @@ if [ "$stage" != bench ]; then
 		[ "$fs" = stealfs ] && echo "counters $fs after $(counters)"
 	done
 fi
+# --- Frame identity of the moves into stealfs (issue 37) -----------------
+# frames_before SRC [OFFSET]: reads SRC into its page cache and keeps the
+# physical frames of its pages from OFFSET on (stealprobe frames: mapped,
+# faulted in, unmapped again), for frames_after.
+frames_before() {
+	cat "$1" > /dev/null
+	if command -v stealprobe > /dev/null; then
+		stealprobe frames "$1" | tail -n +$((${2:-0} / 4096 + 1)) > /tmp/kt-frames.src
+	else
+		rm -f /tmp/kt-frames.src
+	fi
+}
+# frames_after MOVE DST [OFFSET]: prints the "frames" record of MOVE: how
+# many of DST's pages from OFFSET on sit on the frame the source's page at
+# the same place had before the move.
+frames_after() {
+	[ -f /tmp/kt-frames.src ] || { echo "note frames of $1 not read: no stealprobe"; return; }
+	stealprobe frames "$2" | tail -n +$((${3:-0} / 4096 + 1)) > /tmp/kt-frames.dst
+	echo "frames $1 $(paste -d' ' /tmp/kt-frames.src /tmp/kt-frames.dst |
+		awk '$1 == $2 && $1 != "-"' | wc -l) $(wc -l < /tmp/kt-frames.dst)"
+	rm -f /tmp/kt-frames.src /tmp/kt-frames.dst
+}
+# --- end of the frame identity helpers -----------------------------------
+
 # A clean ext4 file's page cache moved into stealfs with SPLICE_F_MOVE:
 # stealfs's counters around one kt-bench file move (8 MiB, page cache
-# filled by kt-bench's read), recorded as the "ext4-move" counters.
+# filled by reading it first), recorded as the "ext4-move" counters, and
+# the frames of its pages before and after ("frames ext4-move").
 e=$(dir_of ext4) s=$(dir_of stealfs)
 if [ "$stage" != bench ] && [ -n "$e" ] && [ -n "$s" ]; then
 	if kt-bench pipe 8M "$e/kt-move-src" > /dev/null; then
 		fresh
+		frames_before "$e/kt-move-src"
 		echo "counters ext4-move before $(counters)"
 		kt-bench file "$e/kt-move-src" "$s/kt-move" -M > /dev/null ||
 			echo "note the ext4 -> stealfs move failed"
 		echo "counters ext4-move after $(counters)"
+		frames_after ext4-move "$s/kt-move"
 	fi
 	rm -f "$e/kt-move-src" "$s/kt-move"
 fi
+
+# --- Large folios (issue 37): two more moves into stealfs with -M --------
+# ext4-partial: the same 8 MiB clean ext4 file from 12 KiB on, to 12 KiB
+# of the destination (stealprobe filemove -o, 1 MiB pipe): the folio at
+# the start and those the pipe cuts are covered in part and copied.
+# tmpfs-huge: an 8 MiB file on a tmpfs mounted huge=always, whose folios
+# are swap-backed (stealfs refuses those whatever their size).
+if [ "$stage" != bench ] && [ -n "$e" ] && [ -n "$s" ] && command -v stealprobe > /dev/null; then
+	if kt-bench pipe 8M "$e/kt-part-src" > /dev/null; then
+		fresh
+		frames_before "$e/kt-part-src" 12288
+		echo "counters ext4-partial before $(counters)"
+		stealprobe filemove -M -o 12288 "$e/kt-part-src" "$s/kt-part" > /dev/null ||
+			echo "note the partial ext4 -> stealfs move failed"
+		echo "counters ext4-partial after $(counters)"
+		frames_after ext4-partial "$s/kt-part" 12288
+	fi
+	rm -f "$e/kt-part-src" "$s/kt-part"
+	h=/tmp/kt-huge
+	mkdir -p $h
+	if mount -t tmpfs -o huge=always,size=32m none $h; then
+		if kt-bench pipe 8M "$h/src" > /dev/null; then
+			frames_before "$h/src"
+			echo "counters tmpfs-huge before $(counters)"
+			stealprobe filemove -M "$h/src" "$s/kt-huge" > /dev/null ||
+				echo "note the tmpfs huge=always -> stealfs move failed"
+			echo "counters tmpfs-huge after $(counters)"
+			frames_after tmpfs-huge "$s/kt-huge"
+			echo "note tmpfs huge=always: ShmemHugePages $(sed -n 's/^ShmemHugePages: *//p' /proc/meminfo) while its 8 MiB file was cached"
+		fi
+		umount $h
+	else
+		echo "note tmpfs huge=always could not be mounted"
+	fi
+	rm -f "$s/kt-huge"
+fi
+# --- end of the large folio rows -----------------------------------------
 if [ "$stage" = all ]; then
 	if [ "$(id -u)" = 0 ]; then
 		acct=$(cd /tmp && acctpin run --json 2>/dev/null)

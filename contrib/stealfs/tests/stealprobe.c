@@ -7,7 +7,9 @@
  *                                             stdin (a pipe) -> DST at OFFSET;
  *                                             prints "spliced BYTES", and on
  *                                             failure "error ENAME" (exit 1)
- *   stealprobe filemove [-M] [-m] SRC DST     SRC -> private pipe -> DST
+ *   stealprobe filemove [-M] [-m] [-o OFFSET] SRC DST
+ *                                             SRC -> private pipe -> DST, from
+ *                                             OFFSET of SRC to OFFSET of DST
  *     -M: SPLICE_F_MOVE; -m: keep DST (splice) or SRC (filemove) mapped
  *     during the move, then check the mapping shows the file's data;
  *     -l: with -m, also mlock the mapping; -H: hold references to DST's
@@ -59,6 +61,13 @@
  *     each as "log: MESSAGE"
  *   stealprobe as ID COMMAND [ARG]...         run COMMAND as user and group ID
  *                                             (numeric), no other groups
+ *   stealprobe frames FILE                    the physical frame of each page
+ *                                             of FILE (faulted in through a
+ *                                             shared mapping, then unmapped),
+ *                                             from /proc/self/pagemap: one
+ *                                             line a page, the frame number
+ *                                             in hex, or "-" (not present;
+ *                                             frames hidden from non-root)
  *
  * Built statically for the VM (contrib/stealfs/tests/check-vm.sh); exits 0 on success,
  * 1 on a failed check, 2 on a usage error.
@@ -188,18 +197,21 @@ static int open_out(const char *path)
 	return fd;
 }
 
-/* Moves @in (a file) to @out at offset 0 through a pipe; returns bytes. */
-static uint64_t file_move(int in, int out, unsigned int flags)
+/*
+ * Moves @in (a file) from byte @from to @out at the same byte through a
+ * pipe; returns bytes.
+ */
+static uint64_t file_move(int in, int out, loff_t from, unsigned int flags)
 {
 	int p[2];
-	loff_t off = 0;
+	loff_t off = from, in_off = from;
 	uint64_t total = 0;
 
 	if (pipe(p) < 0)
 		die("pipe");
 	grow_pipe(p[1]);
 	for (;;) {
-		ssize_t n = splice(in, NULL, p[1], NULL, PIPE_BYTES, 0);
+		ssize_t n = splice(in, &in_off, p[1], NULL, PIPE_BYTES, 0);
 
 		if (n < 0)
 			die("splice from file");
@@ -934,11 +946,44 @@ static void check_mapping(const char *path, const struct mapping *map)
 	printf("mapping: ok\n");
 }
 
+/*
+ * Prints the physical frame of every page of @path, one line each (see the
+ * top of the file): the pages are faulted in through a shared read-only
+ * mapping, their frames read from /proc/self/pagemap, and the mapping
+ * dropped again, so that a move afterwards finds them unmapped.  Returns 0,
+ * or exits on error.
+ */
+static int cmd_frames(const char *path)
+{
+	struct mapping map;
+	int pm = open("/proc/self/pagemap", O_RDONLY);
+
+	if (pm < 0)
+		die("/proc/self/pagemap");
+	map_file(path, &map, 0);
+	for (size_t i = 0; i < map.size; i += PAGE) {
+		uint64_t e;
+		off_t at = (off_t)(((uintptr_t)map.addr + i) / PAGE * sizeof(e));
+
+		if (pread(pm, &e, sizeof(e), at) != (ssize_t)sizeof(e))
+			die("pread /proc/self/pagemap");
+		/* bit 63: present; bits 0-54: the frame (0 when hidden) */
+		if ((e >> 63) && (e & ((1ULL << 55) - 1)))
+			printf("%llx\n", (unsigned long long)(e & ((1ULL << 55) - 1)));
+		else
+			printf("-\n");
+	}
+	if (map.size && munmap(map.addr, map.size) < 0)
+		die("munmap");
+	close(pm);
+	return fflush(stdout) ? 1 : 0;
+}
+
 /* Prints the usage and returns 2. */
 static int usage(void)
 {
 	fputs("usage: stealprobe splice [-M] [-m] [-l] [-H] [-o OFFSET] DST\n"
-	      "       stealprobe filemove [-M] [-m] SRC DST\n"
+	      "       stealprobe filemove [-M] [-m] [-o OFFSET] SRC DST\n"
 	      "       stealprobe gift [-f FILE [-t]] SIZE DST\n"
 	      "       stealprobe pieces COUNT SIZE DST\n"
 	      "       stealprobe dio-pin SRC DST SIZE RELEASE TEXT | hog LEAVE\n"
@@ -948,7 +993,8 @@ static int usage(void)
 	      "       stealprobe time-pipe SIZE COMMAND [ARG]...\n"
 	      "       stealprobe mount [-r] DIR [DATA]\n"
 	      "       stealprobe fsconfig [-r] DIR PARAM...\n"
-	      "       stealprobe as ID COMMAND [ARG]...\n", stderr);
+	      "       stealprobe as ID COMMAND [ARG]...\n"
+	      "       stealprobe frames FILE\n", stderr);
 	return 2;
 }
 
@@ -1069,7 +1115,7 @@ int main(int argc, char **argv)
 		if (mapped)
 			map_file(argv[0], &map, 0);
 		printf("moved %llu\n",
-		       (unsigned long long)file_move(in, out, flags));
+		       (unsigned long long)file_move(in, out, offset, flags));
 		if (mapped)
 			check_mapping(argv[0], &map);
 		return close(out) < 0;
@@ -1083,6 +1129,8 @@ int main(int argc, char **argv)
 				   argv[4]);
 	if (!strcmp(cmd, "hog") && argc == 1)
 		cmd_hog(parse_size(argv[0]));
+	if (!strcmp(cmd, "frames") && argc == 1)
+		return cmd_frames(argv[0]);
 	if (!strcmp(cmd, "pattern") && argc == 1)
 		return cmd_pattern(parse_size(argv[0]));
 	if (!strcmp(cmd, "mmap") && argc == 1)
