@@ -32,7 +32,7 @@ problems() {
 		at=1
 		[ "$(head -c 2 "$1/$f")" != '#!' ] || at=2
 		[ "$(sed -n "${at}p" "$1/$f")" = "$want" ] || echo "$f: line $at is not: $want"
-		n=$(grep -c 'SPDX-License-Identifier:' "$1/$f")
+		n=$(grep -c -e '^\(/\*\|//\|#\|dnl\|\.\\"\) SPDX-License-Identifier:' "$1/$f")
 		[ "$n" -le 1 ] || echo "$f: $n SPDX lines"
 	done <list
 }
