@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-/* ---- acct_v3 records (acctpin-record.c) ---- */
+/* ---- acct_v3 records (record.c) ---- */
 
 /* Size of one struct acct_v3 record in the file. */
 #define AP_RECORD_SIZE 64
@@ -64,13 +64,13 @@ void ap_records_free(struct ap_records *r);
 /* Index of the record with this pid and comm, or -1. */
 long ap_records_find(const struct ap_records *r, uint32_t pid, const char *comm);
 
-/* ---- dump (acctpin-dump.c) ---- */
+/* ---- dump (dump.c) ---- */
 
 /* Print the records of files (NULL-terminated; "-" is standard input) as
  * dump-acct does, or as JSON.  Returns 0, or 1 after reported errors. */
 int ap_dump(char *const *files, bool json);
 
-/* ---- the sandbox: namespaces, signals, watchdog (acctpin-sandbox.c) ---- */
+/* ---- the sandbox: namespaces, signals, watchdog (sandbox.c) ---- */
 
 /* Exit status when the needed privileges are missing. */
 #define AP_EXIT_SKIP 77
@@ -141,7 +141,7 @@ int ap_owner_write(const char *dir, const char *text);
  * or failure to remove, is a note on stderr; none fails the run. */
 void ap_sweep_stale(const char *parent, const char *self);
 
-/* ---- scratch filesystems (acctpin-scratch.c) ---- */
+/* ---- scratch filesystems (scratch.c) ---- */
 
 enum ap_fs_kind { AP_FS_TMPFS, AP_FS_EXT4, AP_FS_EXISTING };
 
@@ -216,7 +216,7 @@ int ap_acct_file_new(const char *dir, const char *name, char out[PATH_MAX]);
  * Returns 0 or -errno. */
 int ap_acct(const char *path);
 
-/* ---- a foreign accounting file (acctpin-foreign.c) ---- */
+/* ---- a foreign accounting file (foreign.c) ---- */
 
 /* Open path, an accounting file acctpin did not create, for run
  * --acct-file: refused unless allowed (--allow-foreign); never follows a
@@ -238,7 +238,7 @@ int ap_foreign_size(int fd, uint64_t *size);
  * message. */
 int ap_acct_file_foreign(int fd, const char *dir, const char *name, char out[PATH_MAX]);
 
-/* ---- free space and the accounting thresholds (acctpin-space.c) ---- */
+/* ---- free space and the accounting thresholds (space.c) ---- */
 
 /* The /proc/sys/kernel/acct values in force, and the locked fd through
  * which acctpin changed the check period (-1 when it did not). */
@@ -270,7 +270,7 @@ double ap_space_percent(const struct ap_space *sp);
  * about want_avail blocks available.  Returns 0 or -errno. */
 int ap_fill_to(int fd, const char *path, uint64_t want_avail);
 
-/* ---- marker processes (acctpin-marker.c) ---- */
+/* ---- marker processes (marker.c) ---- */
 
 /* A child process that exits at once (or when its gate closes) with a
  * known name and a known exit code or signal. */
@@ -296,7 +296,7 @@ int ap_marker_reap(struct ap_marker *m);
 /* Whether record rec is the one marker m must have written. */
 bool ap_marker_matches(const struct ap_marker *m, const struct ap_record *rec, pid_t parent);
 
-/* ---- report (acctpin-report.c) ---- */
+/* ---- report (report.c) ---- */
 
 /* One check's outcome. */
 struct ap_check {
@@ -335,7 +335,7 @@ int ap_report_finish(struct ap_report *r, struct json_object *header);
 void ap_report_free(struct ap_report *r);
 
 
-/* ---- run and race (acctpin-scenario.c, acctpin-race.c) ---- */
+/* ---- run and race (scenario.c, race.c) ---- */
 
 enum ap_expect { AP_EXPECT_LINUX, AP_EXPECT_BSD };
 
