@@ -1,5 +1,5 @@
 # Shared helpers for the shell tests; sourced by every tests/*/*.sh.
-# The harness sets top_srcdir and top_builddir (see tests/local.am).
+# The harness sets top_srcdir and top_builddir (see tests/Makemodule.am).
 set -u
 : "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$top_builddir}"

@@ -54,6 +54,13 @@
 #error "stealfs needs Linux 6.1 or later (tested on 6.1, 6.12 and 7.2): this kernel lacks filemap_add_folio() and the folio page-cache API the module steals pages with"
 #endif
 
+/*
+ * Inode operations take a struct mnt_idmap *, and the identity mapping is
+ * nop_mnt_idmap: the type came with 256c8aed2b42 "fs: introduce dedicated
+ * idmap type for mounts" (Christian Brauner, 6.3), the operations were
+ * converted to it by his "fs: port ->...() to pass mnt_idmap" series in
+ * the same release.
+ */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
 typedef struct mnt_idmap stealfs_idmap_t;
 #define STEALFS_NOP_IDMAP (&nop_mnt_idmap)

@@ -3,7 +3,7 @@
  * splice.c - stealfs' splice_write: with SPLICE_F_MOVE, whole pipe pages go
  * into the file's page cache instead of being copied.
  *
- * pipe_buf_try_steal() hands over two kinds of page (DESIGN.md §3):
+ * pipe_buf_try_steal() hands over two kinds of page (doc/stealfs.md):
  *
  *  - anonymous pipe pages written with write(2), when the pipe holds the
  *    only reference.  They come back locked, off the LRU, not uptodate, and

@@ -180,6 +180,13 @@ static const char *err_name(int err)
 	}
 }
 
+/* How messages name the first accounting file: the caller's name for
+ * --acct-file's, not the /proc/self/fd/N it is read through. */
+static const char *shown(const struct scen *sc)
+{
+	return sc->o->foreign_fd >= 0 ? sc->o->foreign : sc->reader;
+}
+
 /* The checks every scenario makes on its first file, after the action. */
 static void judge(struct scen *sc, int linux_err, int bsd_err, bool bsd_still_on)
 {
@@ -191,7 +198,7 @@ static void judge(struct scen *sc, int linux_err, int bsd_err, bool bsd_still_on
 	struct ap_records r;
 	int rc = ap_records_load(sc->reader, sc->base, MAX_RECORDS, &r);
 	if (rc < 0) {
-		ap_check(sc->rep, sc->name, "records", false, "%s: %s", sc->reader, strerror(-rc));
+		ap_check(sc->rep, sc->name, "records", false, "%s: %s", shown(sc), strerror(-rc));
 		return;
 	}
 	bool off_expected = !(bsd && bsd_still_on);
@@ -200,8 +207,7 @@ static void judge(struct scen *sc, int linux_err, int bsd_err, bool bsd_still_on
 		 "a marker run after it was %srecorded (accounting %s; expected %s)",
 		 post_here ? "" : "not ", post_here ? "still on" : "off",
 		 off_expected ? "off" : "on");
-	/* Name the caller's file, not the descriptor it is read through. */
-	check_records(sc, &r, "file", sc->o->foreign_fd >= 0 ? sc->o->foreign : sc->reader);
+	check_records(sc, &r, "file", shown(sc));
 	check_markers(sc, &r, 1, "missing", 0, sc->post);
 	const struct ap_record *last = r.n ? &r.v[r.n - 1] : NULL;
 	bool by_action = last && last->pid == (uint32_t)getpid() &&

@@ -29,6 +29,6 @@ static void version_callback(poptContext ctx, enum poptCallbackReason reason,
 
 const struct poptOption cli_version_options[] = {
 	{ NULL, '\0', POPT_ARG_CALLBACK, (void *)version_callback, 0, NULL, NULL },
-	{ "version", '\0', POPT_ARG_NONE, NULL, 0, "output version information and exit", NULL },
+	{ "version", '\0', POPT_ARG_NONE, NULL, 0, "print the version and exit", NULL },
 	POPT_TABLEEND
 };

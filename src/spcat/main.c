@@ -196,22 +196,22 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 {
 	const char *offset_arg = NULL, *length_arg = NULL, *pipe_size_arg = NULL;
 	int no_splice = 0, nocache = 0, stats = 0, json = 0;
-	/* cat's options first, in cat's order and words. */
+	/* cat's options first, in cat's order (the descriptions are ours). */
 	const struct poptOption table[] = {
-		{ "show-all", 'A', POPT_ARG_NONE, NULL, 'A', "equivalent to -vET", NULL },
+		{ "show-all", 'A', POPT_ARG_NONE, NULL, 'A', "-v, -E and -T together", NULL },
 		{ "number-nonblank", 'b', POPT_ARG_NONE, NULL, 'b',
-		  "number nonempty output lines, overrides -n", NULL },
-		{ NULL, 'e', POPT_ARG_NONE, NULL, 'e', "equivalent to -vE", NULL },
+		  "put a line number before each line that is not empty (wins over -n)", NULL },
+		{ NULL, 'e', POPT_ARG_NONE, NULL, 'e', "-v and -E together", NULL },
 		{ "show-ends", 'E', POPT_ARG_NONE, NULL, 'E',
-		  "display $ or ^M$ at end of each line", NULL },
-		{ "number", 'n', POPT_ARG_NONE, NULL, 'n', "number all output lines", NULL },
+		  "mark where each line ends with $ (^M$ after a carriage return)", NULL },
+		{ "number", 'n', POPT_ARG_NONE, NULL, 'n', "put a line number before every line", NULL },
 		{ "squeeze-blank", 's', POPT_ARG_NONE, NULL, 's',
-		  "suppress repeated empty output lines", NULL },
-		{ NULL, 't', POPT_ARG_NONE, NULL, 't', "equivalent to -vT", NULL },
-		{ "show-tabs", 'T', POPT_ARG_NONE, NULL, 'T', "display TAB characters as ^I", NULL },
-		{ NULL, 'u', POPT_ARG_NONE, NULL, 0, "(ignored)", NULL },
+		  "print one empty line where several follow each other", NULL },
+		{ NULL, 't', POPT_ARG_NONE, NULL, 't', "-v and -T together", NULL },
+		{ "show-tabs", 'T', POPT_ARG_NONE, NULL, 'T', "show each tab as ^I", NULL },
+		{ NULL, 'u', POPT_ARG_NONE, NULL, 0, "accepted and without effect", NULL },
 		{ "show-nonprinting", 'v', POPT_ARG_NONE, NULL, 'v',
-		  "use ^ and M- notation, except for LFD and TAB", NULL },
+		  "show control and high bytes as ^X and M-X (not tab, newline)", NULL },
 		{ "offset", '\0', POPT_ARG_STRING, &offset_arg, 0,
 		  "start each FILE at byte N (suffixes K, M, G, ... and KB, MB, ...)", "N" },
 		{ "length", '\0', POPT_ARG_STRING, &length_arg, 0,
@@ -234,8 +234,8 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 	};
 	struct cli_options p;
 	cli_options_start(&p, argc, argv, table, "[OPTION]... [FILE]...\n"
-			  "Concatenate FILE(s) to standard output.\n\n"
-			  "With no FILE, or when FILE is -, read standard input.\n"
+			  "Write each FILE, one after another, to standard output.\n\n"
+			  "A FILE of - is standard input, which is also read when no FILE is given.\n"
 			  "The data move through splice(2) unless a text option formats them\n"
 			  "(-A, -b, -e, -E, -n, -s, -t, -T, -v).\n", 0);
 	int rc, progress = -1;

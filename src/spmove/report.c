@@ -14,19 +14,6 @@ const char *quoted(const char *name)
 	return cli_quote_always(name);
 }
 
-void report(const char *src, const char *dst, int err, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (dst)
-		cli_error(err, "%s -> %s: %s", quoted(src), quoted(dst), msg);
-	else
-		cli_error(err, "%s: %s", quoted(src), msg);
-}
-
 bool ask(const char *fmt, ...)
 {
 	char line[64];

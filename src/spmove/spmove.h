@@ -435,10 +435,6 @@ void seen_forget(struct seen *set, const struct stat *st);
 
 /* ---- report.c ---- */
 
-/* Print "spmove: 'SRC' -> 'DST': MESSAGE[: strerror(err)]" on stderr. */
-void report(const char *src, const char *dst, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
 /* name as cp and mv quote it in messages: cli_quote_always(). */
 const char *quoted(const char *name);
 

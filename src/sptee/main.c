@@ -122,14 +122,14 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 	const char *pipe_size_arg = NULL;
 	const struct poptOption table[] = {
 		{ "append", 'a', POPT_ARG_NONE, &cfg->append, 0,
-		  "append to the given FILEs, do not overwrite", NULL },
+		  "add to the end of each FILE instead of emptying it first", NULL },
 		{ "ignore-interrupts", 'i', POPT_ARG_NONE, &cfg->ignore_interrupts, 0,
-		  "ignore interrupt signals", NULL },
+		  "carry on when SIGINT arrives", NULL },
 		{ NULL, 'p', POPT_ARG_NONE, NULL, OPT_P,
-		  "diagnose errors writing to non pipes", NULL },
+		  "as --output-error with no MODE (warn-nopipe)", NULL },
 		{ "output-error", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL,
-		  OPT_OUTPUT_ERROR, "set behavior on write error: warn, warn-nopipe "
-		  "(the default with no MODE), exit, exit-nopipe", "MODE" },
+		  OPT_OUTPUT_ERROR, "what a failed write does: warn, warn-nopipe (MODE's "
+		  "default), exit, exit-nopipe", "MODE" },
 		{ "pipe-size", '\0', POPT_ARG_STRING, &pipe_size_arg, 0,
 		  "size pipes to N bytes (default 1M, within fs.pipe-max-size)", "N" },
 		{ "no-splice", '\0', POPT_ARG_NONE, &cfg->no_splice, 0,
@@ -149,8 +149,8 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 	};
 	struct cli_options p;
 	cli_options_start(&p, argc, argv, table, "[OPTION]... [FILE]...\n"
-			  "Copy standard input to each FILE, and also to standard output,\n"
-			  "duplicating it in the kernel with tee(2).", 0);
+			  "Write what arrives on standard input to standard output and to every\n"
+			  "FILE, the kernel duplicating it with tee(2).", 0);
 	int rc;
 	while ((rc = cli_options_next(&p)) > 0) {
 		bool good = rc == OPT_PROGRESS ? (cfg->progress = cli_progress_style_parse(p.arg)) >= 0

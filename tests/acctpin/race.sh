@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/acctpin/common.sh"
 # The race forks from several threads at once; it runs in the sanitizer
 # build too (marker children make raw system calls only, see
-# src/acctpin-marker.c).
+# src/acctpin/marker.c).
 
 run_cmd out err "$ACCTPIN" race --seconds 5
 check_eq "exit status" 0 "$RC"

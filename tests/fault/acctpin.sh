@@ -6,11 +6,6 @@
 . "$top_srcdir/tests/fault/matrix.sh"
 . "$top_srcdir/tests/acctpin/common.sh"
 BIN=$(real_bin acctpin)
-# Not lseek yet: a failed lseek in the foreign scenario's record reader is
-# reported against /proc/self/fd/N instead of the accounting file
-# ("acctpin: plain: records: /proc/self/fd/5: Input/output error"), which
-# the matrix refuses -- a bug in acctpin for its owner (issue 29's notes).
-FM_SYSCALLS=$(echo $FM_SYSCALLS | sed 's/ lseek / /')
 
 # left_behind: nothing of acctpin's is left -- no file in its TMPDIR, no
 # mount and no loop device over a file there, kernel.acct as it was; prints
