@@ -72,8 +72,8 @@ SCENARIOS = ("plain", "lazy", "bind", "remount-ro", "nearly-full", "exiting", "s
 
 def parse_records(path):
     """The records of one file: a dict of lists by kind."""
-    out = {"probe": {}, "counters": {}, "acct": None, "acct-foreign": None, "bench": [],
-           "powercut": {}, "note": [], "boot": None}
+    out = {"probe": {}, "counters": {}, "frames": {}, "acct": None, "acct-foreign": None,
+           "bench": [], "powercut": {}, "note": [], "boot": None}
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             line = line.rstrip("\r\n")
@@ -85,6 +85,10 @@ def parse_records(path):
                 elif kind == "counters":
                     fs, when, doc = rest.split(" ", 2)
                     out["counters"].setdefault(fs, {})[when] = json.loads(doc)
+                elif kind == "frames":
+                    what, same, checked, byte = rest.split()
+                    out["frames"][what] = {"frames_same": int(same), "frames_checked": int(checked),
+                                           "byte_after_write": byte}
                 elif kind in ("acct", "acct-foreign"):
                     out[kind] = json.loads(rest)
                 elif kind == "bench":
@@ -141,18 +145,21 @@ def steal_verdict(delta, majority):
     return "steals" if stolen else "copies" if copied else "cannot tell"
 
 
-def stealfs_answer(counters, probe, missing="stealfs is not loaded on this kernel"):
+def stealfs_answer(counters, probe, missing="stealfs is not loaded on this kernel", frames=None):
     """stealfs's own counters over a measurement: the probe on it, with its
     frame evidence ("steals" when any page was stolen); or, probe None, a
-    move of a whole ext4 file into it ("steals" when most pages were)."""
+    move of a whole ext4 file into it ("steals" when most pages were), with
+    that move's frames (kt-bench frames) when measured."""
     if not counters or "before" not in counters or "after" not in counters:
         return cannot_tell(missing)
     before, after = counters["before"], counters["after"]
     delta = {k: after[k] - before[k] for k in after if k in before}
     refused = sum(v for k, v in delta.items() if k.startswith("refused_"))
     stolen = delta.get("stolen_anon", 0) + delta.get("stolen_pagecache", 0)
-    frames = [] if probe is None else \
-        [from_probe(probe, "stealfs", k)["raw"] for k in ("pagecache_move", "gift_move")]
+    if probe is not None:
+        frames = [from_probe(probe, "stealfs", k)["raw"] for k in ("pagecache_move", "gift_move")]
+    else:
+        frames = [frames] if frames else []
     return {
         "verdict": steal_verdict(delta, probe is None),
         "reason": None if stolen or delta.get("copied", 0) else "the probe moved no pages through it",
@@ -294,7 +301,8 @@ def kernel_entry(name, boots):
             "tee": from_probe(tmpfs, "tmpfs", "tee", referenced=True),
             "stealfs": stealfs_answer(first["counters"].get("stealfs"), probes.get("stealfs")),
             "ext4_to_stealfs": stealfs_answer(first["counters"].get("ext4-move"), None,
-                                              "no ext4 file was moved into stealfs on this kernel"),
+                                              "no ext4 file was moved into stealfs on this kernel",
+                                              first.get("frames", {}).get("ext4-move")),
         },
         "accounting": accounting(first["acct"], first["acct-foreign"]),
         "power_cut": power_cut(first["powercut"]),
@@ -453,9 +461,14 @@ def markdown(path):
         why = ", ".join("%d %s" % (r["after"][c] - r["before"][c], c[len("refused_"):])
                         for c in sorted(r["after"]) if c.startswith("refused_") and c in r["before"]
                         and r["after"][c] != r["before"][c])
-        return "%s: stolen %d anon + %d page cache, %d copied, %d refused (%s)" % (
+        text = "%s: stolen %d anon + %d page cache, %d copied, %d refused (%s)" % (
             a["verdict"], a["stolen_anon"], a["stolen_pagecache"], a["copied"], a["refused"],
             why or "none")
+        f = r["frames"][0] if len(r["frames"]) == 1 and "frames_same" in r["frames"][0] else None
+        if f and r["frames"][0].get("pages") is None:
+            text += "; %d/%d frames the source's, '%s' after write" % (
+                f["frames_same"], f["frames_checked"], f["byte_after_write"])
+        return text
 
     def acct(a):
         unmount = (a["unmount"] or "").rpartition(" returned ")[2].split(" (")[0]
@@ -680,6 +693,16 @@ def check(path):
             if (want != s["verdict"] or d["stolen_anon"] != s["stolen_anon"]
                     or d["copied"] != s["copied"] or d["refused_gift"] != s["refused_gift"]):
                 bad.append("%s stealfs: counters disagree with the verdict" % k["name"])
+            # the move's frames, when read, must not contradict the counters:
+            # stolen pages keep their frames, copied ones do not
+            for f in (r["frames"] if majority else []):
+                same, checked = f.get("frames_same"), f.get("frames_checked")
+                if not checked:
+                    continue
+                if (s["verdict"] == "steals" and (same == 0 or f.get("byte_after_write") == "B")) \
+                        or (s["verdict"] == "copies" and 2 * same > checked):
+                    bad.append("%s ext4_to_stealfs: %s with %d/%d frames the source's" % (
+                        k["name"], s["verdict"], same, checked))
         for a in k["accounting"]:
             if a["verdict"] == "cannot tell":
                 continue

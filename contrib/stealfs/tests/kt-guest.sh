@@ -7,6 +7,10 @@
 #   counters FS before|after JSON  stealfs's counters around that probe
 #                                  (FS ext4-move: around a move of a clean
 #                                  ext4 file into stealfs with -M)
+#   frames ext4-move SAME CHECKED B|A  that move's frames (kt-bench frames:
+#                                  destination pages whose frame was the
+#                                  source's) and the byte read back after
+#                                  the source was written
 #   acct JSON                      acctpin run --json
 #   acct-foreign JSON              ... --acct-file FILE --allow-foreign -s plain
 #   bench CASE TARGET SIDE RUN NS BYTES
@@ -66,9 +70,12 @@ if [ "$stage" != bench ] && [ -n "$e" ] && [ -n "$s" ]; then
 	if kt-bench pipe 8M "$e/kt-move-src" > /dev/null; then
 		fresh
 		echo "counters ext4-move before $(counters)"
-		kt-bench file "$e/kt-move-src" "$s/kt-move" -M > /dev/null ||
+		res=$(kt-bench frames "$e/kt-move-src" "$s/kt-move" -M) ||
 			echo "note the ext4 -> stealfs move failed"
 		echo "counters ext4-move after $(counters)"
+		echo "$res" | sed -n 's/^frames \([0-9]*\) \([0-9]*\)$/\1 \2/p' | while read -r same checked; do
+			echo "frames ext4-move $same $checked $(echo "$res" | sed -n 's/^after-write //p')"
+		done
 	fi
 	rm -f "$e/kt-move-src" "$s/kt-move"
 fi
