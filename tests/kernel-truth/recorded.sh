@@ -52,6 +52,8 @@ ok "the stealfs page-cache rows say the source is stealfs's own dirty pages" \
 	grep -q '^| pipe → stealfs: its own dirty page cache, -M | ' kt.md
 check_eq "no cell of the table says shared for a pipe's references, or old/new/empty bare" "" \
 	"$(grep -E '^\| (vmsplice|tee|file → pipe|power cut)' kt.md | grep -E '\| (shared|new|old|empty) \(')"
+ok "the clean ext4 file's move into stealfs shows its frames" \
+	grep -Eq '^\| clean ext4 file → stealfs, -M: most pages stolen \| [^|]* \| steals: [^|]*; [0-9]+/[0-9]+ frames the source.s, .A. after write \|' kt.md
 ok "the table states the spread of each ratio" grep -Eq '^\| bench pipe → stealfs: .*×[0-9.]+ \([0-9.]+–[0-9.]+\)' kt.md
 ok "the table has the power-cut rows, spmove's on XFS" \
 	grep -q '^| power cut, xfs: spmove SRC over an existing DST | .* | new at this cut (1048576 bytes; [^|]* | [^|]* |$' kt.md
@@ -94,6 +96,8 @@ caught "an accounting verdict the checks contradict is caught" \
 	'a = k[1]["accounting"][0]; a["raw"]["checks"][0]["ok"] = False'
 caught "stealfs figures the counters contradict are caught" \
 	's = k[1]["questions"]["stealfs"]; s["stolen_anon"] += 1'
+caught "a clean ext4 file's move called steals with no frame of the source's is caught" \
+	'a = k[1]["questions"]["ext4_to_stealfs"]; f = a["raw"]["frames"][0]; assert a["verdict"] == "steals" and f["frames_same"] > 0; f["frames_same"] = 0'
 caught "a changed_since the verdicts contradict is caught" \
 	'a = k[2]["questions"]["tee"]; assert a["changed_since"] is None; a["changed_since"] = k[1]["name"]'
 caught "a power-cut changed_since the verdicts contradict is caught" \
@@ -125,12 +129,18 @@ caught "'cannot tell' without a reason breaks the schema" \
 # follows the schema, its verdicts agree with its measurements, and its
 # table is the Markdown recorded beside it and the one in
 # doc/kernel-truth.md.
-for f in "$top_srcdir"/contrib/kernel-truth/results/*.json; do
-	n=${f##*/}
+# (results/DATE/kernel-truth.json, .md and .png; earlier: results/DATE.json)
+published=0
+for f in "$top_srcdir"/contrib/kernel-truth/results/*.json \
+	 "$top_srcdir"/contrib/kernel-truth/results/*/kernel-truth.json; do
+	[ -f "$f" ] || continue
+	published=$((published + 1))
+	n=${f#"$top_srcdir"/contrib/kernel-truth/results/}
 	ok "$n follows the schema" python3 "$REPORT" validate "$f" "$SCHEMA"
 	ok "$n: every verdict agrees with its raw measurement" python3 "$REPORT" check "$f"
 	python3 "$REPORT" markdown "$f" | sed 1d > published.md
 	ok "$n: its table is ${n%.json}.md's" sh -c 'sed 1d "$1" | grep -vx "" | while IFS= read -r line; do grep -qxF -- "$line" "$2" || exit 1; done' sh published.md "${f%.json}.md"
 	ok "$n: its table is in doc/kernel-truth.md" sh -c 'sed 1d "$1" | grep -vx "" | while IFS= read -r line; do grep -qxF -- "$line" "$2" || exit 1; done' sh published.md "$top_srcdir/doc/kernel-truth.md"
 done
+ok "a published report is checked" test "$published" -gt 0
 done_testing
