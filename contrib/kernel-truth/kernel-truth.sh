@@ -97,11 +97,14 @@ measure_vm() {
 		}
 		grep '^kernel-truth:' "$work/$series.module.log"
 	fi
-	# With the power-cut rows' tools: kt-powercut.sh, XFS and btrfs.
+	# With the power-cut rows' tools: kt-powercut.sh, XFS and btrfs, and
+	# device mapper for btrfs's cut (dmsetup suspend; without it btrfs's
+	# rows say "cannot tell").
 	vm_init=$here/init.sh vm_payload="$here/kt-run.sh $here/kt-guest.sh $srcdir/contrib/kernel-truth/kt-powercut.sh"
-	vm_modules="xfs btrfs"
+	vm_modules="xfs btrfs dm-mod"
 	vm_binaries="$builddir/contrib/kernel-truth/kt-powercut=kt-powercut $(command -v xfs_io)=xfs_io
 		$(command -v mke2fs)=mkfs.ext4 $(command -v mkfs.xfs)=mkfs.xfs $(command -v mkfs.btrfs)=mkfs.btrfs"
+	command -v dmsetup >/dev/null && vm_binaries="$vm_binaries $(command -v dmsetup)=dmsetup"
 	build_initramfs "$abi" "$ko" kt-initramfs || return 1
 	unset vm_init vm_payload vm_modules vm_binaries
 	for b in $(seq 1 "$boots"); do

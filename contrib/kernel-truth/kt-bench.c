@@ -8,8 +8,17 @@
  *                                 DST (created before)
  *   kt-bench file SRC DST [-M]    read SRC once (into the page cache), then
  *                                 time SRC -> private pipe -> DST
+ *   kt-bench frames SRC DST [-M]  the file case, with the physical frames of
+ *                                 SRC's cached pages read (through a mapping
+ *                                 removed before the move) and compared with
+ *                                 DST's after it; then SRC's first byte is
+ *                                 rewritten and DST's read back
  *   -M: SPLICE_F_MOVE on the splice into DST.
- * Prints "ns NANOSECONDS bytes BYTES".  Exit 0, 1 on an error, 2 on usage.
+ * Prints "ns NANOSECONDS bytes BYTES"; frames adds "frames SAME CHECKED" (DST
+ * pages whose frame was SRC's, of the pages whose frames both could be read;
+ * root) and "after-write B" when DST's first byte changed with SRC's, else
+ * "after-write A" (SRC is written: its first byte is left changed).  Exit
+ * 0, 1 on an error, 2 on usage.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -114,13 +124,88 @@ static uint64_t bench_file(int src, int dst, unsigned int flags, uint64_t *bytes
 	return t;
 }
 
+/* The physical frames of the pages of fd's first pages * page bytes, each
+ * touched through a shared mapping that is gone again on return (a page
+ * still mapped would be one a thief must leave); 0 where a frame cannot be
+ * read.  Returns 0, or -1 when the mapping fails. */
+static int file_frames(int fd, size_t pages, size_t page, uint64_t *pfn)
+{
+	char *map = mmap(NULL, pages * page, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		return -1;
+	int pm = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	for (size_t i = 0; i < pages; i++) {
+		volatile char c = map[i * page];
+		uint64_t e = 0;
+		(void)c;
+		off_t at = (off_t)((uintptr_t)(map + i * page) / page * sizeof(e));
+		if (pm < 0 || pread(pm, &e, sizeof(e), at) != (ssize_t)sizeof(e) || !(e >> 63))
+			e = 0;
+		pfn[i] = e & ((1ULL << 55) - 1);
+	}
+	if (pm >= 0)
+		close(pm);
+	munmap(map, pages * page);
+	return 0;
+}
+
+/* kt-bench frames: the file case between two frame readings, then the
+ * write-after check.  Prints its lines; returns the exit status. */
+static int frames_case(const char *srcname, const char *dstname, unsigned int flags)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	int src = open(srcname, O_RDWR | O_CLOEXEC);
+	int dst = open(dstname, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	off_t size = src < 0 ? -1 : lseek(src, 0, SEEK_END);
+	if (src < 0 || dst < 0 || size <= 0 || lseek(src, 0, SEEK_SET) != 0)
+		die(src < 0 || size <= 0 ? srcname : dstname);
+	size_t pages = (size_t)size / page;
+	uint64_t *before = calloc(pages + 1, sizeof(*before));
+	uint64_t *after = calloc(pages + 1, sizeof(*after));
+	if (!before || !after)
+		die("calloc");
+	uint64_t bytes = 0;
+	char buf[1 << 16];
+	while (read(src, buf, sizeof(buf)) > 0)
+		;
+	if (lseek(src, 0, SEEK_SET) != 0 || file_frames(src, pages, page, before) < 0)
+		die("frames of the source");
+	uint64_t ns = bench_file(src, dst, flags, &bytes);
+	if (file_frames(dst, pages, page, after) < 0)
+		die("frames of the destination");
+	size_t same = 0, checked = 0;
+	for (size_t i = 0; i < pages; i++) {
+		if (!before[i] || !after[i])
+			continue;
+		checked++;
+		same += before[i] == after[i];
+	}
+	/* the source's first byte changed: does the destination follow? */
+	char was = 0, now = 0;
+	if (pread(dst, &was, 1, 0) != 1)
+		die("read back");
+	char b = (char)~was;
+	if (pwrite(src, &b, 1, 0) != 1 || pread(dst, &now, 1, 0) != 1)
+		die("write after the move");
+	close(src);
+	if (close(dst) < 0)
+		die(dstname);
+	printf("ns %llu bytes %llu\nframes %zu %zu\nafter-write %c\n", (unsigned long long)ns,
+	       (unsigned long long)bytes, same, checked, now != was ? 'B' : 'A');
+	free(before);
+	free(after);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 4 || argc > 5 || (argc == 5 && strcmp(argv[4], "-M"))) {
-		fprintf(stderr, "usage: kt-bench pipe SIZE DST [-M] | kt-bench file SRC DST [-M]\n");
+		fprintf(stderr, "usage: kt-bench pipe SIZE DST [-M] | kt-bench file|frames SRC DST [-M]\n");
 		return 2;
 	}
 	unsigned int flags = argc == 5 ? SPLICE_F_MOVE : 0;
+	if (!strcmp(argv[1], "frames"))
+		return frames_case(argv[2], argv[3], flags);
 	int dst = open(argv[3], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (dst < 0)
 		die(argv[3]);

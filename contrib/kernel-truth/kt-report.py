@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 FILE_SYSTEMS = ("tmpfs", "ext4", "stealfs")
 # The probe's page measurements behind the pipe -> file questions.
 PIPE_TO_FILE = {
@@ -42,13 +42,38 @@ POWER_CUT_CASES = {
     "tmpfile": "O_TMPFILE file linked in as a new name, no fsync",
     "spmove": "spmove SRC over an existing DST",
 }
+# The questions whose pipe holds references to the pages it was given (a
+# file's page cache by splice, user memory by vmsplice, the first pipe's
+# buffers by tee): the probe's "shared" ('B' read back after the source was
+# written) means referenced, not copied -- not a shared mapping nor a pin.
+REFERENCED = "referenced, not copied"
+# Why SPLICE_F_GIFT cannot be told from a plain vmsplice by the probe.
+GIFT_NOT_EXERCISED = (
+    "SPLICE_F_GIFT not exercised: the probe reads the gifted pages back with read(2), and "
+    "pipe_read() never tries to steal a buffer, so a gift and a plain vmsplice take the same "
+    "path (both 'B' after write: referenced); the consumer that tries to steal is stealfs, "
+    "row \"pipe → stealfs: gifted pages, -M\"")
+# The power cuts that stop a file system at one instant, and the others
+# with why their rows say "cannot tell" (kt-powercut.sh says how each is
+# made).
+ATOMIC_CUTS = ("shutdown ioctl, journal written", "dm device suspended without freeze, copied")
+LIVE_COPY = ("a copy of the device taken while the file system was mounted and writing is not "
+             "one instant (no device mapper for an atomic cut)")
+BTRFS_LOGFLUSH = ("btrfs's shutdown ioctl with the journal written (LOGFLUSH) freezes the file "
+                  "system first, which writes all its data: the rows show a sync, not a cut")
+# What one cut point shows, by what the name held after it: a single cut
+# can show that a file can come back empty (or old, or mixed), never that
+# it always comes back whole.
+POWER_CUT_WORDS = {"empty": "can come back empty", "mixed": "can come back mixed",
+                   "missing": "missing at this cut", "old": "old at this cut",
+                   "new": "new at this cut"}
 SCENARIOS = ("plain", "lazy", "bind", "remount-ro", "nearly-full", "exiting", "switch", "foreign")
 
 
 def parse_records(path):
     """The records of one file: a dict of lists by kind."""
-    out = {"probe": {}, "counters": {}, "acct": None, "acct-foreign": None, "bench": [],
-           "powercut": {}, "note": [], "boot": None, "frames": {}}
+    out = {"probe": {}, "counters": {}, "frames": {}, "acct": None, "acct-foreign": None,
+           "bench": [], "powercut": {}, "note": [], "boot": None}
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             line = line.rstrip("\r\n")
@@ -60,6 +85,10 @@ def parse_records(path):
                 elif kind == "counters":
                     fs, when, doc = rest.split(" ", 2)
                     out["counters"].setdefault(fs, {})[when] = json.loads(doc)
+                elif kind == "frames":
+                    what, same, checked, byte = rest.split()
+                    out["frames"][what] = {"frames_same": int(same), "frames_checked": int(checked),
+                                           "byte_after_write": byte}
                 elif kind in ("acct", "acct-foreign"):
                     out[kind] = json.loads(rest)
                 elif kind == "bench":
@@ -69,9 +98,6 @@ def parse_records(path):
                 elif kind == "powercut":
                     fs, _, doc = rest.partition(" ")
                     out["powercut"][fs] = json.loads(doc)
-                elif kind == "frames":
-                    move, same, pages = rest.split()
-                    out["frames"][move] = {"source_frames": int(same), "pages": int(pages)}
                 elif kind == "note":
                     out["note"].append(rest)
                 elif kind == "boot":
@@ -85,8 +111,10 @@ def cannot_tell(reason):
     return {"verdict": "cannot tell", "reason": reason, "raw": None}
 
 
-def from_probe(probe, fs, key):
-    """A verdict as the probe on fs measured it, with its evidence as raw."""
+def from_probe(probe, fs, key, referenced=False):
+    """A verdict as the probe on fs measured it, with its evidence as raw
+    (referenced: the pipe holds references, so "shared" reads "referenced,
+    not copied")."""
     if probe is None:
         return cannot_tell("not measured: no %s was mounted on this kernel" % fs)
     m = probe["pages"][key]
@@ -94,7 +122,17 @@ def from_probe(probe, fs, key):
     raw["pages"] = m["pages"]
     raw["error"] = m["error"]
     raw["frames_readable"] = probe["frames_readable"]
-    return {"verdict": m["verdict"], "reason": m["reason"], "raw": raw}
+    verdict = REFERENCED if referenced and m["verdict"] == "shared" else m["verdict"]
+    return {"verdict": verdict, "reason": m["reason"], "raw": raw}
+
+
+def gift_answer(probe):
+    """vmsplice with SPLICE_F_GIFT: "cannot tell" (not exercised), the
+    probe's measurement kept as raw."""
+    a = from_probe(probe, "tmpfs", "vmsplice_gift", referenced=True)
+    if a["verdict"] != "cannot tell":
+        a = {"verdict": "cannot tell", "reason": GIFT_NOT_EXERCISED, "raw": a["raw"]}
+    return a
 
 
 def steal_verdict(delta, majority):
@@ -107,19 +145,21 @@ def steal_verdict(delta, majority):
     return "steals" if stolen else "copies" if copied else "cannot tell"
 
 
-def stealfs_answer(counters, probe, missing="stealfs is not loaded on this kernel", moved=None):
+def stealfs_answer(counters, probe, missing="stealfs is not loaded on this kernel", frames=None):
     """stealfs's own counters over a measurement: the probe on it, with its
     frame evidence ("steals" when any page was stolen); or, probe None, a
-    move of a whole file into it ("steals" when most pages were), with the
-    frame identity of that move (moved: its "frames" record) when read."""
+    move of a whole ext4 file into it ("steals" when most pages were), with
+    that move's frames (kt-bench frames) when measured."""
     if not counters or "before" not in counters or "after" not in counters:
         return cannot_tell(missing)
     before, after = counters["before"], counters["after"]
     delta = {k: after[k] - before[k] for k in after if k in before}
     refused = sum(v for k, v in delta.items() if k.startswith("refused_"))
     stolen = delta.get("stolen_anon", 0) + delta.get("stolen_pagecache", 0)
-    frames = ([moved] if moved else []) if probe is None else \
-        [from_probe(probe, "stealfs", k)["raw"] for k in ("pagecache_move", "gift_move")]
+    if probe is not None:
+        frames = [from_probe(probe, "stealfs", k)["raw"] for k in ("pagecache_move", "gift_move")]
+    else:
+        frames = [frames] if frames else []
     return {
         "verdict": steal_verdict(delta, probe is None),
         "reason": None if stolen or delta.get("copied", 0) else "the probe moved no pages through it",
@@ -164,24 +204,36 @@ def accounting(doc, foreign):
     return rows
 
 
+def power_cut_verdict(fs, cut, outcome):
+    """(verdict, reason) of one power-cut row from what the name held after
+    the cut (old, new, empty, missing, mixed) and how the power was cut:
+    "cannot tell" when the cut was not one instant, else what one cut point
+    shows (POWER_CUT_WORDS)."""
+    if cut not in ATOMIC_CUTS:
+        return "cannot tell", LIVE_COPY
+    if fs == "btrfs" and cut.startswith("shutdown"):
+        return "cannot tell", BTRFS_LOGFLUSH
+    return POWER_CUT_WORDS[outcome], None
+
+
 def power_cut(records):
-    """Per file system and case: what the name held after the power cut
-    (old, new, empty, missing, mixed), with kt-powercut's record as raw;
-    whether that keeps the promise "old or new" (a new name: "new" or
-    nothing)."""
+    """Per file system and case: what one cut point shows, from what the
+    name held after it, with kt-powercut's record (outcome, size, cut) as
+    raw."""
     out = {}
     for fs in POWER_CUT_FS:
         rec = records.get(fs)
         out[fs] = {}
         for case in POWER_CUT_CASES:
             if rec is None:
-                out[fs][case] = cannot_tell("no power cut measured: kt-powercut.sh runs on "
-                                            "the host only, on the file systems it can make")
+                out[fs][case] = cannot_tell("no power cut measured on this kernel: "
+                                            "kt-powercut.sh could not make or mount %s" % fs)
                 continue
             got = rec["cases"][case]
-            out[fs][case] = {"verdict": got["outcome"], "reason": None,
+            verdict, reason = power_cut_verdict(fs, rec["cut"], got["outcome"])
+            out[fs][case] = {"verdict": verdict, "reason": reason,
                              "raw": {"cut": rec["cut"], "bytes": rec["bytes"],
-                                     "size": got["size"]}}
+                                     "size": got["size"], "outcome": got["outcome"]}}
     return out
 
 
@@ -241,12 +293,12 @@ def kernel_entry(name, boots):
         "boots": len(boots),
         "notes": [n for rec in boots.values() for n in rec["note"]],
         "questions": {
-            "file_to_pipe": from_probe(tmpfs, "tmpfs", "splice_in"),
+            "file_to_pipe": from_probe(tmpfs, "tmpfs", "splice_in", referenced=True),
             "pipe_to_file": {fs: {q: from_probe(probes.get(fs), fs, k)
                                   for q, k in PIPE_TO_FILE.items()} for fs in FILE_SYSTEMS},
-            "vmsplice": from_probe(tmpfs, "tmpfs", "vmsplice_anon"),
-            "vmsplice_gift": from_probe(tmpfs, "tmpfs", "vmsplice_gift"),
-            "tee": from_probe(tmpfs, "tmpfs", "tee"),
+            "vmsplice": from_probe(tmpfs, "tmpfs", "vmsplice_anon", referenced=True),
+            "vmsplice_gift": gift_answer(tmpfs),
+            "tee": from_probe(tmpfs, "tmpfs", "tee", referenced=True),
             "stealfs": stealfs_answer(first["counters"].get("stealfs"), probes.get("stealfs")),
             "ext4_to_stealfs": stealfs_answer(first["counters"].get("ext4-move"), None,
                                               "no ext4 file was moved into stealfs on this kernel",
@@ -297,15 +349,18 @@ def answers(k):
     q = k["questions"]
     out = [("file_to_pipe", "file → pipe: pipe holds the page-cache page", q["file_to_pipe"])]
     for fs in FILE_SYSTEMS:
-        for key, label in (("page_cache_without_move", "page cache"),
-                           ("page_cache_with_move", "page cache, -M"),
+        # The probe's source file is a scratch file in the directory it
+        # probes: on stealfs, stealfs's own fresh (dirty) pages.
+        cache = "its own dirty page cache" if fs == "stealfs" else "page cache"
+        for key, label in (("page_cache_without_move", cache),
+                           ("page_cache_with_move", cache + ", -M"),
                            ("gift_with_move", "gifted pages, -M"),
                            ("write_pages_with_move", "write(2) pages, -M")):
             out.append(("pipe_to_file.%s.%s" % (fs, key), "pipe → %s: %s" % (fs, label),
                         q["pipe_to_file"][fs][key]))
     out += [("vmsplice", "vmsplice: pipe references user pages", q["vmsplice"]),
-            ("vmsplice_gift", "vmsplice SPLICE_F_GIFT", q["vmsplice_gift"]),
-            ("tee", "tee(2): second pipe shares the frames", q["tee"]),
+            ("vmsplice_gift", "vmsplice SPLICE_F_GIFT, read back", q["vmsplice_gift"]),
+            ("tee", "tee(2): second pipe references the first's pages", q["tee"]),
             ("stealfs", "stealfs counters over the probe", q["stealfs"]),
             ("ext4_to_stealfs", "clean ext4 file → stealfs, -M: most pages stolen",
              q["ext4_to_stealfs"])]
@@ -427,12 +482,15 @@ def markdown(path):
         why = ", ".join("%d %s" % (r["after"][c] - r["before"][c], c[len("refused_"):])
                         for c in sorted(r["after"]) if c.startswith("refused_") and c in r["before"]
                         and r["after"][c] != r["before"][c])
-        moved = [f for f in r.get("frames", []) if "source_frames" in f]
-        frames = "; frames: %d of %d pages on the source's" % (
-            moved[0]["source_frames"], moved[0]["pages"]) if moved else ""
-        return "%s: stolen %d anon + %d page cache, %d copied, %d refused (%s)%s" % (
+        text = "%s: stolen %d anon + %d page cache, %d copied, %d refused (%s)" % (
             a["verdict"], a["stolen_anon"], a["stolen_pagecache"], a["copied"], a["refused"],
-            why or "none", frames)
+            why or "none")
+        f = r["frames"][0] if len(r["frames"]) == 1 and "frames_same" in r["frames"][0] else None
+        if f and r["frames"][0].get("pages") is None:
+            text += "; %d/%d frames the source's" % (f["frames_same"], f["frames_checked"])
+            if f["byte_after_write"] != "-":
+                text += ", '%s' after write" % f["byte_after_write"]
+        return text
 
     def acct(a):
         unmount = (a["unmount"] or "").rpartition(" returned ")[2].split(" (")[0]
@@ -500,16 +558,22 @@ def markdown(path):
 # The grid's colour for each verdict (stealfs's steals/copies are its moved
 # and copied; accounting's are whether the kernel kept Linux's or BSD's
 # promise).
-COLOURS = (("shared", 0x4C72B0), ("copied", 0xDD8452), ("moved", 0x55A868),
+COLOURS = (("referenced", 0x4C72B0), ("shared", 0x2A3F6B), ("copied", 0xDD8452), ("moved", 0x55A868),
            ("refused", 0x8172B3), ("matches linux", 0x64B5CD), ("matches bsd", 0xC9A227),
            ("differs", 0xC44E52), ("new", 0x9BD08A), ("old", 0x8FBFD9), ("empty", 0xB2182B),
            ("missing", 0x6E6E6E), ("mixed", 0xE377C2), ("cannot tell", 0xD0D0D0))
 
 
+def grid_word(verdict):
+    """The word of a verdict in the grid and its legend: stealfs's steals
+    and copies are moved and copied, a power cut's row the outcome it saw."""
+    v = {"steals": "moved", "copies": "copied", REFERENCED: "referenced"}.get(verdict, verdict)
+    v = next((o for o, words in POWER_CUT_WORDS.items() if words == v), v)
+    return "differs" if v.startswith("differs from") else v
+
+
 def colour(verdict):
-    v = {"steals": "moved", "copies": "copied"}.get(verdict, verdict)
-    if v.startswith("differs from"):
-        v = "differs"
+    v = grid_word(verdict)
     return next(c for name, c in COLOURS if name == v)
 
 
@@ -538,7 +602,7 @@ def plot(path, png):
                 for y, (_, _, a) in enumerate(all_answers(k)):
                     v = a["verdict"]
                     word = {"matches linux": "Linux", "matches bsd": "BSD",
-                            "cannot tell": "?"}.get(v, v.split(" ")[0])
+                            "cannot tell": "?"}.get(v, grid_word(v).split(" ")[0])
                     f.write('%d %d %d %d "%s"\n' % (x, nq - 1 - y, colour(v),
                                                     1 if a.get("changed_since") else 0, word))
         g = ["set terminal pngcairo size %d,%d font ',9'" % (width, grid_h + bench_h),
@@ -596,8 +660,14 @@ def check(path):
     doc = json.load(open(path, encoding="utf-8"))
     bad = []
 
-    def page(where, a):
+    def page(where, a, referenced=False):
         v, raw = a["verdict"], a["raw"]
+        # a pipe's references read back: never "shared" (no shared mapping
+        # nor pin was measured), and a plain copy is never "referenced"
+        if v == ("shared" if referenced else REFERENCED):
+            bad.append("%s: %s is not what a %s measures" % (
+                where, v, "pipe's reference" if referenced else "destination file"))
+            return
         if v == "cannot tell":
             if not a["reason"]:
                 bad.append(where + ": cannot tell without a reason")
@@ -611,6 +681,7 @@ def check(path):
         byte = raw.get("byte_after_write")
         ok = {
             "shared": byte == "B",
+            REFERENCED: byte == "B",
             "copied": (frames and raw["frames_same"] == 0 and byte != "B")
             or (not frames and (byte == "A" or resident == raw.get("pages") or stealfs == 0)),
             "moved": (frames and raw["frames_same"] > 0 and byte != "B")
@@ -628,7 +699,10 @@ def check(path):
     for k in doc["kernels"]:
         q = k["questions"]
         for name in ("file_to_pipe", "vmsplice", "vmsplice_gift", "tee"):
-            page("%s %s" % (k["name"], name), q[name])
+            page("%s %s" % (k["name"], name), q[name], referenced=True)
+        if q["vmsplice_gift"]["verdict"] != "cannot tell":
+            bad.append("%s vmsplice_gift: %s, but read(2) never steals a gift: cannot tell"
+                       % (k["name"], q["vmsplice_gift"]["verdict"]))
         for fs, qs in q["pipe_to_file"].items():
             for name, a in qs.items():
                 page("%s pipe_to_file %s %s" % (k["name"], fs, name), a)
@@ -641,6 +715,16 @@ def check(path):
             if (want != s["verdict"] or d["stolen_anon"] != s["stolen_anon"]
                     or d["copied"] != s["copied"] or d["refused_gift"] != s["refused_gift"]):
                 bad.append("%s stealfs: counters disagree with the verdict" % k["name"])
+            # the move's frames, when read, must not contradict the counters:
+            # stolen pages keep their frames, copied ones do not
+            for f in (r["frames"] if majority else []):
+                same, checked = f.get("frames_same"), f.get("frames_checked")
+                if not checked:
+                    continue
+                if (s["verdict"] == "steals" and (same == 0 or f.get("byte_after_write") == "B")) \
+                        or (s["verdict"] == "copies" and 2 * same > checked):
+                    bad.append("%s ext4_to_stealfs: %s with %d/%d frames the source's" % (
+                        k["name"], s["verdict"], same, checked))
         for a in k["accounting"]:
             if a["verdict"] == "cannot tell":
                 continue
@@ -657,14 +741,24 @@ def check(path):
                     k["name"], qid, a.get("changed_since", "missing"), want))
         for fs, per in k.get("power_cut", {}).items():
             for case, a in per.items():
-                if a["verdict"] == "cannot tell":
+                raw = a["raw"]
+                if raw is None:
+                    if a["verdict"] != "cannot tell" or not a["reason"]:
+                        bad.append("%s power cut %s %s: %s without a measurement"
+                                   % (k["name"], fs, case, a["verdict"]))
                     continue
-                size, full = a["raw"]["size"], a["raw"]["bytes"]
+                size, full, outcome = raw["size"], raw["bytes"], raw["outcome"]
                 fits = {"missing": size == -1, "empty": size == 0,
                         "old": size == full, "new": size == full, "mixed": size > 0}
-                if not fits.get(a["verdict"], False):
+                if not fits.get(outcome, False):
                     bad.append("%s power cut %s %s: %s with size %d" % (
-                        k["name"], fs, case, a["verdict"], size))
+                        k["name"], fs, case, outcome, size))
+                # the words follow from the outcome and the kind of cut: one
+                # instant's cut shows what can come back, any other nothing
+                want = power_cut_verdict(fs, raw["cut"], outcome)
+                if (a["verdict"], a["reason"]) != want:
+                    bad.append("%s power cut %s %s (%s, %s): %s, the cut says %s" % (
+                        k["name"], fs, case, outcome, raw["cut"], a["verdict"], want[0]))
         for b in k["bench"]:
             ratios = [r["b_ns"] / r["a_ns"] for r in b["raw"]]
             rt = b["ratio_b_time_to_a"]

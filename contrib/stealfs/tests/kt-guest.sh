@@ -9,9 +9,13 @@
 #                                  ext4 file into stealfs with -M; the large
 #                                  folio rows below: ext4-partial,
 #                                  tmpfs-huge)
-#   frames MOVE SAME PAGES         of the PAGES pages that move MOVE wrote
-#                                  into stealfs, SAME are on the physical
-#                                  frame the source's page had (pagemap)
+#   frames MOVE SAME CHECKED B|A|-  that move's frames: of the CHECKED
+#                                  destination pages, SAME sit on the
+#                                  physical frame the source's page had
+#                                  (ext4-move: kt-bench frames, then the
+#                                  byte read back after the source was
+#                                  written; the large folio rows: stealprobe
+#                                  frames, no write: -)
 #   acct JSON                      acctpin run --json
 #   acct-foreign JSON              ... --acct-file FILE --allow-foreign -s plain
 #   bench CASE TARGET SIDE RUN NS BYTES
@@ -82,7 +86,7 @@ frames_after() {
 	[ -f /tmp/kt-frames.src ] || { echo "note frames of $1 not read: no stealprobe"; return; }
 	stealprobe frames "$2" | tail -n +$((${3:-0} / 4096 + 1)) > /tmp/kt-frames.dst
 	echo "frames $1 $(paste -d' ' /tmp/kt-frames.src /tmp/kt-frames.dst |
-		awk '$1 == $2 && $1 != "-"' | wc -l) $(wc -l < /tmp/kt-frames.dst)"
+		awk '$1 == $2 && $1 != "-"' | wc -l) $(wc -l < /tmp/kt-frames.dst) -"
 	rm -f /tmp/kt-frames.src /tmp/kt-frames.dst
 }
 # --- end of the frame identity helpers -----------------------------------
@@ -95,12 +99,13 @@ e=$(dir_of ext4) s=$(dir_of stealfs)
 if [ "$stage" != bench ] && [ -n "$e" ] && [ -n "$s" ]; then
 	if kt-bench pipe 8M "$e/kt-move-src" > /dev/null; then
 		fresh
-		frames_before "$e/kt-move-src"
 		echo "counters ext4-move before $(counters)"
-		kt-bench file "$e/kt-move-src" "$s/kt-move" -M > /dev/null ||
+		res=$(kt-bench frames "$e/kt-move-src" "$s/kt-move" -M) ||
 			echo "note the ext4 -> stealfs move failed"
 		echo "counters ext4-move after $(counters)"
-		frames_after ext4-move "$s/kt-move"
+		echo "$res" | sed -n 's/^frames \([0-9]*\) \([0-9]*\)$/\1 \2/p' | while read -r same checked; do
+			echo "frames ext4-move $same $checked $(echo "$res" | sed -n 's/^after-write //p')"
+		done
 	fi
 	rm -f "$e/kt-move-src" "$s/kt-move"
 fi
