@@ -844,7 +844,7 @@ int64_t sp_fanout(struct sp_mover *m, int in_fd, const int *out_fds, size_t n,
 	if (!m || (n && (!out_fds || !status)) || (result && result->size < SP_RESULT_SIZE_1_0))
 		return -EINVAL;
 	int saved_errno = errno;
-	uint64_t start = now_ns();
+	uint64_t start = lsp_now_ns();
 	struct fan f = { .m = m, .in = in_fd, .status = status, .n = n,
 			 .on_error = on_error, .arg = arg,
 			 .scratch = { -1, -1 }, .devnull = -1 };
@@ -875,7 +875,7 @@ int64_t sp_fanout(struct sp_mover *m, int in_fd, const int *out_fds, size_t n,
 	struct sp_result res = { .bytes = f.total, .side = f.side,
 				 .path = !f.total ? SP_PATH_NONE : f.rw ? SP_PATH_RW : SP_PATH_SPLICE };
 	lsp_result_store(result, &res);
-	m->stats.elapsed_ns += now_ns() - start;
+	m->stats.elapsed_ns += lsp_now_ns() - start;
 	errno = saved_errno;
 	return rc < 0 ? rc : (int64_t)f.total;
 }

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "libsplice.h"
@@ -69,6 +70,12 @@ struct worker {
 	const struct sp_options *opts;
 	struct sp_stats *stats;
 };
+
+/* The size of a page of memory. */
+static inline size_t lsp_page_size(void)
+{
+	return (size_t)sysconf(_SC_PAGESIZE);
+}
 
 /* The read/write buffer under SP_NOCACHE when the caller sets none. */
 #define NOCACHE_BUFFER_SIZE (1024 * 1024)

@@ -66,33 +66,33 @@ static int move_in_kernel(struct xfer *x, enum sp_path how)
 		return FALL_BACK;
 	x->used = how;
 	while (x->left) {
-		ssize_t n = kernel_copy(x, how, xfer_min(x->left, KERNEL_COPY_CHUNK));
+		ssize_t n = kernel_copy(x, how, lsp_xfer_min(x->left, KERNEL_COPY_CHUNK));
 		if (n < 0) {
 			int err = errno;
 			if (ranged && err == EXDEV && !x->done)
 				fs_pair_remember(&m->no_copy_range, x->ein->dev, x->eout->dev);
-			int rc = xfer_next_step(x, err, -1, x->out,
+			int rc = lsp_xfer_next_step(x, err, -1, x->out,
 						x->done ? REFUSALS_NONE : REFUSALS_COPY,
-						xfer_error_side(x, err));
+						lsp_xfer_error_side(x, err));
 			if (rc)
 				return rc;
 			continue;
 		}
 		if (n == 0)
 			return x->done == 0 ? FALL_BACK : 0;
-		int rc = xfer_spliced(x, (size_t)n);
+		int rc = lsp_xfer_spliced(x, (size_t)n);
 		if (rc)
 			return rc;
 	}
 	return 0;
 }
 
-int xfer_move_copy_file_range(struct xfer *x)
+int lsp_xfer_move_copy_file_range(struct xfer *x)
 {
 	return move_in_kernel(x, SP_PATH_COPY_FILE_RANGE);
 }
 
-int xfer_move_sendfile(struct xfer *x)
+int lsp_xfer_move_sendfile(struct xfer *x)
 {
 	return move_in_kernel(x, SP_PATH_SENDFILE);
 }

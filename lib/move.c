@@ -10,22 +10,22 @@
 #include "sys.h"
 
 /* Record which side failed; returns -err for the caller to pass up. */
-int xfer_fail(struct xfer *x, enum sp_side side, int err)
+int lsp_xfer_fail(struct xfer *x, enum sp_side side, int err)
 {
 	x->res->side = side;
 	return -err;
 }
 
-int xfer_next_step(struct xfer *x, int err, int in_fd, int out_fd,
+int lsp_xfer_next_step(struct xfer *x, int err, int in_fd, int out_fd,
 		   enum refusals refusals, enum sp_side blame)
 {
 	enum sp_side side = blame;
 	int rc = lsp_next_step(&x->m->worker, err, in_fd, out_fd, refusals, &side);
-	return rc < 0 ? xfer_fail(x, side, -rc) : rc;
+	return rc < 0 ? lsp_xfer_fail(x, side, -rc) : rc;
 }
 
 /* Account for n bytes delivered to out. */
-void xfer_delivered(struct xfer *x, size_t n, bool spliced)
+void lsp_xfer_delivered(struct xfer *x, size_t n, bool spliced)
 {
 	x->done += n;
 	x->m->stats.bytes += n;
@@ -36,12 +36,12 @@ void xfer_delivered(struct xfer *x, size_t n, bool spliced)
 }
 
 /* Count n spliced bytes and report progress (see xfer.h). */
-int xfer_spliced(struct xfer *x, size_t n)
+int lsp_xfer_spliced(struct xfer *x, size_t n)
 {
 	x->left -= n;
-	xfer_delivered(x, n, true);
+	lsp_xfer_delivered(x, n, true);
 	int rc = lsp_report_progress(x->m);
-	return rc ? xfer_fail(x, SP_SIDE_NONE, -rc) : 0;
+	return rc ? lsp_xfer_fail(x, SP_SIDE_NONE, -rc) : 0;
 }
 
 /* Whether err is an error of a network connection, which only a socket
@@ -64,7 +64,7 @@ static bool network_error(int err)
  * output when it is one (sendfile's file input has no connection to
  * lose); a pipe does not fail reads or writes by itself, so blame the
  * other end; a bad fd is blamed on the one opened the wrong way. */
-enum sp_side xfer_error_side(const struct xfer *x, int err)
+enum sp_side lsp_xfer_error_side(const struct xfer *x, int err)
 {
 	if (network_error(err))
 		return S_ISSOCK(x->eout->type) ? SP_SIDE_OUTPUT : SP_SIDE_INPUT;
@@ -81,7 +81,7 @@ enum sp_side xfer_error_side(const struct xfer *x, int err)
 }
 
 /* Write all n bytes of buf to out.  Returns 0 or a negative errno (output side). */
-int xfer_write_all(struct xfer *x, const char *buf, size_t n)
+int lsp_xfer_write_all(struct xfer *x, const char *buf, size_t n)
 {
 	struct sp_mover *m = x->m;
 	while (n) {
@@ -92,20 +92,20 @@ int xfer_write_all(struct xfer *x, const char *buf, size_t n)
 			w = sys_write(&m->stats, x->out, buf, n);
 		}
 		if (w < 0) {
-			int rc = xfer_next_step(x, errno, -1, x->out, REFUSALS_NONE,
+			int rc = lsp_xfer_next_step(x, errno, -1, x->out, REFUSALS_NONE,
 						SP_SIDE_OUTPUT);
 			if (rc)
 				return rc;
 			continue;
 		}
-		xfer_delivered(x, (size_t)w, false);
+		lsp_xfer_delivered(x, (size_t)w, false);
 		buf += w;
 		n -= (size_t)w;
 	}
 	return 0;
 }
 
-ssize_t xfer_read(struct xfer *x, char *buf, size_t want)
+ssize_t lsp_xfer_read(struct xfer *x, char *buf, size_t want)
 {
 	struct sp_mover *m = x->m;
 	for (;;) {
@@ -120,7 +120,7 @@ ssize_t xfer_read(struct xfer *x, char *buf, size_t want)
 				*x->posp += n;
 			return n;
 		}
-		int rc = xfer_next_step(x, errno, x->in, -1, REFUSALS_NONE, SP_SIDE_INPUT);
+		int rc = lsp_xfer_next_step(x, errno, x->in, -1, REFUSALS_NONE, SP_SIDE_INPUT);
 		if (rc)
 			return rc;
 	}
@@ -133,27 +133,27 @@ static int move_rw(struct xfer *x)
 	struct sp_mover *m = x->m;
 	int rc = lsp_mover_buffer(m);
 	if (rc)
-		return xfer_fail(x, SP_SIDE_NONE, -rc);
+		return lsp_xfer_fail(x, SP_SIDE_NONE, -rc);
 	x->used = SP_PATH_RW;
 	size_t size = m->opts.buffer_size;
 	if (x->eout->datagram && size > DATAGRAM_SIZE)
 		size = DATAGRAM_SIZE;
 	while (x->left) {
-		ssize_t n = xfer_read(x, m->buf, xfer_min(x->left, size));
+		ssize_t n = lsp_xfer_read(x, m->buf, lsp_xfer_min(x->left, size));
 		if (n <= 0)
 			return (int)n;
 		x->left -= (uint64_t)n;
-		rc = xfer_write_all(x, m->buf, (size_t)n);
+		rc = lsp_xfer_write_all(x, m->buf, (size_t)n);
 		if (!rc)
 			rc = lsp_report_progress(m);
 		if (rc)
-			return x->res->side ? rc : xfer_fail(x, SP_SIDE_NONE, -rc);
+			return x->res->side ? rc : lsp_xfer_fail(x, SP_SIDE_NONE, -rc);
 	}
 	return 0;
 }
 
 /* Switch to read/write for the rest of a transfer the kernel would not splice. */
-int xfer_fall_back(struct xfer *x)
+int lsp_xfer_fall_back(struct xfer *x)
 {
 	x->m->stats.fallbacks++;
 	return move_rw(x);
@@ -165,9 +165,9 @@ static int skip_input(struct xfer *x, uint64_t n)
 {
 	int rc = lsp_mover_buffer(x->m);
 	if (rc)
-		return xfer_fail(x, SP_SIDE_NONE, -rc);
+		return lsp_xfer_fail(x, SP_SIDE_NONE, -rc);
 	while (n) {
-		ssize_t got = xfer_read(x, x->m->buf, xfer_min(n, x->m->opts.buffer_size));
+		ssize_t got = lsp_xfer_read(x, x->m->buf, lsp_xfer_min(n, x->m->opts.buffer_size));
 		if (got <= 0)
 			return (int)got;
 		n -= (uint64_t)got;
@@ -190,9 +190,9 @@ static int splice_input(struct xfer *x, int to, size_t len, size_t *n)
 			return 0;
 		}
 		int err = errno;
-		int rc = xfer_next_step(x, err, x->in, direct ? x->out : -1,
-					xfer_splice_refusals(x),
-					direct ? xfer_error_side(x, err) : SP_SIDE_INPUT);
+		int rc = lsp_xfer_next_step(x, err, x->in, direct ? x->out : -1,
+					lsp_xfer_splice_refusals(x),
+					direct ? lsp_xfer_error_side(x, err) : SP_SIDE_INPUT);
 		if (rc)
 			return rc;
 	}
@@ -204,12 +204,12 @@ static int move_direct(struct xfer *x)
 	x->used = SP_PATH_SPLICE;
 	while (x->left) {
 		size_t n;
-		int rc = splice_input(x, x->out, xfer_min(x->left, x->chunk), &n);
+		int rc = splice_input(x, x->out, lsp_xfer_min(x->left, x->chunk), &n);
 		if (rc == FALL_BACK)
-			return xfer_fall_back(x);
+			return lsp_xfer_fall_back(x);
 		if (rc || n == 0)
 			return rc;
-		rc = xfer_spliced(x, n);
+		rc = lsp_xfer_spliced(x, n);
 		if (rc)
 			return rc;
 	}
@@ -223,16 +223,16 @@ static int copy_out_of_pipe(struct xfer *x, size_t n)
 	struct sp_mover *m = x->m;
 	int rc = lsp_mover_buffer(m);
 	while (!rc && n) {
-		ssize_t got = sys_read(&m->stats, m->pipe_fds[0], m->buf, xfer_min(n, m->opts.buffer_size));
+		ssize_t got = sys_read(&m->stats, m->pipe_fds[0], m->buf, lsp_xfer_min(n, m->opts.buffer_size));
 		if (got < 0) {
-			rc = xfer_next_step(x, errno, m->pipe_fds[0], -1, REFUSALS_NONE,
+			rc = lsp_xfer_next_step(x, errno, m->pipe_fds[0], -1, REFUSALS_NONE,
 					    SP_SIDE_NONE);
 			continue;
 		}
 		if (got == 0)
-			return xfer_fail(x, SP_SIDE_NONE, EIO);
+			return lsp_xfer_fail(x, SP_SIDE_NONE, EIO);
 		n -= (size_t)got;
-		rc = xfer_write_all(x, m->buf, (size_t)got);
+		rc = lsp_xfer_write_all(x, m->buf, (size_t)got);
 	}
 	return rc;
 }
@@ -241,7 +241,7 @@ static int copy_out_of_pipe(struct xfer *x, size_t n)
  * Sets *refused when out turned out not to take splices at all (then the
  * bytes went by read/write).  Returns 0 or a negative errno; on error the
  * pipe is discarded so that nothing in it leaks into a later transfer. */
-int xfer_drain_pipe(struct xfer *x, size_t n, bool *refused)
+int lsp_xfer_drain_pipe(struct xfer *x, size_t n, bool *refused)
 {
 	struct sp_mover *m = x->m;
 	int rc = 0;
@@ -249,10 +249,10 @@ int xfer_drain_pipe(struct xfer *x, size_t n, bool *refused)
 		ssize_t k = sys_splice(&m->stats, m->pipe_fds[0], NULL, x->out, NULL, n, x->flags);
 		if (k > 0) {
 			n -= (size_t)k;
-			xfer_delivered(x, (size_t)k, true);
+			lsp_xfer_delivered(x, (size_t)k, true);
 			continue;
 		}
-		rc = xfer_next_step(x, k < 0 ? errno : EIO, -1, x->out, xfer_splice_refusals(x),
+		rc = lsp_xfer_next_step(x, k < 0 ? errno : EIO, -1, x->out, lsp_xfer_splice_refusals(x),
 				    SP_SIDE_OUTPUT);
 		if (rc == FALL_BACK) {
 			*refused = true;
@@ -276,29 +276,29 @@ static int move_via_pipe(struct xfer *x)
 	if (rc) {
 		if (may_switch_path(&m->opts)) {
 			m->pipe_unavailable = true;
-			return xfer_fall_back(x);
+			return lsp_xfer_fall_back(x);
 		}
-		return xfer_fail(x, SP_SIDE_NONE, -rc);
+		return lsp_xfer_fail(x, SP_SIDE_NONE, -rc);
 	}
 	x->used = SP_PATH_SPLICE;
 	m->stats.pipe_size = m->pipe_size;
 	while (x->left) {
 		size_t n;
-		rc = splice_input(x, m->pipe_fds[1], xfer_min(x->left, m->pipe_size), &n);
+		rc = splice_input(x, m->pipe_fds[1], lsp_xfer_min(x->left, m->pipe_size), &n);
 		if (rc == FALL_BACK)
-			return xfer_fall_back(x);
+			return lsp_xfer_fall_back(x);
 		if (rc || n == 0)
 			return rc;
 		x->left -= n;
 		bool refused = false;
-		rc = xfer_drain_pipe(x, n, &refused);
+		rc = lsp_xfer_drain_pipe(x, n, &refused);
 		if (rc)
 			return rc;
 		if (refused)
-			return xfer_fall_back(x);
+			return lsp_xfer_fall_back(x);
 		rc = lsp_report_progress(m);
 		if (rc)
-			return xfer_fail(x, SP_SIDE_NONE, -rc);
+			return lsp_xfer_fail(x, SP_SIDE_NONE, -rc);
 	}
 	return 0;
 }
@@ -314,7 +314,7 @@ static int examine_output(struct xfer *x)
 	struct endpoint *e = x->eout;
 	int rc = lsp_endpoint_look(e, &m->stats);
 	if (rc)
-		return xfer_fail(x, SP_SIDE_OUTPUT, -rc);
+		return lsp_xfer_fail(x, SP_SIDE_OUTPUT, -rc);
 	if (memo->valid && memo->ep.fd == e->fd && memo->ep.dev == e->dev &&
 	    memo->ep.ino == e->ino) {
 		e->append = memo->ep.append;
@@ -354,13 +354,13 @@ static int examine_input(struct xfer *x, int64_t offset)
 {
 	int rc = lsp_endpoint_look(x->ein, &x->m->stats);
 	if (rc)
-		return xfer_fail(x, SP_SIDE_INPUT, -rc);
+		return lsp_xfer_fail(x, SP_SIDE_INPUT, -rc);
 	if (S_ISDIR(x->ein->type))
-		return xfer_fail(x, SP_SIDE_INPUT, EISDIR);
+		return lsp_xfer_fail(x, SP_SIDE_INPUT, EISDIR);
 	if (offset == SP_OFFSET_CURRENT)
 		return 0;
 	if (offset < 0)
-		return xfer_fail(x, SP_SIDE_NONE, EINVAL);
+		return lsp_xfer_fail(x, SP_SIDE_NONE, EINVAL);
 	if (S_ISREG(x->ein->type) || S_ISBLK(x->ein->type)) {
 		x->pos = offset;
 		x->posp = &x->pos;
@@ -410,11 +410,11 @@ static int run_splice(struct xfer *x)
 	if (endpoint_refuses(x->eout, SP_PATH_SPLICE)) {
 		/* splice(2) refuses every output opened with O_APPEND. */
 		if (!may_switch_path(&m->opts))
-			return xfer_fail(x, SP_SIDE_OUTPUT, EINVAL);
-		return xfer_fall_back(x);
+			return lsp_xfer_fail(x, SP_SIDE_OUTPUT, EINVAL);
+		return lsp_xfer_fall_back(x);
 	}
 	if (m->pipe_unavailable && may_switch_path(&m->opts))
-		return xfer_fall_back(x);
+		return lsp_xfer_fall_back(x);
 	return move_via_pipe(x);
 }
 
@@ -433,18 +433,18 @@ static int (*added_path(const struct xfer *x))(struct xfer *)
 		/* Into a socket sendfile(2) is one call per chunk where the
 		 * splice path makes two (file -> private pipe -> socket); the
 		 * kernel's work is the same (measured: equal CPU time). */
-		return S_ISREG(x->eout->type) ? xfer_move_copy_file_range
-				  : S_ISSOCK(x->eout->type) ? xfer_move_sendfile : NULL;
+		return S_ISREG(x->eout->type) ? lsp_xfer_move_copy_file_range
+				  : S_ISSOCK(x->eout->type) ? lsp_xfer_move_sendfile : NULL;
 	}
 	switch (o->path) {
 	case SP_PATH_COPY_FILE_RANGE:
-		return S_ISREG(x->eout->type) ? xfer_move_copy_file_range : NULL;
+		return S_ISREG(x->eout->type) ? lsp_xfer_move_copy_file_range : NULL;
 	case SP_PATH_SENDFILE:
-		return xfer_move_sendfile;
+		return lsp_xfer_move_sendfile;
 	case SP_PATH_VMSPLICE:
-		return xfer_move_vmsplice;
+		return lsp_xfer_move_vmsplice;
 	case SP_PATH_GIFT:
-		return xfer_move_gift;
+		return lsp_xfer_move_gift;
 	default:
 		return NULL;
 	}
@@ -472,7 +472,7 @@ static int take_path(struct xfer *x)
 	}
 	bool other_path = m->opts.policy != SP_POLICY_AUTO && m->opts.path != SP_PATH_SPLICE;
 	if (other_path && !may_switch_path(&m->opts))
-		return xfer_fail(x, SP_SIDE_NONE, EINVAL); /* the only path refused */
+		return lsp_xfer_fail(x, SP_SIDE_NONE, EINVAL); /* the only path refused */
 	if (other_path)
 		m->stats.fallbacks++; /* the path asked for could not be used */
 	return run_splice(x);
@@ -482,7 +482,7 @@ int64_t lsp_move_range(struct sp_mover *m, struct endpoint *in, struct endpoint 
 		       int64_t offset, uint64_t length, struct sp_result *res)
 {
 	int saved_errno = errno;
-	uint64_t start = now_ns();
+	uint64_t start = lsp_now_ns();
 	struct xfer x = { .m = m, .res = res, .in = in->fd, .out = out->fd, .ein = in, .eout = out,
 			  .left = length, .flags = m->opts.splice_flags, .used = SP_PATH_NONE };
 	res->side = SP_SIDE_NONE;
@@ -504,7 +504,7 @@ int64_t lsp_move_range(struct sp_mover *m, struct endpoint *in, struct endpoint 
 
 	res->bytes = x.done;
 	res->path = x.used;
-	m->stats.elapsed_ns += now_ns() - start;
+	m->stats.elapsed_ns += lsp_now_ns() - start;
 	errno = saved_errno;
 	return rc ? rc : (int64_t)x.done;
 }

@@ -83,7 +83,7 @@ int lsp_mover_buffer(struct sp_mover *m)
 	if (m->buf)
 		return 0;
 	void *p;
-	if (posix_memalign(&p, (size_t)sysconf(_SC_PAGESIZE), m->opts.buffer_size))
+	if (posix_memalign(&p, lsp_page_size(), m->opts.buffer_size))
 		return -ENOMEM;
 	m->buf = p;
 	return 0;

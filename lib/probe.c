@@ -244,7 +244,7 @@ static void vmsplice_shares(char *mem, size_t len, unsigned flags, struct sp_pro
 	} else {
 		memset(mem, 'B', len);
 		judge_identity(pipe_first_byte(p[0], (size_t)k), r, e);
-		r->pages = (int64_t)((size_t)k / (size_t)sysconf(_SC_PAGESIZE));
+		r->pages = (int64_t)((size_t)k / lsp_page_size());
 	}
 	close(p[0]);
 	close(p[1]);
@@ -498,7 +498,7 @@ static int probe(const char *dir, struct sp_probe *r, struct sp_probe_method *me
 	struct statfs sf;
 	if (statfs(dir, &sf) < 0)
 		return -errno;
-	struct scratch sc = { .dir = dir, .page = (size_t)sysconf(_SC_PAGESIZE),
+	struct scratch sc = { .dir = dir, .page = lsp_page_size(),
 			      .on_stealfs = (unsigned long)sf.f_type == STEALFS_MAGIC };
 	sc.src = scratch_file(dir);
 	sc.dst = sc.src < 0 ? sc.src : scratch_file(dir);
