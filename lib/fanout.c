@@ -69,6 +69,7 @@ struct fan_out {
 	bool handed;  /* the drainer has the current chunk */
 	bool nocache; /* a regular file under SP_NOCACHE: uncached write(2) */
 	struct nocache cache;
+	struct sp_fanout_status status; /* what the caller's element gets */
 };
 
 /* The state of one sp_fanout() call. */
@@ -76,7 +77,8 @@ struct fan {
 	struct sp_mover *m;  /* its private pipe is the stage */
 	int in;
 	struct fan_out *outs;
-	struct sp_fanout_status *status;
+	struct sp_fanout_status *status; /* the caller's array */
+	size_t status_size;  /* of its elements */
 	size_t n;            /* outputs */
 	size_t live;         /* outputs not dropped */
 	sp_fanout_error_fn on_error;
@@ -186,6 +188,13 @@ static int input_failed(struct fan *f, ssize_t rc)
 	return (int)rc;
 }
 
+/* Give the caller's element for output i what is known of it. */
+static void publish(struct fan *f, size_t i)
+{
+	lsp_sized_store((char *)f->status + i * f->status_size, f->status_size,
+			&f->outs[i].status, sizeof(f->outs[i].status), 0);
+}
+
 /* Output i failed with rc (a negative errno): drop it and ask the caller
  * whether to go on.  Returns 0 to go on, else rc. */
 static int drop(struct fan *f, size_t i, ssize_t rc)
@@ -194,7 +203,8 @@ static int drop(struct fan *f, size_t i, ssize_t rc)
 		return (int)rc;
 	f->outs[i].live = false;
 	f->live--;
-	f->status[i].error = (int)-rc;
+	f->outs[i].status.error = (int)-rc;
+	publish(f, i);
 	if (f->on_error && f->on_error(i, (int)-rc, f->arg)) {
 		f->side = SP_SIDE_OUTPUT;
 		return (int)rc;
@@ -206,13 +216,13 @@ static int drop(struct fan *f, size_t i, ssize_t rc)
 static void gave(struct fan *f, size_t i, size_t k, bool spliced)
 {
 	f->outs[i].pos += k;
-	f->status[i].bytes += k;
+	f->outs[i].status.bytes += k;
 	f->m->stats.bytes += k;
 	if (spliced) {
 		f->m->stats.bytes_spliced += k;
 	} else {
 		f->m->stats.bytes_copied += k;
-		f->status[i].copied = 1;
+		f->outs[i].status.copied = 1;
 	}
 }
 
@@ -220,7 +230,7 @@ static void gave(struct fan *f, size_t i, size_t k, bool spliced)
  * none once it has had a byte. */
 static enum refusals output_refusals(const struct fan *f, size_t i)
 {
-	return f->status[i].bytes ? REFUSALS_NONE : REFUSALS_SPLICE;
+	return f->outs[i].status.bytes ? REFUSALS_NONE : REFUSALS_SPLICE;
 }
 
 /* The kernel refused tee(2), or splicing the input: the fan-out goes over
@@ -521,7 +531,7 @@ static bool for_drainer(const struct fan *f, size_t i, size_t consumer)
 {
 	const struct fan_out *o = &f->outs[i];
 	return o->drainer && i != consumer && o->route == ROUTE_SPLICE && !f->rw &&
-	       f->status[i].bytes > 0;
+	       f->outs[i].status.bytes > 0;
 }
 
 /* Tee the chunk into the scratch pipe of output i's drainer and set it
@@ -563,7 +573,7 @@ static int collect(struct fan *f, size_t i, bool stopping)
 	pthread_mutex_unlock(&d->lock);
 	o->handed = false;
 	sp_stats_add(&f->m->stats, &d->stats);
-	d->stats = (struct sp_stats){ 0 };
+	d->stats = (struct sp_stats){ .size = sizeof(d->stats) };
 	gave(f, i, d->moved, true);
 	if (!d->err)
 		return 0;
@@ -732,6 +742,7 @@ static int open_pipes(struct fan *f)
 static int start_drainer(struct fan *f, struct drainer *d, size_t i)
 {
 	*d = (struct drainer){ .scratch = { -1, -1 }, .fd = f->outs[i].fd };
+	d->stats.size = sizeof(d->stats);
 	d->worker = (struct worker){ .opts = &f->m->opts, .stats = &d->stats };
 	if (sys_pipe2(&f->m->stats, d->scratch, O_CLOEXEC) < 0)
 		return -errno;
@@ -811,7 +822,7 @@ static int setup(struct fan *f, int in_fd, const int *out_fds)
 	if (!f->outs)
 		return -ENOMEM;
 	if (f->n)
-		memset(f->status, 0, f->n * sizeof(*f->status));
+		memset(f->status, 0, f->n * f->status_size);
 	for (size_t i = 0; i < f->n; i++)
 		classify(f, i, out_fds[i]);
 	f->live = f->n;
@@ -838,14 +849,15 @@ static int setup(struct fan *f, int in_fd, const int *out_fds)
 }
 
 int64_t sp_fanout(struct sp_mover *m, int in_fd, const int *out_fds, size_t n,
-		  struct sp_fanout_status *status, sp_fanout_error_fn on_error, void *arg,
-		  struct sp_result *result)
+		  struct sp_fanout_status *status, size_t status_size,
+		  sp_fanout_error_fn on_error, void *arg, struct sp_result *result)
 {
-	if (!m || (n && (!out_fds || !status)) || (result && result->size < SP_RESULT_SIZE_1_0))
+	if (!m || (n && (!out_fds || !status || status_size < SP_FANOUT_STATUS_SIZE_1_0)) ||
+	    (result && result->size < SP_RESULT_SIZE_1_0))
 		return -EINVAL;
 	int saved_errno = errno;
 	uint64_t start = lsp_now_ns();
-	struct fan f = { .m = m, .in = in_fd, .status = status, .n = n,
+	struct fan f = { .m = m, .in = in_fd, .status = status, .status_size = status_size, .n = n,
 			 .on_error = on_error, .arg = arg,
 			 .scratch = { -1, -1 }, .devnull = -1 };
 
@@ -859,9 +871,11 @@ int64_t sp_fanout(struct sp_mover *m, int in_fd, const int *out_fds, size_t n,
 	}
 
 	stop_drainers(&f);
-	for (size_t i = 0; f.outs && i < n; i++)
+	for (size_t i = 0; f.outs && i < n; i++) {
 		if (f.outs[i].nocache)
 			lsp_nocache_finish(&f.outs[i].cache, &m->stats, -1, f.outs[i].fd);
+		publish(&f, i);
+	}
 	if (rc < 0)
 		lsp_private_pipe_discard(m); /* it may hold part of a chunk */
 	if (f.scratch[0] >= 0) {

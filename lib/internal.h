@@ -199,14 +199,29 @@ enum refusals {
 int lsp_next_step(const struct worker *w, int err, int in_fd, int out_fd,
 		 enum refusals refusals, enum sp_side *side);
 
-/* The sizes of release 1.0's struct sp_copy_args and struct sp_result: the
- * smallest a caller may pass. */
+/* The sizes of release 1.0's structs: the smallest a caller may pass.
+ * Each is the end of the struct's last field in 1.0, so that it stays
+ * what it is when a later release adds fields. */
 #define SP_COPY_ARGS_SIZE_1_0 (offsetof(struct sp_copy_args, out_st) + sizeof(void *))
 #define SP_RESULT_SIZE_1_0 (offsetof(struct sp_result, side) + sizeof(enum sp_side))
+#define SP_STATS_SIZE_1_0 (offsetof(struct sp_stats, socket_buffer) + sizeof(uint64_t))
+#define SP_OPTIONS_SIZE_1_0 (offsetof(struct sp_options, flags) + sizeof(unsigned int))
+#define SP_FANOUT_STATUS_SIZE_1_0 (offsetof(struct sp_fanout_status, copied) + sizeof(int))
+
+/* Whether the caller's struct s of size bytes is one this release can
+ * read: size at least min (release 1.0's), and every byte past the mine
+ * this release knows zero (a field of a later release asked for
+ * something) (lib/sized.c). */
+bool lsp_sized_valid(const void *s, size_t size, size_t min, size_t mine);
+
+/* Give the caller's struct dst of size bytes what src (this release's,
+ * mine bytes) holds, as far as both know, leaving dst's first keep bytes
+ * alone (its size field: sizeof(size_t); 0 for an array's element);
+ * bytes of dst past mine (fields of a later release) are zeroed. */
+void lsp_sized_store(void *dst, size_t size, const void *src, size_t mine, size_t keep);
 
 /* Give the caller's result (NULL: none wanted; its size at least
- * SP_RESULT_SIZE_1_0) the outcome in res, the fields it has room for;
- * fields of later releases beyond them are zeroed (lib/copy.c). */
+ * SP_RESULT_SIZE_1_0) the outcome in res (lib/copy.c). */
 void lsp_result_store(struct sp_result *result, const struct sp_result *res);
 
 /* One transfer of up to length bytes from the input in (from offset, or
