@@ -62,9 +62,9 @@ statics() {
 # named as one of GLOBALS (a file of names), or as one without lsp_.
 copies() {
 	local g=$1; shift
-	sed 's/^lsp_//' "$g" | cat - "$g" | sort -u >globals.txt
+	sed 's/^lsp_//' "$g" | cat - "$g" | sort -u >"$T_DIR/globals.txt"
 	statics "$@" | while read -r name file; do
-		grep -qx "$name" globals.txt && echo "$name $file"
+		grep -qx "$name" "$T_DIR/globals.txt" && echo "$name $file"
 	done
 }
 # twice FILE...: names of static functions defined in two of FILE...
