@@ -279,8 +279,10 @@ struct sp_copy_args {
 struct sp_result {
 	size_t size;       /* sizeof(struct sp_result), set by the caller */
 	uint64_t bytes;    /* bytes written to the output(s), also on failure */
-	enum sp_path path; /* the path that moved the last bytes; SP_PATH_NONE
-			    * before any */
+	enum sp_path path; /* the path taken last: the one that moved the last
+			    * bytes, or after a failure the one that failed
+			    * (also before its first byte); SP_PATH_NONE
+			    * when none was taken */
 	enum sp_side side; /* which fd made the call fail; SP_SIDE_NONE after
 			    * success, for bad arguments and -ECANCELED */
 };

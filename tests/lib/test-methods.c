@@ -215,6 +215,13 @@ START_TEST(bad_output_is_an_output_error)
 	int want = way.policy == SP_POLICY_ONLY && way.path == SP_PATH_SPLICE ? -EINVAL : -ENOSPC;
 	ck_assert_int_eq(copy_range(m, in, out, 0, SP_LENGTH_EOF, &res), want);
 	ck_assert_int_eq(res.side, SP_SIDE_OUTPUT);
+	/* Nothing moved, yet a path was taken and failed: result says which
+	 * (sp_copy(3): SP_PATH_NONE only when none was started). */
+	ck_assert_uint_eq(res.bytes, 0);
+	ck_assert_int_ne(res.path, SP_PATH_NONE);
+	/* Nothing to move: no path. */
+	ck_assert_int_eq(copy_range(m, in, out, 0, 0, &res), 0);
+	ck_assert_int_eq(res.path, SP_PATH_NONE);
 	sp_mover_free(m);
 	close(in);
 	close(out);
