@@ -686,10 +686,13 @@ static void classify(struct fan *f, size_t i, int fd)
 	*o = (struct fan_out){ .fd = fd, .route = ROUTE_SPLICE, .live = true };
 	if (lsp_endpoint_look(&e, &m->stats) < 0) {
 		o->route = ROUTE_WRITE; /* the first write(2) says what is wrong */
-	} else if (S_ISFIFO(e.type)) {
+		return;
+	}
+	lsp_endpoint_output(m, &e);
+	if (S_ISFIFO(e.type)) {
 		o->route = ROUTE_TEE;
 		lsp_pipe_grow(&m->stats, fd, m->opts.pipe_size);
-	} else if (S_ISSOCK(e.type) && (e.datagram = lsp_socket_datagram(m, fd))) {
+	} else if (e.datagram) {
 		/* A datagram per call: write(2) in datagrams of a size a
 		 * socket takes (a splice would send a whole chunk as one,
 		 * which UDP refuses over 64 KiB). */
@@ -703,10 +706,8 @@ static void classify(struct fan *f, size_t i, int fd)
 		o->route = ROUTE_WRITE;
 		o->nocache = true;
 	} else if (may_switch_path(&m->opts)) {
-		int fl = sys_fcntl(&m->stats, fd, F_GETFL, 0);
-		e.append = fl >= 0 && (fl & O_APPEND);
 		/* splice(2) refuses O_APPEND; ttys are for write(2). */
-		if (e.append || sys_isatty(&m->stats, fd)) {
+		if (endpoint_refuses(&e, SP_PATH_SPLICE) || sys_isatty(&m->stats, fd)) {
 			o->route = ROUTE_WRITE;
 			m->stats.fallbacks++;
 		}

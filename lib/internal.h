@@ -47,6 +47,15 @@ void lsp_endpoint_from_stat(struct endpoint *e, const struct stat *st);
  * not (counted in stats).  Returns 0 or a negative errno. */
 int lsp_endpoint_look(struct endpoint *e, struct sp_stats *stats);
 
+struct sp_mover;
+
+/* Complete what is known of the output e (its type known): for anything
+ * but a pipe, whether it was opened with O_APPEND (unless flags_known
+ * says so already) and, for a socket, whether it keeps message
+ * boundaries; and the paths the kernel refuses for it.  The one place
+ * where these facts about an output are worked out (lib/endpoint.c). */
+void lsp_endpoint_output(struct sp_mover *m, struct endpoint *e);
+
 /* Whether the kernel refuses path for e (known before any call). */
 static inline bool endpoint_refuses(const struct endpoint *e, enum sp_path path)
 {
@@ -238,7 +247,7 @@ int64_t lsp_move_range(struct sp_mover *m, struct endpoint *in, struct endpoint 
 
 /* sp_copy() with SP_COPY_WHOLE (args checked): all of in_fd to out_fd,
  * cloned or copied with holes as the flags and args->holes say.  res as
- * for lsp_move_range().  Returns the count or a negative errno (lib/sparse.c). */
+ * for lsp_move_range().  Returns the count or a negative errno (lib/whole.c). */
 int64_t lsp_copy_whole(struct sp_mover *m, const struct sp_copy_args *args, struct sp_result *res);
 
 /* The most bytes one write(2) sends into a datagram socket: GNU tee's

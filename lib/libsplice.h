@@ -66,7 +66,7 @@ extern "C" {
  * and sp_fanout() (its regular-file outputs) honour it. */
 #define SP_NOCACHE 0x1u
 
-/* ---- Paths and policies (lib/methods.c) ------------------------------- */
+/* ---- Paths and policies (lib/paths.c) ------------------------------- */
 
 /* A way for bytes to go from one fd to another: what moved them. */
 enum sp_path {
@@ -220,7 +220,7 @@ long sp_pipe_grow(int fd, size_t want);
 /* The library's version string, such as "1.0.0". */
 const char *sp_version(void);
 
-/* ---- Copying: one input to one output (lib/copy.c, move.c, sparse.c) -- */
+/* ---- Copying: one input to one output (lib/copy.c, move.c, whole.c) -- */
 
 /* What sp_copy() makes of holes (with SP_COPY_WHOLE). */
 enum sp_holes {

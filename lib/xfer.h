@@ -1,5 +1,5 @@
-/* The state of one sp_copy() call and the helpers every data path shares;
- * internal to libsplice. */
+/* The state of one transfer (lsp_move_range()) and the helpers every data
+ * path shares, defined in lib/xfer.c; internal to libsplice. */
 #ifndef LIBSPLICE_XFER_H
 #define LIBSPLICE_XFER_H
 
@@ -70,7 +70,13 @@ ssize_t lsp_xfer_read(struct xfer *x, char *buf, size_t want);
  * read/write).  Returns 0 or a negative errno. */
 int lsp_xfer_drain_pipe(struct xfer *x, size_t n, bool *refused);
 
-/* Finish a transfer with read/write.  Returns 0 or a negative errno. */
+/* The read/write path for the rest of the transfer: into a datagram
+ * socket a datagram of at most DATAGRAM_SIZE bytes per read.  Returns 0
+ * or a negative errno. */
+int lsp_xfer_move_rw(struct xfer *x);
+
+/* Finish a transfer with read/write, counted as a fallback.  Returns 0 or
+ * a negative errno. */
 int lsp_xfer_fall_back(struct xfer *x);
 
 /* The copy_file_range(2), sendfile(2), vmsplice(2) and gift paths between

@@ -6,7 +6,8 @@
 # checked by what the sources include and by what the objects call (nm):
 #  - lib/ uses nothing of src/: every quoted #include of lib/ is found in
 #    lib/ or include/, its Makemodule.am names nothing under src/, and no
-#    symbol its objects need is defined by an object of src/;
+#    symbol its objects need is defined by an object of src/; and no two
+#    files of lib/ call each other, directly or round a circle;
 #  - spmove's copying layer (copy.c, data.c, attrs.c, durable.c) calls
 #    nothing of its walker (entry.c, tree.c, pool.c, operands.c);
 #  - no helper is defined twice: no global is defined by two objects
@@ -67,6 +68,18 @@ copies() {
 		grep -qx "$name" "$T_DIR/globals.txt" && echo "$name $file"
 	done
 }
+# file_edges ARCHIVE: "A B" for each object A of ARCHIVE that calls a
+# global of another object B of it.
+file_edges() {
+	nm -A -g --defined-only "$1" 2>/dev/null |
+		awk 'NF == 3 { split($1, p, ":"); print $3, p[2] }' | sort >defs.txt
+	nm -A -g --undefined-only "$1" 2>/dev/null |
+		awk '{ split($1, p, ":"); print $NF, p[2] }' | sort >undefs.txt
+	join undefs.txt defs.txt | awk '$2 != $3 { print $2, $3 }' | sort -u
+}
+# circles: what tsort(1) says of the edges on standard input when they
+# make a circle; nothing when they do not.
+circles() { tsort 2>&1 >/dev/null; }
 # twice FILE...: names of static functions defined in two of FILE...
 twice() { statics "$@" | awk '{ print $1 }' | uniq -d; }
 
@@ -84,6 +97,10 @@ echo "$core" >lib.txt
 { echo "$common"; tool_objects; } >src.txt
 check_eq "lib/ calls nothing of src/" "" "$(uses lib.txt src.txt)"
 ok "src/ calls lib/ (the check sees calls)" test -n "$(uses src.txt lib.txt)"
+
+ok "lib/'s files call each other (the check sees calls)" test -n "$(file_edges "$core")"
+check_eq "no circle of files in lib/ (each calls only those below it)" "" \
+	"$(file_edges "$core" | circles)"
 
 # spmove's copying layer below its walker.
 for f in copy data attrs durable; do echo "$B/src/spmove/spmove-$f.o"; done >copying.txt
@@ -104,6 +121,8 @@ check_eq "no two files of lib/ define a static function of the same name" "" \
 	"$(cd "$S" && twice $lib_sources)"
 
 # The checks can fail.
+check_eq "a circle of two files is caught" "yes" \
+	"$(printf 'a.o b.o\nb.o a.o\n' | circles | grep -q . && echo yes)"
 mkdir -p lib
 printf '#include "clock.h"\n#include "../src/common/quote.h"\n#include "options.h"\n' >lib/a.c
 check_eq "an include of src/ from lib/ is caught" \
