@@ -344,8 +344,8 @@ static ssize_t nocache_write(struct fan *f, struct fan_out *o)
 	for (;;) {
 		ssize_t w = lsp_nocache_file_write(&o->cache, &f->m->stats, o->fd, f->buf + o->pos,
 					     f->chunk - o->pos);
-		if (w >= 0 || errno != EINTR)
-			return w >= 0 ? w : -errno;
+		if (w != -EINTR)
+			return w;
 		if (lsp_worker_cancelled(&f->m->worker))
 			return -ECANCELED;
 	}

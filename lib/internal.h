@@ -104,12 +104,12 @@ struct nocache {
 };
 
 /* read(2) (pread(2) at *posp when posp is not NULL) of a regular file with
- * SP_NOCACHE.  Returns the count, or -1 with errno set. */
+ * SP_NOCACHE.  Returns the count or a negative errno. */
 ssize_t lsp_nocache_file_read(struct nocache *c, struct sp_stats *st, int fd, void *buf,
 			size_t len, loff_t *posp);
 
-/* write(2) to a regular file with SP_NOCACHE.  Returns the count, or -1
- * with errno set. */
+/* write(2) to a regular file with SP_NOCACHE.  Returns the count or a
+ * negative errno. */
 ssize_t lsp_nocache_file_write(struct nocache *c, struct sp_stats *st, int fd, const void *buf,
 			 size_t len);
 

@@ -127,10 +127,11 @@ ssize_t lsp_nocache_file_read(struct nocache *c, struct sp_stats *st, int fd, vo
 		struct iovec iov = { .iov_base = buf, .iov_len = len };
 		ssize_t n = sys_preadv2(st, fd, &iov, 1, posp ? *posp : -1, RWF_DONTCACHE);
 		if (n >= 0 || !refused(errno))
-			return n;
+			return n >= 0 ? n : -errno;
 		c->plain_in = true;
 	}
-	return read_dropping(c, st, fd, buf, len, posp);
+	ssize_t n = read_dropping(c, st, fd, buf, len, posp);
+	return n >= 0 ? n : -errno;
 }
 
 /* Flush and drop the output's pages from c->dropped up to upto, waiting
@@ -162,7 +163,7 @@ ssize_t lsp_nocache_file_write(struct nocache *c, struct sp_stats *st, int fd, c
 		struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 		ssize_t n = sys_pwritev2(st, fd, &iov, 1, -1, RWF_DONTCACHE);
 		if (n >= 0 || !refused(errno))
-			return n;
+			return n >= 0 ? n : -errno;
 		c->plain_out = true;
 	}
 	if (!c->tracking) {
@@ -180,7 +181,7 @@ ssize_t lsp_nocache_file_write(struct nocache *c, struct sp_stats *st, int fd, c
 			drop_written(c, st, fd);
 		errno = err;
 	}
-	return n;
+	return n >= 0 ? n : -errno;
 }
 
 void lsp_nocache_finish(struct nocache *c, struct sp_stats *st, int in_fd, int out_fd)

@@ -93,9 +93,10 @@ int lsp_xfer_write_all(struct xfer *x, const char *buf, size_t n)
 			w = lsp_nocache_file_write(&x->cache, &m->stats, x->out, buf, n);
 		} else {
 			w = sys_write(&m->stats, x->out, buf, n);
+			w = w >= 0 ? w : -errno;
 		}
 		if (w < 0) {
-			int rc = lsp_xfer_next_step(x, errno, -1, x->out, REFUSALS_NONE,
+			int rc = lsp_xfer_next_step(x, (int)-w, -1, x->out, REFUSALS_NONE,
 						SP_SIDE_OUTPUT);
 			if (rc)
 				return rc;
@@ -117,13 +118,14 @@ ssize_t lsp_xfer_read(struct xfer *x, char *buf, size_t want)
 			n = lsp_nocache_file_read(&x->cache, &m->stats, x->in, buf, want, x->posp);
 		} else {
 			n = x->posp ? sys_pread(&m->stats, x->in, buf, want, *x->posp) : sys_read(&m->stats, x->in, buf, want);
+			n = n >= 0 ? n : -errno;
 		}
 		if (n >= 0) {
 			if (x->posp)
 				*x->posp += n;
 			return n;
 		}
-		int rc = lsp_xfer_next_step(x, errno, x->in, -1, REFUSALS_NONE, SP_SIDE_INPUT);
+		int rc = lsp_xfer_next_step(x, (int)-n, x->in, -1, REFUSALS_NONE, SP_SIDE_INPUT);
 		if (rc)
 			return rc;
 	}
