@@ -490,7 +490,7 @@ static void pages_init(struct sp_probe_pages *p, struct sp_probe_evidence *e)
 #define PROBED_COUNT (sizeof(probed) / sizeof(probed[0]))
 
 /* Whether /proc/self/pagemap shows frame numbers to this process. */
-static bool frames_readable(size_t page)
+static bool pagemap_shows_frames(size_t page)
 {
 	uint64_t pfn;
 	volatile char here = 0;
@@ -500,7 +500,7 @@ static bool frames_readable(size_t page)
 
 /* Fill r (all of it) for dir, and the first n of the paths tried into
  * methods, elements of method_size bytes.  Returns 0 or a negative errno. */
-static int probe(const char *dir, struct sp_probe *r, struct sp_probe_method *methods,
+static int measure(const char *dir, struct sp_probe *r, struct sp_probe_method *methods,
 		 size_t method_size, size_t n)
 {
 	struct statfs sf;
@@ -530,7 +530,7 @@ static int probe(const char *dir, struct sp_probe *r, struct sp_probe_method *me
 		probe_method(&sc, probed[i].path, probed[i].flags, &one);
 		lsp_sized_store((char *)methods + i * method_size, method_size, &one, sizeof(one), 0);
 	}
-	r->frames_readable = frames_readable(sc.page);
+	r->frames_readable = pagemap_shows_frames(sc.page);
 	struct sp_probe_evidences *ev = &r->evidence;
 	struct {
 		struct sp_probe_pages *pages;
@@ -566,7 +566,7 @@ int sp_probe(const char *dir, struct sp_probe *result, struct sp_probe_method *m
 		return -EINVAL;
 	int saved_errno = errno;
 	struct sp_probe r = { .size = sizeof(r) };
-	int rc = probe(dir, &r, methods, method_size, n);
+	int rc = measure(dir, &r, methods, method_size, n);
 	if (n > PROBED_COUNT)
 		memset((char *)methods + PROBED_COUNT * method_size, 0,
 		       (n - PROBED_COUNT) * method_size);
