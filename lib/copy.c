@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <string.h>
 
 #include "internal.h"
 
@@ -14,24 +13,8 @@
 
 void lsp_result_store(struct sp_result *result, const struct sp_result *res)
 {
-	if (!result)
-		return;
-	size_t size = result->size, mine = sizeof(*res);
-	if (size > mine)
-		memset((char *)result + mine, 0, size - mine);
-	result->bytes = res->bytes;
-	result->path = res->path;
-	result->side = res->side;
-}
-
-/* Whether the n bytes from p on are all zero. */
-static bool all_zero(const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	for (size_t i = 0; i < n; i++)
-		if (b[i])
-			return false;
-	return true;
+	if (result)
+		lsp_sized_store(result, result->size, res, sizeof(*res), sizeof(result->size));
 }
 
 /* Whether args is a transfer this release knows how to make: its size
@@ -39,9 +22,7 @@ static bool all_zero(const void *p, size_t n)
  * known flags, and the fields each flag rules out zero. */
 static bool args_valid(const struct sp_copy_args *a)
 {
-	if (a->size < SP_COPY_ARGS_SIZE_1_0)
-		return false;
-	if (a->size > sizeof(*a) && !all_zero(a + 1, a->size - sizeof(*a)))
+	if (!lsp_sized_valid(a, a->size, SP_COPY_ARGS_SIZE_1_0, sizeof(*a)))
 		return false;
 	if (a->flags & ~SP_COPY_KNOWN_FLAGS)
 		return false;

@@ -69,6 +69,7 @@ struct fan_out {
 	bool handed;  /* the drainer has the current chunk */
 	bool nocache; /* a regular file under SP_NOCACHE: uncached write(2) */
 	struct nocache cache;
+	struct sp_fanout_status status; /* what the caller's element gets */
 };
 
 /* The state of one sp_fanout() call. */
@@ -76,7 +77,8 @@ struct fan {
 	struct sp_mover *m;  /* its private pipe is the stage */
 	int in;
 	struct fan_out *outs;
-	struct sp_fanout_status *status;
+	struct sp_fanout_status *status; /* the caller's array */
+	size_t status_size;  /* of its elements */
 	size_t n;            /* outputs */
 	size_t live;         /* outputs not dropped */
 	sp_fanout_error_fn on_error;
@@ -186,6 +188,13 @@ static int input_failed(struct fan *f, ssize_t rc)
 	return (int)rc;
 }
 
+/* Give the caller's element for output i what is known of it. */
+static void publish(struct fan *f, size_t i)
+{
+	lsp_sized_store((char *)f->status + i * f->status_size, f->status_size,
+			&f->outs[i].status, sizeof(f->outs[i].status), 0);
+}
+
 /* Output i failed with rc (a negative errno): drop it and ask the caller
  * whether to go on.  Returns 0 to go on, else rc. */
 static int drop(struct fan *f, size_t i, ssize_t rc)
@@ -194,7 +203,8 @@ static int drop(struct fan *f, size_t i, ssize_t rc)
 		return (int)rc;
 	f->outs[i].live = false;
 	f->live--;
-	f->status[i].error = (int)-rc;
+	f->outs[i].status.error = (int)-rc;
+	publish(f, i);
 	if (f->on_error && f->on_error(i, (int)-rc, f->arg)) {
 		f->side = SP_SIDE_OUTPUT;
 		return (int)rc;
@@ -206,13 +216,13 @@ static int drop(struct fan *f, size_t i, ssize_t rc)
 static void gave(struct fan *f, size_t i, size_t k, bool spliced)
 {
 	f->outs[i].pos += k;
-	f->status[i].bytes += k;
+	f->outs[i].status.bytes += k;
 	f->m->stats.bytes += k;
 	if (spliced) {
 		f->m->stats.bytes_spliced += k;
 	} else {
 		f->m->stats.bytes_copied += k;
-		f->status[i].copied = 1;
+		f->outs[i].status.copied = 1;
 	}
 }
 
@@ -220,7 +230,7 @@ static void gave(struct fan *f, size_t i, size_t k, bool spliced)
  * none once it has had a byte. */
 static enum refusals output_refusals(const struct fan *f, size_t i)
 {
-	return f->status[i].bytes ? REFUSALS_NONE : REFUSALS_SPLICE;
+	return f->outs[i].status.bytes ? REFUSALS_NONE : REFUSALS_SPLICE;
 }
 
 /* The kernel refused tee(2), or splicing the input: the fan-out goes over
@@ -334,8 +344,8 @@ static ssize_t nocache_write(struct fan *f, struct fan_out *o)
 	for (;;) {
 		ssize_t w = lsp_nocache_file_write(&o->cache, &f->m->stats, o->fd, f->buf + o->pos,
 					     f->chunk - o->pos);
-		if (w >= 0 || errno != EINTR)
-			return w >= 0 ? w : -errno;
+		if (w != -EINTR)
+			return w;
 		if (lsp_worker_cancelled(&f->m->worker))
 			return -ECANCELED;
 	}
@@ -521,7 +531,7 @@ static bool for_drainer(const struct fan *f, size_t i, size_t consumer)
 {
 	const struct fan_out *o = &f->outs[i];
 	return o->drainer && i != consumer && o->route == ROUTE_SPLICE && !f->rw &&
-	       f->status[i].bytes > 0;
+	       f->outs[i].status.bytes > 0;
 }
 
 /* Tee the chunk into the scratch pipe of output i's drainer and set it
@@ -563,7 +573,7 @@ static int collect(struct fan *f, size_t i, bool stopping)
 	pthread_mutex_unlock(&d->lock);
 	o->handed = false;
 	sp_stats_add(&f->m->stats, &d->stats);
-	d->stats = (struct sp_stats){ 0 };
+	d->stats = (struct sp_stats){ .size = sizeof(d->stats) };
 	gave(f, i, d->moved, true);
 	if (!d->err)
 		return 0;
@@ -676,10 +686,13 @@ static void classify(struct fan *f, size_t i, int fd)
 	*o = (struct fan_out){ .fd = fd, .route = ROUTE_SPLICE, .live = true };
 	if (lsp_endpoint_look(&e, &m->stats) < 0) {
 		o->route = ROUTE_WRITE; /* the first write(2) says what is wrong */
-	} else if (S_ISFIFO(e.type)) {
+		return;
+	}
+	lsp_endpoint_output(m, &e);
+	if (S_ISFIFO(e.type)) {
 		o->route = ROUTE_TEE;
 		lsp_pipe_grow(&m->stats, fd, m->opts.pipe_size);
-	} else if (S_ISSOCK(e.type) && (e.datagram = lsp_socket_datagram(m, fd))) {
+	} else if (e.datagram) {
 		/* A datagram per call: write(2) in datagrams of a size a
 		 * socket takes (a splice would send a whole chunk as one,
 		 * which UDP refuses over 64 KiB). */
@@ -693,10 +706,8 @@ static void classify(struct fan *f, size_t i, int fd)
 		o->route = ROUTE_WRITE;
 		o->nocache = true;
 	} else if (may_switch_path(&m->opts)) {
-		int fl = sys_fcntl(&m->stats, fd, F_GETFL, 0);
-		e.append = fl >= 0 && (fl & O_APPEND);
 		/* splice(2) refuses O_APPEND; ttys are for write(2). */
-		if (e.append || sys_isatty(&m->stats, fd)) {
+		if (endpoint_refuses(&e, SP_PATH_SPLICE) || sys_isatty(&m->stats, fd)) {
 			o->route = ROUTE_WRITE;
 			m->stats.fallbacks++;
 		}
@@ -732,6 +743,7 @@ static int open_pipes(struct fan *f)
 static int start_drainer(struct fan *f, struct drainer *d, size_t i)
 {
 	*d = (struct drainer){ .scratch = { -1, -1 }, .fd = f->outs[i].fd };
+	d->stats.size = sizeof(d->stats);
 	d->worker = (struct worker){ .opts = &f->m->opts, .stats = &d->stats };
 	if (sys_pipe2(&f->m->stats, d->scratch, O_CLOEXEC) < 0)
 		return -errno;
@@ -811,7 +823,7 @@ static int setup(struct fan *f, int in_fd, const int *out_fds)
 	if (!f->outs)
 		return -ENOMEM;
 	if (f->n)
-		memset(f->status, 0, f->n * sizeof(*f->status));
+		memset(f->status, 0, f->n * f->status_size);
 	for (size_t i = 0; i < f->n; i++)
 		classify(f, i, out_fds[i]);
 	f->live = f->n;
@@ -838,14 +850,15 @@ static int setup(struct fan *f, int in_fd, const int *out_fds)
 }
 
 int64_t sp_fanout(struct sp_mover *m, int in_fd, const int *out_fds, size_t n,
-		  struct sp_fanout_status *status, sp_fanout_error_fn on_error, void *arg,
-		  struct sp_result *result)
+		  struct sp_fanout_status *status, size_t status_size,
+		  sp_fanout_error_fn on_error, void *arg, struct sp_result *result)
 {
-	if (!m || (n && (!out_fds || !status)) || (result && result->size < SP_RESULT_SIZE_1_0))
+	if (!m || (n && (!out_fds || !status || status_size < SP_FANOUT_STATUS_SIZE_1_0)) ||
+	    (result && result->size < SP_RESULT_SIZE_1_0))
 		return -EINVAL;
 	int saved_errno = errno;
-	uint64_t start = now_ns();
-	struct fan f = { .m = m, .in = in_fd, .status = status, .n = n,
+	uint64_t start = lsp_now_ns();
+	struct fan f = { .m = m, .in = in_fd, .status = status, .status_size = status_size, .n = n,
 			 .on_error = on_error, .arg = arg,
 			 .scratch = { -1, -1 }, .devnull = -1 };
 
@@ -859,9 +872,11 @@ int64_t sp_fanout(struct sp_mover *m, int in_fd, const int *out_fds, size_t n,
 	}
 
 	stop_drainers(&f);
-	for (size_t i = 0; f.outs && i < n; i++)
+	for (size_t i = 0; f.outs && i < n; i++) {
 		if (f.outs[i].nocache)
 			lsp_nocache_finish(&f.outs[i].cache, &m->stats, -1, f.outs[i].fd);
+		publish(&f, i);
+	}
 	if (rc < 0)
 		lsp_private_pipe_discard(m); /* it may hold part of a chunk */
 	if (f.scratch[0] >= 0) {
@@ -875,7 +890,7 @@ int64_t sp_fanout(struct sp_mover *m, int in_fd, const int *out_fds, size_t n,
 	struct sp_result res = { .bytes = f.total, .side = f.side,
 				 .path = !f.total ? SP_PATH_NONE : f.rw ? SP_PATH_RW : SP_PATH_SPLICE };
 	lsp_result_store(result, &res);
-	m->stats.elapsed_ns += now_ns() - start;
+	m->stats.elapsed_ns += lsp_now_ns() - start;
 	errno = saved_errno;
 	return rc < 0 ? rc : (int64_t)f.total;
 }

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "libsplice.h"
@@ -46,6 +47,15 @@ void lsp_endpoint_from_stat(struct endpoint *e, const struct stat *st);
  * not (counted in stats).  Returns 0 or a negative errno. */
 int lsp_endpoint_look(struct endpoint *e, struct sp_stats *stats);
 
+struct sp_mover;
+
+/* Complete what is known of the output e (its type known): for anything
+ * but a pipe, whether it was opened with O_APPEND (unless flags_known
+ * says so already) and, for a socket, whether it keeps message
+ * boundaries; and the paths the kernel refuses for it.  The one place
+ * where these facts about an output are worked out (lib/endpoint.c). */
+void lsp_endpoint_output(struct sp_mover *m, struct endpoint *e);
+
 /* Whether the kernel refuses path for e (known before any call). */
 static inline bool endpoint_refuses(const struct endpoint *e, enum sp_path path)
 {
@@ -70,6 +80,12 @@ struct worker {
 	struct sp_stats *stats;
 };
 
+/* The size of a page of memory. */
+static inline size_t lsp_page_size(void)
+{
+	return (size_t)sysconf(_SC_PAGESIZE);
+}
+
 /* The read/write buffer under SP_NOCACHE when the caller sets none. */
 #define NOCACHE_BUFFER_SIZE (1024 * 1024)
 
@@ -88,12 +104,12 @@ struct nocache {
 };
 
 /* read(2) (pread(2) at *posp when posp is not NULL) of a regular file with
- * SP_NOCACHE.  Returns the count, or -1 with errno set. */
+ * SP_NOCACHE.  Returns the count or a negative errno. */
 ssize_t lsp_nocache_file_read(struct nocache *c, struct sp_stats *st, int fd, void *buf,
 			size_t len, loff_t *posp);
 
-/* write(2) to a regular file with SP_NOCACHE.  Returns the count, or -1
- * with errno set. */
+/* write(2) to a regular file with SP_NOCACHE.  Returns the count or a
+ * negative errno. */
 ssize_t lsp_nocache_file_write(struct nocache *c, struct sp_stats *st, int fd, const void *buf,
 			 size_t len);
 
@@ -192,14 +208,29 @@ enum refusals {
 int lsp_next_step(const struct worker *w, int err, int in_fd, int out_fd,
 		 enum refusals refusals, enum sp_side *side);
 
-/* The sizes of release 1.0's struct sp_copy_args and struct sp_result: the
- * smallest a caller may pass. */
+/* The sizes of release 1.0's structs: the smallest a caller may pass.
+ * Each is the end of the struct's last field in 1.0, so that it stays
+ * what it is when a later release adds fields. */
 #define SP_COPY_ARGS_SIZE_1_0 (offsetof(struct sp_copy_args, out_st) + sizeof(void *))
 #define SP_RESULT_SIZE_1_0 (offsetof(struct sp_result, side) + sizeof(enum sp_side))
+#define SP_STATS_SIZE_1_0 (offsetof(struct sp_stats, socket_buffer) + sizeof(uint64_t))
+#define SP_OPTIONS_SIZE_1_0 (offsetof(struct sp_options, flags) + sizeof(unsigned int))
+#define SP_FANOUT_STATUS_SIZE_1_0 (offsetof(struct sp_fanout_status, copied) + sizeof(int))
+
+/* Whether the caller's struct s of size bytes is one this release can
+ * read: size at least min (release 1.0's), and every byte past the mine
+ * this release knows zero (a field of a later release asked for
+ * something) (lib/sized.c). */
+bool lsp_sized_valid(const void *s, size_t size, size_t min, size_t mine);
+
+/* Give the caller's struct dst of size bytes what src (this release's,
+ * mine bytes) holds, as far as both know, leaving dst's first keep bytes
+ * alone (its size field: sizeof(size_t); 0 for an array's element);
+ * bytes of dst past mine (fields of a later release) are zeroed. */
+void lsp_sized_store(void *dst, size_t size, const void *src, size_t mine, size_t keep);
 
 /* Give the caller's result (NULL: none wanted; its size at least
- * SP_RESULT_SIZE_1_0) the outcome in res, the fields it has room for;
- * fields of later releases beyond them are zeroed (lib/copy.c). */
+ * SP_RESULT_SIZE_1_0) the outcome in res (lib/copy.c). */
 void lsp_result_store(struct sp_result *result, const struct sp_result *res);
 
 /* One transfer of up to length bytes from the input in (from offset, or
@@ -216,7 +247,7 @@ int64_t lsp_move_range(struct sp_mover *m, struct endpoint *in, struct endpoint 
 
 /* sp_copy() with SP_COPY_WHOLE (args checked): all of in_fd to out_fd,
  * cloned or copied with holes as the flags and args->holes say.  res as
- * for lsp_move_range().  Returns the count or a negative errno (lib/sparse.c). */
+ * for lsp_move_range().  Returns the count or a negative errno (lib/whole.c). */
 int64_t lsp_copy_whole(struct sp_mover *m, const struct sp_copy_args *args, struct sp_result *res);
 
 /* The most bytes one write(2) sends into a datagram socket: GNU tee's

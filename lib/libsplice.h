@@ -8,6 +8,14 @@
  * leave errno alone; the library never prints and never exits.  Every
  * function has its own manual page (man sp_copy).
  *
+ * Every struct that crosses the ABI grows one way: its first field is
+ * size, which the caller sets to sizeof the struct as it knows it; for an
+ * array the caller passes the size of an element with the call.  The
+ * library reads and writes only the fields both know: a caller built
+ * against an older release is never written past its struct, and fields
+ * of a later release that a caller sets (nonzero) are refused.  A size
+ * smaller than release 1.0's struct is -EINVAL.
+ *
  * Contents: constants; paths and policies; options and movers; moving
  * (one input to one output, sparse files too); fan-out (one input to many
  * outputs); comparing; probing the kernel.
@@ -58,7 +66,7 @@ extern "C" {
  * and sp_fanout() (its regular-file outputs) honour it. */
 #define SP_NOCACHE 0x1u
 
-/* ---- Paths and policies (lib/methods.c) ------------------------------- */
+/* ---- Paths and policies (lib/paths.c) ------------------------------- */
 
 /* A way for bytes to go from one fd to another: what moved them. */
 enum sp_path {
@@ -113,11 +121,15 @@ enum sp_side {
 };
 
 /*
- * Running totals of a mover; all counters only grow.  The library owns
- * them (sp_get_stats() gives a pointer); new fields are only ever added at
- * the end.
+ * Running totals of a mover; all counters only grow.  New fields are only
+ * ever added at the end.  A struct of the caller's (for sp_get_stats() and
+ * sp_stats_add()) has size set to sizeof(struct sp_stats); the one the
+ * progress callback is given is the library's, size its own: a copy of it
+ * by assignment carries that size, so set size again before handing the
+ * copy back to the library.
  */
 struct sp_stats {
+	size_t size;             /* sizeof(struct sp_stats), see above */
 	uint64_t bytes;          /* bytes delivered to outputs */
 	uint64_t bytes_spliced;  /* ... of which never entered user memory */
 	uint64_t bytes_copied;   /* ... of which were copied through user memory */
@@ -148,8 +160,11 @@ struct sp_stats {
  */
 typedef int (*sp_progress_fn)(const struct sp_stats *stats, void *arg);
 
-/* A mover's options; zero for every field gives the defaults. */
+/* A mover's options: size set to sizeof(struct sp_options) and zero for
+ * every other field gives the defaults.  Later releases add fields at the
+ * end, whose zero is today's behaviour. */
 struct sp_options {
+	size_t size;                /* sizeof(struct sp_options) */
 	enum sp_policy policy;      /* SP_POLICY_AUTO by default */
 	enum sp_path path;          /* for SP_POLICY_PREFER and SP_POLICY_ONLY */
 	unsigned int splice_flags;  /* any of SPLICE_F_MOVE, SPLICE_F_MORE, SPLICE_F_NONBLOCK */
@@ -162,34 +177,35 @@ struct sp_options {
 	const volatile sig_atomic_t *cancel;
 	/* SP_NOCACHE, or 0. */
 	unsigned int flags;
-	unsigned int reserved_flags; /* must be zero */
-	/* Room for options added later: must be zero (sp_mover_new() refuses
-	 * anything else), which designated initializers give for free.  A
-	 * later release turns some of it into fields whose zero is today's
-	 * behaviour, so callers built now keep working unchanged. */
-	uint64_t reserved[7];
 };
 
 struct sp_mover;
 
 /*
  * Create a mover.  opts may be NULL for the defaults; it is copied.
- * Returns 0, -EINVAL for bad options (an unknown policy, path or splice
- * flag, SP_POLICY_PREFER or SP_POLICY_ONLY without a path, a pipe or
- * buffer size over 2 GiB, nonzero reserved space) or -ENOMEM.
+ * Returns 0, -EINVAL for bad options (a size smaller than release 1.0's
+ * struct, or larger with nonzero bytes past the fields this release knows;
+ * an unknown policy, path, flag or splice flag, SP_POLICY_PREFER or
+ * SP_POLICY_ONLY without a path, a pipe or buffer size over 2 GiB) or
+ * -ENOMEM.
  */
 int sp_mover_new(struct sp_mover **mover, const struct sp_options *opts);
 
 /* Free a mover and its private pipe and buffer.  NULL is allowed. */
 void sp_mover_free(struct sp_mover *mover);
 
-/* The mover's running totals. */
-const struct sp_stats *sp_get_stats(const struct sp_mover *mover);
+/* Copy the mover's running totals into *stats (stats->size set by the
+ * caller; fields past what the library knows are zeroed).  Returns 0, or
+ * -EINVAL for a NULL argument or a size smaller than release 1.0's. */
+int sp_get_stats(const struct sp_mover *mover, struct sp_stats *stats);
 
 /* Add the counters of from, a mover that worked alongside (another
  * thread's), to *to: the counts are summed; the time is the longer of the
- * two (they ran at once); the pipe and socket buffer sizes are the larger. */
-void sp_stats_add(struct sp_stats *to, const struct sp_stats *from);
+ * two (they ran at once); the pipe and socket buffer sizes are the larger.
+ * Only the fields within both sizes are read and written.  Returns 0, or
+ * -EINVAL (nothing added) for a NULL argument or a size smaller than
+ * release 1.0's. */
+int sp_stats_add(struct sp_stats *to, const struct sp_stats *from);
 
 /* Size of the mover's private pipe once created (0 before). */
 size_t sp_pipe_size(const struct sp_mover *mover);
@@ -204,7 +220,7 @@ long sp_pipe_grow(int fd, size_t want);
 /* The library's version string, such as "1.0.0". */
 const char *sp_version(void);
 
-/* ---- Copying: one input to one output (lib/copy.c, move.c, sparse.c) -- */
+/* ---- Copying: one input to one output (lib/copy.c, move.c, whole.c) -- */
 
 /* What sp_copy() makes of holes (with SP_COPY_WHOLE). */
 enum sp_holes {
@@ -263,8 +279,10 @@ struct sp_copy_args {
 struct sp_result {
 	size_t size;       /* sizeof(struct sp_result), set by the caller */
 	uint64_t bytes;    /* bytes written to the output(s), also on failure */
-	enum sp_path path; /* the path that moved the last bytes; SP_PATH_NONE
-			    * before any */
+	enum sp_path path; /* the path taken last: the one that moved the last
+			    * bytes, or after a failure the one that failed
+			    * (also before its first byte); SP_PATH_NONE
+			    * when none was taken */
 	enum sp_side side; /* which fd made the call fail; SP_SIDE_NONE after
 			    * success, for bad arguments and -ECANCELED */
 };
@@ -310,12 +328,13 @@ int64_t sp_copy(struct sp_mover *mover, const struct sp_copy_args *args,
 
 /* ---- Fan-out: one input to many outputs (lib/fanout.c) ---------------- */
 
-/* What sp_fanout() tells about one output. */
+/* What sp_fanout() tells about one output: an element of the caller's
+ * array, whose size the caller passes with the call (status_size);
+ * later releases add fields at the end. */
 struct sp_fanout_status {
 	uint64_t bytes;  /* bytes written to this output */
 	int error;       /* 0 while it is live; else the errno that dropped it */
 	int copied;      /* nonzero once write(2) served it instead of splice/tee */
-	uint64_t reserved[2]; /* for later releases; the library clears it */
 };
 
 /*
@@ -345,18 +364,23 @@ typedef int (*sp_fanout_error_fn)(size_t index, int err, void *arg);
  * stored in status[index].error, and on_error (may be NULL: go on) decides
  * whether to stop.  Once no output is live, reading stops.
  *
- * status must have room for n entries; it is cleared first.  Returns the
+ * status must have room for n entries of status_size bytes each
+ * (sizeof(struct sp_fanout_status)); it is cleared first, and an entry is
+ * up to date when on_error is called for it and when the call returns.
+ * Returns the
  * number of bytes read from in_fd and handed to every live output, or a
  * negative errno: an input error (result->side is SP_SIDE_INPUT),
- * -err when on_error asked to stop, -ECANCELED, or a setup failure.
+ * -err when on_error asked to stop, -ECANCELED, -EINVAL (a NULL mover,
+ * out_fds or status with n outputs, a status_size or result->size smaller
+ * than release 1.0's), or another setup failure.
  * result (may be NULL) gets the bytes handed to every live output, the
  * path (SP_PATH_SPLICE, or SP_PATH_RW when the input was read by read(2))
  * and the failed side.  SIGPIPE is the caller's business: writing to a
  * pipe without readers raises it.
  */
 int64_t sp_fanout(struct sp_mover *mover, int in_fd, const int *out_fds, size_t n,
-		  struct sp_fanout_status *status, sp_fanout_error_fn on_error, void *arg,
-		  struct sp_result *result);
+		  struct sp_fanout_status *status, size_t status_size,
+		  sp_fanout_error_fn on_error, void *arg, struct sp_result *result);
 
 /* ---- Comparing (lib/compare.c) ---------------------------------------- */
 
@@ -367,15 +391,24 @@ int64_t sp_fanout(struct sp_mover *mover, int in_fd, const int *out_fds, size_t 
  */
 int sp_compare(int a, int64_t off_a, int b, int64_t off_b, uint64_t length);
 
-/* ---- Probing: what the running kernel does (lib/probe.c) ------------------ */
+/* ---- Measuring: what the running kernel does (lib/probe.c) ------------ */
+
+/*
+ * Experimental: these are exported in the version node LIBSPLICE_EXPERIMENTAL,
+ * not in a release's, and may change or go in any release (a program
+ * using them is rebuilt with the library).  They measure the kernel
+ * rather than move data.
+ */
 
 /* stealfs's page counters (contrib/stealfs), summed since it was loaded. */
 struct sp_stealfs_counts {
+	size_t size;      /* sizeof(struct sp_stealfs_counts) */
 	uint64_t stolen;  /* pages taken into a page cache instead of copied */
 	uint64_t copied;  /* pages copied */
 };
 
-/* Read stealfs's counters.  Returns 0, or -ENOENT when the module is not
+/* Read stealfs's counters into *counts (counts->size set).  Returns 0,
+ * -EINVAL for NULL or a size too small, or -ENOENT when the module is not
  * loaded (or its counters cannot be read). */
 int sp_stealfs_read(struct sp_stealfs_counts *counts);
 
@@ -388,7 +421,9 @@ enum sp_probe_verdict {
 	SP_PROBE_WRONG_DATA,   /* it claimed success, the copy differs */
 };
 
-/* One policy and path tried between two files of the probed directory. */
+/* One policy and path tried between two files of the probed directory:
+ * an element of the caller's array, whose size the caller passes with the
+ * call (method_size). */
 struct sp_probe_method {
 	enum sp_policy policy;     /* SP_POLICY_AUTO, or SP_POLICY_PREFER path */
 	enum sp_path path;         /* asked for (SP_PATH_NONE with SP_POLICY_AUTO) */
@@ -441,6 +476,7 @@ struct sp_probe_evidences {
 /* Everything sp_probe() measures but the paths.  Later releases add
  * fields at the end; sp_probe() fills as much as the caller's size says. */
 struct sp_probe {
+	size_t size;               /* sizeof(struct sp_probe) */
 	char kernel[65];           /* uname -r */
 	unsigned long fs_type;     /* statfs(2) f_type of the directory */
 	size_t page_size;
@@ -463,19 +499,20 @@ struct sp_probe {
 
 /*
  * Measure, with scratch files in dir (created there and unlinked at once),
- * which paths work and what the kernel does with the pages; size is
- * sizeof(*result) as the caller knows it.  The paths are tried in the
+ * which paths work and what the kernel does with the pages (result->size
+ * set by the caller).  The paths are tried in the
  * library's order (release 1.0: SP_POLICY_AUTO, then SP_POLICY_PREFER with
  * splice, vmsplice, gift, rw, copy_file_range and sendfile, then splice
  * and gift with SPLICE_F_MOVE; later releases add paths at the end): the
- * first n of them go into methods[0..n-1] (methods may be NULL when n is
- * 0), and result->methods_tried says how many there are.  Takes well under
- * a second.  Returns 0, -EINVAL for a NULL argument or a size smaller than
- * release 1.0's struct, or a negative errno when dir cannot be examined or
- * written.
+ * first n of them go into methods[0..n-1], elements of method_size bytes
+ * (sizeof(struct sp_probe_method); methods may be NULL when n is 0), and
+ * result->methods_tried says how many there are.  Takes well under a
+ * second.  Returns 0, -EINVAL for a NULL argument or a size (result's or
+ * method_size) smaller than release 1.0's struct, or a negative errno when
+ * dir cannot be examined or written.
  */
-int sp_probe(const char *dir, struct sp_probe *result, size_t size,
-	     struct sp_probe_method *methods, size_t n);
+int sp_probe(const char *dir, struct sp_probe *result, struct sp_probe_method *methods,
+	     size_t method_size, size_t n);
 
 
 #ifdef __cplusplus

@@ -9,165 +9,15 @@
 #include "xfer.h"
 #include "sys.h"
 
-/* Record which side failed; returns -err for the caller to pass up. */
-int xfer_fail(struct xfer *x, enum sp_side side, int err)
-{
-	x->res->side = side;
-	return -err;
-}
-
-int xfer_next_step(struct xfer *x, int err, int in_fd, int out_fd,
-		   enum refusals refusals, enum sp_side blame)
-{
-	enum sp_side side = blame;
-	int rc = lsp_next_step(&x->m->worker, err, in_fd, out_fd, refusals, &side);
-	return rc < 0 ? xfer_fail(x, side, -rc) : rc;
-}
-
-/* Account for n bytes delivered to out. */
-void xfer_delivered(struct xfer *x, size_t n, bool spliced)
-{
-	x->done += n;
-	x->m->stats.bytes += n;
-	if (spliced && !x->staged)
-		x->m->stats.bytes_spliced += n;
-	else
-		x->m->stats.bytes_copied += n;
-}
-
-/* Count n spliced bytes and report progress (see xfer.h). */
-int xfer_spliced(struct xfer *x, size_t n)
-{
-	x->left -= n;
-	xfer_delivered(x, n, true);
-	int rc = lsp_report_progress(x->m);
-	return rc ? xfer_fail(x, SP_SIDE_NONE, -rc) : 0;
-}
-
-/* Whether err is an error of a network connection, which only a socket
- * gives. */
-static bool network_error(int err)
-{
-	switch (err) {
-	case ECONNRESET: case ECONNREFUSED: case ECONNABORTED: case ENOTCONN:
-	case EDESTADDRREQ: case EMSGSIZE: case ENETDOWN: case ENETUNREACH:
-	case ENETRESET: case EHOSTDOWN: case EHOSTUNREACH: case ETIMEDOUT: case ENOBUFS:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* Which fd an error from a call between two caller fds (splice, sendfile,
- * copy_file_range) most likely came from: one only writing fails with
- * (ENOSPC ...) is the output; a network error is the socket's, the
- * output when it is one (sendfile's file input has no connection to
- * lose); a pipe does not fail reads or writes by itself, so blame the
- * other end; a bad fd is blamed on the one opened the wrong way. */
-enum sp_side xfer_error_side(const struct xfer *x, int err)
-{
-	if (network_error(err))
-		return S_ISSOCK(x->eout->type) ? SP_SIDE_OUTPUT : SP_SIDE_INPUT;
-	switch (err) {
-	case EPIPE: case ENOSPC: case EDQUOT: case EFBIG:
-		return SP_SIDE_OUTPUT;
-	case EBADF: {
-		int fl = sys_fcntl(&x->m->stats, x->in, F_GETFL, 0);
-		return fl < 0 || (fl & O_ACCMODE) == O_WRONLY ? SP_SIDE_INPUT : SP_SIDE_OUTPUT;
-	}
-	default:
-		return S_ISFIFO(x->ein->type) && !S_ISFIFO(x->eout->type) ? SP_SIDE_OUTPUT : SP_SIDE_INPUT;
-	}
-}
-
-/* Write all n bytes of buf to out.  Returns 0 or a negative errno (output side). */
-int xfer_write_all(struct xfer *x, const char *buf, size_t n)
-{
-	struct sp_mover *m = x->m;
-	while (n) {
-		ssize_t w;
-		if (x->nocache_out) {
-			w = lsp_nocache_file_write(&x->cache, &m->stats, x->out, buf, n);
-		} else {
-			w = sys_write(&m->stats, x->out, buf, n);
-		}
-		if (w < 0) {
-			int rc = xfer_next_step(x, errno, -1, x->out, REFUSALS_NONE,
-						SP_SIDE_OUTPUT);
-			if (rc)
-				return rc;
-			continue;
-		}
-		xfer_delivered(x, (size_t)w, false);
-		buf += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-ssize_t xfer_read(struct xfer *x, char *buf, size_t want)
-{
-	struct sp_mover *m = x->m;
-	for (;;) {
-		ssize_t n;
-		if (x->nocache_in) {
-			n = lsp_nocache_file_read(&x->cache, &m->stats, x->in, buf, want, x->posp);
-		} else {
-			n = x->posp ? sys_pread(&m->stats, x->in, buf, want, *x->posp) : sys_read(&m->stats, x->in, buf, want);
-		}
-		if (n >= 0) {
-			if (x->posp)
-				*x->posp += n;
-			return n;
-		}
-		int rc = xfer_next_step(x, errno, x->in, -1, REFUSALS_NONE, SP_SIDE_INPUT);
-		if (rc)
-			return rc;
-	}
-}
-
-/* The read/write path: into a datagram socket a datagram of at most
- * DATAGRAM_SIZE bytes per read.  Returns 0 or a negative errno. */
-static int move_rw(struct xfer *x)
-{
-	struct sp_mover *m = x->m;
-	int rc = lsp_mover_buffer(m);
-	if (rc)
-		return xfer_fail(x, SP_SIDE_NONE, -rc);
-	x->used = SP_PATH_RW;
-	size_t size = m->opts.buffer_size;
-	if (x->eout->datagram && size > DATAGRAM_SIZE)
-		size = DATAGRAM_SIZE;
-	while (x->left) {
-		ssize_t n = xfer_read(x, m->buf, xfer_min(x->left, size));
-		if (n <= 0)
-			return (int)n;
-		x->left -= (uint64_t)n;
-		rc = xfer_write_all(x, m->buf, (size_t)n);
-		if (!rc)
-			rc = lsp_report_progress(m);
-		if (rc)
-			return x->res->side ? rc : xfer_fail(x, SP_SIDE_NONE, -rc);
-	}
-	return 0;
-}
-
-/* Switch to read/write for the rest of a transfer the kernel would not splice. */
-int xfer_fall_back(struct xfer *x)
-{
-	x->m->stats.fallbacks++;
-	return move_rw(x);
-}
-
 /* Skip n bytes of an input that cannot seek by reading and dropping them.
  * Returns 0 (also at an early end of input) or a negative errno. */
 static int skip_input(struct xfer *x, uint64_t n)
 {
 	int rc = lsp_mover_buffer(x->m);
 	if (rc)
-		return xfer_fail(x, SP_SIDE_NONE, -rc);
+		return lsp_xfer_fail(x, SP_SIDE_NONE, -rc);
 	while (n) {
-		ssize_t got = xfer_read(x, x->m->buf, xfer_min(n, x->m->opts.buffer_size));
+		ssize_t got = lsp_xfer_read(x, x->m->buf, lsp_xfer_min(n, x->m->opts.buffer_size));
 		if (got <= 0)
 			return (int)got;
 		n -= (uint64_t)got;
@@ -190,9 +40,9 @@ static int splice_input(struct xfer *x, int to, size_t len, size_t *n)
 			return 0;
 		}
 		int err = errno;
-		int rc = xfer_next_step(x, err, x->in, direct ? x->out : -1,
-					xfer_splice_refusals(x),
-					direct ? xfer_error_side(x, err) : SP_SIDE_INPUT);
+		int rc = lsp_xfer_next_step(x, err, x->in, direct ? x->out : -1,
+					lsp_xfer_splice_refusals(x),
+					direct ? lsp_xfer_error_side(x, err) : SP_SIDE_INPUT);
 		if (rc)
 			return rc;
 	}
@@ -204,67 +54,16 @@ static int move_direct(struct xfer *x)
 	x->used = SP_PATH_SPLICE;
 	while (x->left) {
 		size_t n;
-		int rc = splice_input(x, x->out, xfer_min(x->left, x->chunk), &n);
+		int rc = splice_input(x, x->out, lsp_xfer_min(x->left, x->chunk), &n);
 		if (rc == FALL_BACK)
-			return xfer_fall_back(x);
+			return lsp_xfer_fall_back(x);
 		if (rc || n == 0)
 			return rc;
-		rc = xfer_spliced(x, n);
+		rc = lsp_xfer_spliced(x, n);
 		if (rc)
 			return rc;
 	}
 	return 0;
-}
-
-/* Copy the n bytes sitting in the private pipe to out with read/write:
- * out refused splice before anything reached it. */
-static int copy_out_of_pipe(struct xfer *x, size_t n)
-{
-	struct sp_mover *m = x->m;
-	int rc = lsp_mover_buffer(m);
-	while (!rc && n) {
-		ssize_t got = sys_read(&m->stats, m->pipe_fds[0], m->buf, xfer_min(n, m->opts.buffer_size));
-		if (got < 0) {
-			rc = xfer_next_step(x, errno, m->pipe_fds[0], -1, REFUSALS_NONE,
-					    SP_SIDE_NONE);
-			continue;
-		}
-		if (got == 0)
-			return xfer_fail(x, SP_SIDE_NONE, EIO);
-		n -= (size_t)got;
-		rc = xfer_write_all(x, m->buf, (size_t)got);
-	}
-	return rc;
-}
-
-/* Move exactly the n bytes just spliced into the private pipe on to out.
- * Sets *refused when out turned out not to take splices at all (then the
- * bytes went by read/write).  Returns 0 or a negative errno; on error the
- * pipe is discarded so that nothing in it leaks into a later transfer. */
-int xfer_drain_pipe(struct xfer *x, size_t n, bool *refused)
-{
-	struct sp_mover *m = x->m;
-	int rc = 0;
-	while (n) {
-		ssize_t k = sys_splice(&m->stats, m->pipe_fds[0], NULL, x->out, NULL, n, x->flags);
-		if (k > 0) {
-			n -= (size_t)k;
-			xfer_delivered(x, (size_t)k, true);
-			continue;
-		}
-		rc = xfer_next_step(x, k < 0 ? errno : EIO, -1, x->out, xfer_splice_refusals(x),
-				    SP_SIDE_OUTPUT);
-		if (rc == FALL_BACK) {
-			*refused = true;
-			rc = copy_out_of_pipe(x, n);
-			n = 0;
-		}
-		if (rc)
-			break;
-	}
-	if (rc)
-		lsp_private_pipe_discard(m);
-	return rc;
 }
 
 /* splice in -> private pipe -> out, chunk by chunk (neither fd is a pipe,
@@ -276,29 +75,29 @@ static int move_via_pipe(struct xfer *x)
 	if (rc) {
 		if (may_switch_path(&m->opts)) {
 			m->pipe_unavailable = true;
-			return xfer_fall_back(x);
+			return lsp_xfer_fall_back(x);
 		}
-		return xfer_fail(x, SP_SIDE_NONE, -rc);
+		return lsp_xfer_fail(x, SP_SIDE_NONE, -rc);
 	}
 	x->used = SP_PATH_SPLICE;
 	m->stats.pipe_size = m->pipe_size;
 	while (x->left) {
 		size_t n;
-		rc = splice_input(x, m->pipe_fds[1], xfer_min(x->left, m->pipe_size), &n);
+		rc = splice_input(x, m->pipe_fds[1], lsp_xfer_min(x->left, m->pipe_size), &n);
 		if (rc == FALL_BACK)
-			return xfer_fall_back(x);
+			return lsp_xfer_fall_back(x);
 		if (rc || n == 0)
 			return rc;
 		x->left -= n;
 		bool refused = false;
-		rc = xfer_drain_pipe(x, n, &refused);
+		rc = lsp_xfer_drain_pipe(x, n, &refused);
 		if (rc)
 			return rc;
 		if (refused)
-			return xfer_fall_back(x);
+			return lsp_xfer_fall_back(x);
 		rc = lsp_report_progress(m);
 		if (rc)
-			return xfer_fail(x, SP_SIDE_NONE, -rc);
+			return lsp_xfer_fail(x, SP_SIDE_NONE, -rc);
 	}
 	return 0;
 }
@@ -314,7 +113,7 @@ static int examine_output(struct xfer *x)
 	struct endpoint *e = x->eout;
 	int rc = lsp_endpoint_look(e, &m->stats);
 	if (rc)
-		return xfer_fail(x, SP_SIDE_OUTPUT, -rc);
+		return lsp_xfer_fail(x, SP_SIDE_OUTPUT, -rc);
 	if (memo->valid && memo->ep.fd == e->fd && memo->ep.dev == e->dev &&
 	    memo->ep.ino == e->ino) {
 		e->append = memo->ep.append;
@@ -324,24 +123,11 @@ static int examine_output(struct xfer *x)
 		return 0;
 	}
 	*memo = (struct output_memo){ .valid = true };
-	if (S_ISFIFO(e->type)) {
+	lsp_endpoint_output(m, e);
+	if (S_ISFIFO(e->type))
 		memo->pipe_size = lsp_pipe_grow(&m->stats, e->fd, m->opts.pipe_size);
-	} else {
-		if (!e->flags_known) {
-			int fl = sys_fcntl(&m->stats, e->fd, F_GETFL, 0);
-			e->append = fl >= 0 && (fl & O_APPEND);
-		}
-		if (S_ISSOCK(e->type))
-			e->datagram = lsp_socket_datagram(m, e->fd);
-		if (S_ISSOCK(e->type) && !e->datagram)
-			memo->socket_buffer = lsp_socket_grow(m, e->fd, m->opts.pipe_size);
-	}
-	e->flags_known = true;
-	/* splice(2) (and so vmsplice and gift, which splice out) and the
-	 * in-kernel copies refuse an output opened with O_APPEND. */
-	if (e->append)
-		e->refused |= 1u << SP_PATH_SPLICE | 1u << SP_PATH_COPY_FILE_RANGE |
-			      1u << SP_PATH_SENDFILE | 1u << SP_PATH_VMSPLICE | 1u << SP_PATH_GIFT;
+	else if (S_ISSOCK(e->type) && !e->datagram)
+		memo->socket_buffer = lsp_socket_grow(m, e->fd, m->opts.pipe_size);
 	memo->ep = *e;
 	if (S_ISSOCK(e->type) && memo->socket_buffer > 0)
 		m->stats.socket_buffer = (uint64_t)memo->socket_buffer;
@@ -354,13 +140,13 @@ static int examine_input(struct xfer *x, int64_t offset)
 {
 	int rc = lsp_endpoint_look(x->ein, &x->m->stats);
 	if (rc)
-		return xfer_fail(x, SP_SIDE_INPUT, -rc);
+		return lsp_xfer_fail(x, SP_SIDE_INPUT, -rc);
 	if (S_ISDIR(x->ein->type))
-		return xfer_fail(x, SP_SIDE_INPUT, EISDIR);
+		return lsp_xfer_fail(x, SP_SIDE_INPUT, EISDIR);
 	if (offset == SP_OFFSET_CURRENT)
 		return 0;
 	if (offset < 0)
-		return xfer_fail(x, SP_SIDE_NONE, EINVAL);
+		return lsp_xfer_fail(x, SP_SIDE_NONE, EINVAL);
 	if (S_ISREG(x->ein->type) || S_ISBLK(x->ein->type)) {
 		x->pos = offset;
 		x->posp = &x->pos;
@@ -410,11 +196,11 @@ static int run_splice(struct xfer *x)
 	if (endpoint_refuses(x->eout, SP_PATH_SPLICE)) {
 		/* splice(2) refuses every output opened with O_APPEND. */
 		if (!may_switch_path(&m->opts))
-			return xfer_fail(x, SP_SIDE_OUTPUT, EINVAL);
-		return xfer_fall_back(x);
+			return lsp_xfer_fail(x, SP_SIDE_OUTPUT, EINVAL);
+		return lsp_xfer_fall_back(x);
 	}
 	if (m->pipe_unavailable && may_switch_path(&m->opts))
-		return xfer_fall_back(x);
+		return lsp_xfer_fall_back(x);
 	return move_via_pipe(x);
 }
 
@@ -433,18 +219,18 @@ static int (*added_path(const struct xfer *x))(struct xfer *)
 		/* Into a socket sendfile(2) is one call per chunk where the
 		 * splice path makes two (file -> private pipe -> socket); the
 		 * kernel's work is the same (measured: equal CPU time). */
-		return S_ISREG(x->eout->type) ? xfer_move_copy_file_range
-				  : S_ISSOCK(x->eout->type) ? xfer_move_sendfile : NULL;
+		return S_ISREG(x->eout->type) ? lsp_xfer_move_copy_file_range
+				  : S_ISSOCK(x->eout->type) ? lsp_xfer_move_sendfile : NULL;
 	}
 	switch (o->path) {
 	case SP_PATH_COPY_FILE_RANGE:
-		return S_ISREG(x->eout->type) ? xfer_move_copy_file_range : NULL;
+		return S_ISREG(x->eout->type) ? lsp_xfer_move_copy_file_range : NULL;
 	case SP_PATH_SENDFILE:
-		return xfer_move_sendfile;
+		return lsp_xfer_move_sendfile;
 	case SP_PATH_VMSPLICE:
-		return xfer_move_vmsplice;
+		return lsp_xfer_move_vmsplice;
 	case SP_PATH_GIFT:
-		return xfer_move_gift;
+		return lsp_xfer_move_gift;
 	default:
 		return NULL;
 	}
@@ -456,13 +242,13 @@ static int take_path(struct xfer *x)
 	struct sp_mover *m = x->m;
 	/* Uncached I/O is for read(2) and write(2) only. */
 	if (rw_only(&m->opts) || x->nocache_in || x->nocache_out)
-		return move_rw(x);
+		return lsp_xfer_move_rw(x);
 	if (x->eout->datagram && may_switch_path(&m->opts)) {
 		/* Into a datagram socket, as GNU cat after the socket refused
 		 * its splice: read/write, a datagram per read (move_rw()). */
 		if (m->opts.policy == SP_POLICY_PREFER)
 			m->stats.fallbacks++;
-		return move_rw(x);
+		return lsp_xfer_move_rw(x);
 	}
 	int (*path)(struct xfer *) = added_path(x);
 	if (path) {
@@ -472,7 +258,7 @@ static int take_path(struct xfer *x)
 	}
 	bool other_path = m->opts.policy != SP_POLICY_AUTO && m->opts.path != SP_PATH_SPLICE;
 	if (other_path && !may_switch_path(&m->opts))
-		return xfer_fail(x, SP_SIDE_NONE, EINVAL); /* the only path refused */
+		return lsp_xfer_fail(x, SP_SIDE_NONE, EINVAL); /* the only path refused */
 	if (other_path)
 		m->stats.fallbacks++; /* the path asked for could not be used */
 	return run_splice(x);
@@ -482,7 +268,7 @@ int64_t lsp_move_range(struct sp_mover *m, struct endpoint *in, struct endpoint 
 		       int64_t offset, uint64_t length, struct sp_result *res)
 {
 	int saved_errno = errno;
-	uint64_t start = now_ns();
+	uint64_t start = lsp_now_ns();
 	struct xfer x = { .m = m, .res = res, .in = in->fd, .out = out->fd, .ein = in, .eout = out,
 			  .left = length, .flags = m->opts.splice_flags, .used = SP_PATH_NONE };
 	res->side = SP_SIDE_NONE;
@@ -504,7 +290,7 @@ int64_t lsp_move_range(struct sp_mover *m, struct endpoint *in, struct endpoint 
 
 	res->bytes = x.done;
 	res->path = x.used;
-	m->stats.elapsed_ns += now_ns() - start;
+	m->stats.elapsed_ns += lsp_now_ns() - start;
 	errno = saved_errno;
 	return rc ? rc : (int64_t)x.done;
 }

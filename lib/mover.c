@@ -14,15 +14,17 @@
 
 int sp_mover_new(struct sp_mover **mover, const struct sp_options *opts)
 {
-	static const struct sp_options defaults;
+	struct sp_options given = { .size = sizeof(given) };
 	if (!mover)
 		return -EINVAL;
-	if (!opts)
-		opts = &defaults;
-	for (size_t i = 0; i < sizeof(opts->reserved) / sizeof(opts->reserved[0]); i++)
-		if (opts->reserved[i])
-			return -EINVAL; /* an option of a later release */
-	if ((opts->flags & ~SP_NOCACHE) || opts->reserved_flags)
+	if (opts) {
+		/* An option of a later release (nonzero past ours) is refused. */
+		if (!lsp_sized_valid(opts, opts->size, SP_OPTIONS_SIZE_1_0, sizeof(*opts)))
+			return -EINVAL;
+		lsp_sized_store(&given, sizeof(given), opts, opts->size, sizeof(given.size));
+	}
+	opts = &given;
+	if (opts->flags & ~SP_NOCACHE)
 		return -EINVAL;
 	/* Uncached I/O takes read/write: not under another path only. */
 	if ((opts->flags & SP_NOCACHE) && opts->policy == SP_POLICY_ONLY &&
@@ -46,6 +48,8 @@ int sp_mover_new(struct sp_mover **mover, const struct sp_options *opts)
 	if (!m->opts.buffer_size)
 		m->opts.buffer_size = m->opts.flags & SP_NOCACHE ? NOCACHE_BUFFER_SIZE
 								 : SP_DEFAULT_BUFFER_SIZE;
+	m->opts.size = sizeof(m->opts);
+	m->stats.size = sizeof(m->stats);
 	m->worker = (struct worker){ .opts = &m->opts, .stats = &m->stats };
 	m->pipe_fds[0] = m->pipe_fds[1] = -1;
 	*mover = m;
@@ -63,9 +67,12 @@ void sp_mover_free(struct sp_mover *m)
 	errno = saved;
 }
 
-const struct sp_stats *sp_get_stats(const struct sp_mover *m)
+int sp_get_stats(const struct sp_mover *m, struct sp_stats *stats)
 {
-	return &m->stats;
+	if (!m || !stats || stats->size < SP_STATS_SIZE_1_0)
+		return -EINVAL;
+	lsp_sized_store(stats, stats->size, &m->stats, sizeof(m->stats), sizeof(stats->size));
+	return 0;
 }
 
 size_t sp_pipe_size(const struct sp_mover *m)
@@ -83,7 +90,7 @@ int lsp_mover_buffer(struct sp_mover *m)
 	if (m->buf)
 		return 0;
 	void *p;
-	if (posix_memalign(&p, (size_t)sysconf(_SC_PAGESIZE), m->opts.buffer_size))
+	if (posix_memalign(&p, lsp_page_size(), m->opts.buffer_size))
 		return -ENOMEM;
 	m->buf = p;
 	return 0;

@@ -27,11 +27,6 @@
 /* The largest folio of the page cache (a PMD on x86-64). */
 #define SP_NOCACHE_FOLIO (2 << 20)
 
-static long page_size(void)
-{
-	return sysconf(_SC_PAGESIZE);
-}
-
 /* Whether err says that the file (its file system) or the kernel does not
  * take RWF_DONTCACHE. */
 static bool refused(int err)
@@ -46,7 +41,7 @@ static bool refused(int err)
  * cannot be known. */
 static bool know_cached(struct nocache *c, struct sp_stats *st, int fd, off_t at)
 {
-	long page = page_size();
+	long page = (long)lsp_page_size();
 	off_t from = at - at % page, end = from + SP_NOCACHE_AHEAD;
 	off_t known = c->cached_from + SP_NOCACHE_AHEAD; /* end of what is known */
 	if (c->cached_valid && from >= c->cached_from && at < c->cached_from + SP_NOCACHE_AHEAD / 2)
@@ -75,7 +70,7 @@ static bool know_cached(struct nocache *c, struct sp_stats *st, int fd, off_t at
  * cached before the transfer read them. */
 static void drop_read(struct nocache *c, struct sp_stats *st, int fd, off_t upto)
 {
-	long page = page_size();
+	long page = (long)lsp_page_size();
 	if (!c->cached_valid || upto <= c->in_dropped || c->in_dropped < c->cached_from)
 		return;
 	size_t first = (size_t)((c->in_dropped - c->cached_from) / page);
@@ -132,10 +127,11 @@ ssize_t lsp_nocache_file_read(struct nocache *c, struct sp_stats *st, int fd, vo
 		struct iovec iov = { .iov_base = buf, .iov_len = len };
 		ssize_t n = sys_preadv2(st, fd, &iov, 1, posp ? *posp : -1, RWF_DONTCACHE);
 		if (n >= 0 || !refused(errno))
-			return n;
+			return n >= 0 ? n : -errno;
 		c->plain_in = true;
 	}
-	return read_dropping(c, st, fd, buf, len, posp);
+	ssize_t n = read_dropping(c, st, fd, buf, len, posp);
+	return n >= 0 ? n : -errno;
 }
 
 /* Flush and drop the output's pages from c->dropped up to upto, waiting
@@ -167,7 +163,7 @@ ssize_t lsp_nocache_file_write(struct nocache *c, struct sp_stats *st, int fd, c
 		struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
 		ssize_t n = sys_pwritev2(st, fd, &iov, 1, -1, RWF_DONTCACHE);
 		if (n >= 0 || !refused(errno))
-			return n;
+			return n >= 0 ? n : -errno;
 		c->plain_out = true;
 	}
 	if (!c->tracking) {
@@ -185,7 +181,7 @@ ssize_t lsp_nocache_file_write(struct nocache *c, struct sp_stats *st, int fd, c
 			drop_written(c, st, fd);
 		errno = err;
 	}
-	return n;
+	return n >= 0 ? n : -errno;
 }
 
 void lsp_nocache_finish(struct nocache *c, struct sp_stats *st, int in_fd, int out_fd)

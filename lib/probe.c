@@ -97,15 +97,24 @@ static bool stealfs_counter(const char *name, uint64_t *value)
 	return ok;
 }
 
+/* The sizes of release 1.0's structs: the smallest a caller may pass.
+ * Later releases only add fields at the end. */
+#define STEALFS_COUNTS_SIZE_1_0 (offsetof(struct sp_stealfs_counts, copied) + sizeof(uint64_t))
+#define PROBE_SIZE_1_0 (offsetof(struct sp_probe, evidence) + sizeof(struct sp_probe_evidences))
+#define PROBE_METHOD_SIZE_1_0 (offsetof(struct sp_probe_method, pages_copied) + sizeof(int64_t))
+
 int sp_stealfs_read(struct sp_stealfs_counts *c)
 {
 	uint64_t anon, pagecache, copied;
+	if (!c || c->size < STEALFS_COUNTS_SIZE_1_0)
+		return -EINVAL;
 	if (!stealfs_counter("stolen_anon", &anon) ||
 	    !stealfs_counter("stolen_pagecache", &pagecache) ||
 	    !stealfs_counter("copied", &copied))
 		return -ENOENT;
-	c->stolen = anon + pagecache;
-	c->copied = copied;
+	struct sp_stealfs_counts mine = { .size = sizeof(mine), .stolen = anon + pagecache,
+					  .copied = copied };
+	lsp_sized_store(c, c->size, &mine, sizeof(mine), sizeof(c->size));
 	return 0;
 }
 
@@ -114,7 +123,7 @@ int sp_stealfs_read(struct sp_stealfs_counts *c)
 static void stealfs_delta(int before_rc, const struct sp_stealfs_counts *before,
 			  int64_t *moved, int64_t *copied)
 {
-	struct sp_stealfs_counts after;
+	struct sp_stealfs_counts after = { .size = sizeof(after) };
 	if (before_rc || sp_stealfs_read(&after)) {
 		*moved = *copied = -1;
 		return;
@@ -129,7 +138,8 @@ static void probe_method(const struct scratch *sc, enum sp_path path, unsigned f
 			 struct sp_probe_method *r)
 {
 	enum sp_policy policy = path == SP_PATH_NONE ? SP_POLICY_AUTO : SP_POLICY_PREFER;
-	struct sp_options mo = { .policy = policy, .path = path, .splice_flags = flags };
+	struct sp_options mo = { .size = sizeof(mo), .policy = policy, .path = path,
+				 .splice_flags = flags };
 	struct sp_mover *m;
 	*r = (struct sp_probe_method){ .policy = policy, .path = path, .splice_flags = flags,
 				       .pages_moved = -1, .pages_copied = -1 };
@@ -142,23 +152,24 @@ static void probe_method(const struct scratch *sc, enum sp_path path, unsigned f
 		r->error = -rc;
 		return;
 	}
-	struct sp_stealfs_counts before;
+	struct sp_stealfs_counts before = { .size = sizeof(before) };
 	int before_rc = sp_stealfs_read(&before);
 	struct sp_copy_args args = { .size = sizeof(args), .in_fd = sc->src, .out_fd = sc->dst,
 				     .offset = 0, .length = SP_LENGTH_EOF };
 	struct sp_result res = { .size = sizeof(res) };
 	int64_t n = sp_copy(m, &args, &res);
 	stealfs_delta(before_rc, &before, &r->pages_moved, &r->pages_copied);
-	const struct sp_stats *st = sp_get_stats(m);
+	struct sp_stats st = { .size = sizeof(st) };
+	sp_get_stats(m, &st);
 	r->used = res.path;
-	r->bytes = st->bytes;
-	r->bytes_spliced = st->bytes_spliced;
+	r->bytes = st.bytes;
+	r->bytes_spliced = st.bytes_spliced;
 	if (n < 0) {
 		r->verdict = SP_PROBE_FAILS;
 		r->error = (int)-n;
 	} else if (n != PROBE_BYTES || sp_compare(sc->src, 0, sc->dst, 0, PROBE_BYTES)) {
 		r->verdict = SP_PROBE_WRONG_DATA;
-	} else if (policy != SP_POLICY_AUTO && (r->used != path || st->fallbacks)) {
+	} else if (policy != SP_POLICY_AUTO && (r->used != path || st.fallbacks)) {
 		r->verdict = SP_PROBE_FALLS_BACK;
 	} else {
 		r->verdict = SP_PROBE_WORKS;
@@ -244,7 +255,7 @@ static void vmsplice_shares(char *mem, size_t len, unsigned flags, struct sp_pro
 	} else {
 		memset(mem, 'B', len);
 		judge_identity(pipe_first_byte(p[0], (size_t)k), r, e);
-		r->pages = (int64_t)((size_t)k / (size_t)sysconf(_SC_PAGESIZE));
+		r->pages = (int64_t)((size_t)k / lsp_page_size());
 	}
 	close(p[0]);
 	close(p[1]);
@@ -376,7 +387,7 @@ static void probe_page_move(const struct scratch *sc, unsigned flags, struct sp_
 	}
 	int src_rc = file_frames(src, len, sc->page, src_pfn); /* caches the pages too */
 	sp_pipe_grow(p[1], len);
-	struct sp_stealfs_counts before;
+	struct sp_stealfs_counts before = { .size = sizeof(before) };
 	int before_rc = sp_stealfs_read(&before);
 	loff_t off = 0, out_off = 0;
 	ssize_t in = splice(src, &off, p[1], NULL, len, 0);
@@ -427,7 +438,7 @@ static void probe_anon_move(const struct scratch *sc, bool gift, struct sp_probe
 	sp_pipe_grow(p[1], len);
 	memset(buf, 'x', len);
 	int src_rc = lsp_page_frames(buf, PROBE_PAGES, sc->page, src_pfn);
-	struct sp_stealfs_counts before;
+	struct sp_stealfs_counts before = { .size = sizeof(before) };
 	int before_rc = sp_stealfs_read(&before);
 	struct iovec iov = { .iov_base = buf, .iov_len = len };
 	ssize_t in = gift ? vmsplice(p[1], &iov, 1, SPLICE_F_GIFT) : write(p[1], buf, len);
@@ -478,12 +489,8 @@ static void pages_init(struct sp_probe_pages *p, struct sp_probe_evidence *e)
 
 #define PROBED_COUNT (sizeof(probed) / sizeof(probed[0]))
 
-/* The size of struct sp_probe in release 1.0, the first: the smallest a
- * caller may pass.  Later releases only add fields at the end. */
-#define PROBE_SIZE_1_0 (offsetof(struct sp_probe, evidence) + sizeof(struct sp_probe_evidences))
-
 /* Whether /proc/self/pagemap shows frame numbers to this process. */
-static bool frames_readable(size_t page)
+static bool pagemap_shows_frames(size_t page)
 {
 	uint64_t pfn;
 	volatile char here = 0;
@@ -492,13 +499,14 @@ static bool frames_readable(size_t page)
 }
 
 /* Fill r (all of it) for dir, and the first n of the paths tried into
- * methods.  Returns 0 or a negative errno. */
-static int probe(const char *dir, struct sp_probe *r, struct sp_probe_method *methods, size_t n)
+ * methods, elements of method_size bytes.  Returns 0 or a negative errno. */
+static int measure(const char *dir, struct sp_probe *r, struct sp_probe_method *methods,
+		 size_t method_size, size_t n)
 {
 	struct statfs sf;
 	if (statfs(dir, &sf) < 0)
 		return -errno;
-	struct scratch sc = { .dir = dir, .page = (size_t)sysconf(_SC_PAGESIZE),
+	struct scratch sc = { .dir = dir, .page = lsp_page_size(),
 			      .on_stealfs = (unsigned long)sf.f_type == STEALFS_MAGIC };
 	sc.src = scratch_file(dir);
 	sc.dst = sc.src < 0 ? sc.src : scratch_file(dir);
@@ -513,13 +521,16 @@ static int probe(const char *dir, struct sp_probe *r, struct sp_probe_method *me
 		snprintf(r->kernel, sizeof(r->kernel), "%s", u.release);
 	r->fs_type = (unsigned long)sf.f_type;
 	r->page_size = sc.page;
-	struct sp_stealfs_counts counts;
+	struct sp_stealfs_counts counts = { .size = sizeof(counts) };
 	r->stealfs_counters = sp_stealfs_read(&counts) == 0;
 
 	r->methods_tried = PROBED_COUNT;
-	for (size_t i = 0; i < PROBED_COUNT && i < n; i++)
-		probe_method(&sc, probed[i].path, probed[i].flags, &methods[i]);
-	r->frames_readable = frames_readable(sc.page);
+	for (size_t i = 0; i < PROBED_COUNT && i < n; i++) {
+		struct sp_probe_method one;
+		probe_method(&sc, probed[i].path, probed[i].flags, &one);
+		lsp_sized_store((char *)methods + i * method_size, method_size, &one, sizeof(one), 0);
+	}
+	r->frames_readable = pagemap_shows_frames(sc.page);
 	struct sp_probe_evidences *ev = &r->evidence;
 	struct {
 		struct sp_probe_pages *pages;
@@ -547,19 +558,22 @@ static int probe(const char *dir, struct sp_probe *r, struct sp_probe_method *me
 	return 0;
 }
 
-int sp_probe(const char *dir, struct sp_probe *result, size_t size,
-	     struct sp_probe_method *methods, size_t n)
+int sp_probe(const char *dir, struct sp_probe *result, struct sp_probe_method *methods,
+	     size_t method_size, size_t n)
 {
-	if (!dir || !result || size < PROBE_SIZE_1_0 || (n && !methods))
+	if (!dir || !result || result->size < PROBE_SIZE_1_0 ||
+	    (n && (!methods || method_size < PROBE_METHOD_SIZE_1_0)))
 		return -EINVAL;
 	int saved_errno = errno;
-	struct sp_probe r = { 0 };
-	int rc = probe(dir, &r, methods, n);
+	struct sp_probe r = { .size = sizeof(r) };
+	int rc = measure(dir, &r, methods, method_size, n);
 	if (n > PROBED_COUNT)
-		memset(methods + PROBED_COUNT, 0, (n - PROBED_COUNT) * sizeof(*methods));
-	memset(result, 0, size);
+		memset((char *)methods + PROBED_COUNT * method_size, 0,
+		       (n - PROBED_COUNT) * method_size);
+	size_t size = result->size;
+	memset((char *)result + sizeof(size), 0, size - sizeof(size));
 	if (!rc)
-		memcpy(result, &r, size < sizeof(r) ? size : sizeof(r));
+		lsp_sized_store(result, size, &r, sizeof(r), sizeof(size));
 	errno = saved_errno;
 	return rc;
 }

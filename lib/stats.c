@@ -3,29 +3,43 @@
  * threads into one total). */
 #include "config.h"
 
-#include "libsplice.h"
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
 
-static uint64_t larger(uint64_t a, uint64_t b)
-{
-	return a > b ? a : b;
-}
+#include "internal.h"
 
-void sp_stats_add(struct sp_stats *to, const struct sp_stats *from)
+/* How sp_stats_add() merges a field. */
+enum merge { SUM, LARGER };
+
+/* Every counter of struct sp_stats, as this release knows them. */
+#define FIELD(name, how) { offsetof(struct sp_stats, name), how }
+static const struct {
+	size_t offset;
+	enum merge how;
+} fields[] = {
+	FIELD(bytes, SUM), FIELD(bytes_spliced, SUM), FIELD(bytes_copied, SUM),
+	FIELD(syscalls, SUM), FIELD(splice_calls, SUM), FIELD(tee_calls, SUM),
+	FIELD(vmsplice_calls, SUM), FIELD(read_calls, SUM), FIELD(write_calls, SUM),
+	FIELD(poll_calls, SUM), FIELD(fallbacks, SUM), FIELD(elapsed_ns, LARGER),
+	FIELD(copy_file_range_calls, SUM), FIELD(sendfile_calls, SUM),
+	FIELD(pipe_size, LARGER), FIELD(socket_buffer, LARGER),
+};
+
+int sp_stats_add(struct sp_stats *to, const struct sp_stats *from)
 {
-	to->bytes += from->bytes;
-	to->bytes_spliced += from->bytes_spliced;
-	to->bytes_copied += from->bytes_copied;
-	to->syscalls += from->syscalls;
-	to->splice_calls += from->splice_calls;
-	to->tee_calls += from->tee_calls;
-	to->vmsplice_calls += from->vmsplice_calls;
-	to->read_calls += from->read_calls;
-	to->write_calls += from->write_calls;
-	to->poll_calls += from->poll_calls;
-	to->fallbacks += from->fallbacks;
-	to->copy_file_range_calls += from->copy_file_range_calls;
-	to->sendfile_calls += from->sendfile_calls;
-	to->elapsed_ns = larger(to->elapsed_ns, from->elapsed_ns);
-	to->pipe_size = larger(to->pipe_size, from->pipe_size);
-	to->socket_buffer = larger(to->socket_buffer, from->socket_buffer);
+	if (!to || !from || to->size < SP_STATS_SIZE_1_0 || from->size < SP_STATS_SIZE_1_0)
+		return -EINVAL;
+	size_t known = to->size < from->size ? to->size : from->size;
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		size_t at = fields[i].offset;
+		if (at + sizeof(uint64_t) > known)
+			continue; /* a field one side does not have */
+		uint64_t a, b;
+		memcpy(&a, (const char *)to + at, sizeof(a));
+		memcpy(&b, (const char *)from + at, sizeof(b));
+		a = fields[i].how == SUM ? a + b : a > b ? a : b;
+		memcpy((char *)to + at, &a, sizeof(a));
+	}
+	return 0;
 }

@@ -13,11 +13,6 @@
 #include "xfer.h"
 #include "sys.h"
 
-static size_t page_size(void)
-{
-	return (size_t)sysconf(_SC_PAGESIZE);
-}
-
 /* Push all n bytes at p into the (empty, large enough) private pipe.
  * Returns 0, FALL_BACK when the kernel refuses vmsplice (or these flags)
  * before any byte moved, or a negative errno. */
@@ -30,8 +25,8 @@ static int push(struct xfer *x, char *p, size_t n, unsigned int flags)
 		ssize_t k = sys_vmsplice(&m->stats, m->pipe_fds[1], &iov, 1, flags);
 		if (k < 0) {
 			/* EINTR and EAGAIN (the pipe is full): try again. */
-			int rc = xfer_next_step(x, errno, -1, m->pipe_fds[1],
-						p == start ? xfer_splice_refusals(x) : REFUSALS_NONE,
+			int rc = lsp_xfer_next_step(x, errno, -1, m->pipe_fds[1],
+						p == start ? lsp_xfer_splice_refusals(x) : REFUSALS_NONE,
 						SP_SIDE_INPUT);
 			if (!rc)
 				continue;
@@ -51,16 +46,16 @@ static int push(struct xfer *x, char *p, size_t n, unsigned int flags)
 static int deliver(struct xfer *x, size_t n, bool *finished)
 {
 	bool refused = false;
-	int rc = xfer_drain_pipe(x, n, &refused);
+	int rc = lsp_xfer_drain_pipe(x, n, &refused);
 	if (rc)
 		return rc;
 	x->left -= n;
 	if (refused) {
 		*finished = true;
-		return xfer_fall_back(x);
+		return lsp_xfer_fall_back(x);
 	}
 	rc = lsp_report_progress(x->m);
-	return rc ? xfer_fail(x, SP_SIDE_NONE, -rc) : 0;
+	return rc ? lsp_xfer_fail(x, SP_SIDE_NONE, -rc) : 0;
 }
 
 /* Map the input window by window and vmsplice it.  Returns 0, FALL_BACK
@@ -68,21 +63,21 @@ static int deliver(struct xfer *x, size_t n, bool *finished)
 static int vmsplice_mapped(struct xfer *x)
 {
 	struct sp_mover *m = x->m;
-	size_t page = page_size();
+	size_t page = lsp_page_size();
 	bool finished = false;
 	x->used = SP_PATH_VMSPLICE;
 	while (!finished && x->left && x->pos < x->ein->size) {
 		off_t base = x->pos & ~(off_t)(page - 1);
 		size_t skew = (size_t)(x->pos - base);
 		/* Keep the pages spanned within the pipe's capacity. */
-		size_t want = xfer_min(x->left, m->pipe_size - skew);
-		want = xfer_min((uint64_t)(x->ein->size - x->pos), want);
+		size_t want = lsp_xfer_min(x->left, m->pipe_size - skew);
+		want = lsp_xfer_min((uint64_t)(x->ein->size - x->pos), want);
 		char *map = sys_mmap(&m->stats, NULL, want + skew, PROT_READ, MAP_SHARED, x->in, base);
 		if (map == MAP_FAILED) {
 			int err = errno;
 			if (x->done == 0 && (err == ENODEV || err == EINVAL || err == EACCES))
 				return FALL_BACK;
-			return xfer_fail(x, SP_SIDE_INPUT, err);
+			return lsp_xfer_fail(x, SP_SIDE_INPUT, err);
 		}
 		int rc = push(x, map + skew, want, 0);
 		if (!rc) {
@@ -101,15 +96,15 @@ static int vmsplice_mapped(struct xfer *x)
 static int vmsplice_gift(struct xfer *x)
 {
 	struct sp_mover *m = x->m;
-	size_t size = m->pipe_size & ~(page_size() - 1);
+	size_t size = m->pipe_size & ~(lsp_page_size() - 1);
 	bool finished = false;
 	x->used = SP_PATH_GIFT;
 	while (!finished && x->left) {
 		char *buf = sys_mmap(&m->stats, NULL, size, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (buf == MAP_FAILED)
-			return xfer_fail(x, SP_SIDE_NONE, ENOMEM);
-		ssize_t n = xfer_read(x, buf, xfer_min(x->left, size));
+			return lsp_xfer_fail(x, SP_SIDE_NONE, ENOMEM);
+		ssize_t n = lsp_xfer_read(x, buf, lsp_xfer_min(x->left, size));
 		int rc = n > 0 ? push(x, buf, (size_t)n, SPLICE_F_GIFT) : (int)n;
 		sys_munmap(&m->stats, buf, size);
 		if (rc == FALL_BACK)
@@ -143,17 +138,17 @@ static int positional(struct xfer *x, int (*body)(struct xfer *))
 	if (at_position) {
 		x->posp = NULL;
 		if (sys_lseek(&x->m->stats, x->in, x->pos, SEEK_SET) < 0 && rc <= 0)
-			rc = xfer_fail(x, SP_SIDE_INPUT, errno);
+			rc = lsp_xfer_fail(x, SP_SIDE_INPUT, errno);
 	}
 	return rc;
 }
 
-int xfer_move_vmsplice(struct xfer *x)
+int lsp_xfer_move_vmsplice(struct xfer *x)
 {
 	return positional(x, vmsplice_mapped);
 }
 
-int xfer_move_gift(struct xfer *x)
+int lsp_xfer_move_gift(struct xfer *x)
 {
 	return positional(x, vmsplice_gift);
 }

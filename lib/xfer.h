@@ -1,5 +1,5 @@
-/* The state of one sp_copy() call and the helpers every data path shares;
- * internal to libsplice. */
+/* The state of one transfer (lsp_move_range()) and the helpers every data
+ * path shares, defined in lib/xfer.c; internal to libsplice. */
 #ifndef LIBSPLICE_XFER_H
 #define LIBSPLICE_XFER_H
 
@@ -26,59 +26,65 @@ struct xfer {
 	struct nocache cache;
 };
 
-static inline size_t xfer_min(uint64_t a, size_t b)
+static inline size_t lsp_xfer_min(uint64_t a, size_t b)
 {
 	return a < b ? (size_t)a : b;
 }
 
 /* The refusals of splice(2) or vmsplice(2) the transfer may still route
  * around: none once a byte has been delivered. */
-static inline enum refusals xfer_splice_refusals(const struct xfer *x)
+static inline enum refusals lsp_xfer_splice_refusals(const struct xfer *x)
 {
 	return x->done ? REFUSALS_NONE : REFUSALS_SPLICE;
 }
 
 /* Record which side failed; returns -err for the caller to pass up. */
-int xfer_fail(struct xfer *x, enum sp_side side, int err);
+int lsp_xfer_fail(struct xfer *x, enum sp_side side, int err);
 
 /* lsp_next_step() for a call of the transfer that failed with err (in_fd
  * and out_fd: the fds to wait for after EAGAIN, or -1), blaming err itself
  * on side blame.  Returns 0 to make the call again, FALL_BACK, or a
  * negative errno with the failed side recorded. */
-int xfer_next_step(struct xfer *x, int err, int in_fd, int out_fd,
+int lsp_xfer_next_step(struct xfer *x, int err, int in_fd, int out_fd,
 		   enum refusals refusals, enum sp_side blame);
 
 /* Account for n bytes delivered to out. */
-void xfer_delivered(struct xfer *x, size_t n, bool spliced);
+void lsp_xfer_delivered(struct xfer *x, size_t n, bool spliced);
 
 /* Account for n bytes moved to out without user memory, as one chunk of
  * progress.  Returns 0 or -ECANCELED (the caller asked to stop). */
-int xfer_spliced(struct xfer *x, size_t n);
+int lsp_xfer_spliced(struct xfer *x, size_t n);
 
 /* Which fd an error from a call between two caller fds most likely came from. */
-enum sp_side xfer_error_side(const struct xfer *x, int err);
+enum sp_side lsp_xfer_error_side(const struct xfer *x, int err);
 
 /* Write all n bytes of buf to out.  Returns 0 or a negative errno (output side). */
-int xfer_write_all(struct xfer *x, const char *buf, size_t n);
+int lsp_xfer_write_all(struct xfer *x, const char *buf, size_t n);
 
 /* Read up to want bytes of input into buf.  Returns the count (0 at end of
  * input) or a negative errno (input side). */
-ssize_t xfer_read(struct xfer *x, char *buf, size_t want);
+ssize_t lsp_xfer_read(struct xfer *x, char *buf, size_t want);
 
 /* Move exactly the n bytes sitting in the private pipe on to out; sets
  * *refused when out would not take splices (the bytes then went by
  * read/write).  Returns 0 or a negative errno. */
-int xfer_drain_pipe(struct xfer *x, size_t n, bool *refused);
+int lsp_xfer_drain_pipe(struct xfer *x, size_t n, bool *refused);
 
-/* Finish a transfer with read/write.  Returns 0 or a negative errno. */
-int xfer_fall_back(struct xfer *x);
+/* The read/write path for the rest of the transfer: into a datagram
+ * socket a datagram of at most DATAGRAM_SIZE bytes per read.  Returns 0
+ * or a negative errno. */
+int lsp_xfer_move_rw(struct xfer *x);
+
+/* Finish a transfer with read/write, counted as a fallback.  Returns 0 or
+ * a negative errno. */
+int lsp_xfer_fall_back(struct xfer *x);
 
 /* The copy_file_range(2), sendfile(2), vmsplice(2) and gift paths between
  * a regular input and the output.  Return 0, FALL_BACK when the kernel
  * refused the path before any byte moved, or a negative errno. */
-int xfer_move_copy_file_range(struct xfer *x);
-int xfer_move_sendfile(struct xfer *x);
-int xfer_move_vmsplice(struct xfer *x);
-int xfer_move_gift(struct xfer *x);
+int lsp_xfer_move_copy_file_range(struct xfer *x);
+int lsp_xfer_move_sendfile(struct xfer *x);
+int lsp_xfer_move_vmsplice(struct xfer *x);
+int lsp_xfer_move_gift(struct xfer *x);
 
 #endif

@@ -458,10 +458,10 @@ int ap_race_body(void *arg)
 	}
 	bool ok = started == o->threads + 1;
 	pause_workers(&r);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = lsp_now_ns();
 	for (unsigned long n = 0; ok && !ap_interrupted && (!o->iterations || n < o->iterations);
 	     n++) {
-		if (now_ns() - t0 >= (uint64_t)o->seconds * 1000000000u)
+		if (lsp_now_ns() - t0 >= (uint64_t)o->seconds * 1000000000u)
 			break;
 		ok = cycle(&r, n) == 0 && !r.failed;
 	}

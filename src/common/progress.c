@@ -204,7 +204,7 @@ static void draw(struct cli_progress *p)
 	if (p->style == CLI_PROGRESS_NUMERIC)
 		draw_number(p, done);
 	else
-		draw_line(p, now_ns(), done);
+		draw_line(p, lsp_now_ns(), done);
 }
 
 /* The bytes of what completed: done but for the files that failed. */
@@ -251,7 +251,7 @@ int cli_progress_start(struct cli_progress **pp, enum cli_progress_style style, 
 		style = isatty(STDERR_FILENO) ? CLI_PROGRESS_BAR : CLI_PROGRESS_NUMERIC;
 	p->style = style;
 	p->total = total;
-	p->start_ns = now_ns();
+	p->start_ns = lsp_now_ns();
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_condattr_t attr;
 	pthread_condattr_init(&attr);
@@ -315,7 +315,7 @@ static void summary(const struct cli_progress *p)
 {
 	char a[32], el[32], r[32], line[256];
 	uint64_t done = completed_bytes(p), files = atomic_load(&p->files);
-	double secs = (double)(now_ns() - p->start_ns) / 1e9;
+	double secs = (double)(lsp_now_ns() - p->start_ns) / 1e9;
 	int n = snprintf(line, sizeof(line), "\r%s: %s in %s, %s/s", cli_program,
 			 human(a, sizeof(a), (double)done), clock_text(el, sizeof(el), (uint64_t)secs),
 			 human(r, sizeof(r), secs > 0 ? (double)done / secs : 0));

@@ -256,7 +256,8 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 				.stats = stats, .json = json, .progress = progress,
 				.text = text,
 				/* Splice, read/write where the kernel refuses. */
-				.mover = { .policy = SP_POLICY_PREFER, .path = SP_PATH_SPLICE } };
+				.mover = { .size = sizeof(struct sp_options),
+					   .policy = SP_POLICY_PREFER, .path = SP_PATH_SPLICE } };
 	if ((offset_arg && !cli_size_option("offset", offset_arg, &offset, INT64_MAX)) ||
 	    (length_arg && !cli_size_option("length", length_arg, &cfg->length, UINT64_MAX)) ||
 	    (pipe_size_arg && !cli_size_option("pipe size", pipe_size_arg, &pipe_size, INT32_MAX)))
@@ -284,7 +285,9 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
  * when used). */
 static void print_stats(const struct sp_mover *mover, enum sp_path path, bool json)
 {
-	const struct sp_stats *totals = sp_get_stats(mover);
+	struct sp_stats stats = { .size = sizeof(stats) };
+	sp_get_stats(mover, &stats);
+	const struct sp_stats *totals = &stats;
 	struct json_object *more = json_object_new_object();
 	char extra[96];
 	int n = 0, rc = 0;
@@ -341,7 +344,8 @@ static int concatenate(struct config *cfg)
 	 * is one call per chunk, sendfile(2) or copy_file_range(2) (cat 9.11
 	 * uses the latter), where splice takes two (file -> pipe -> out). */
 	if ((S_ISSOCK(st.st_mode) || S_ISREG(st.st_mode)) && opts.policy == SP_POLICY_PREFER)
-		opts = (struct sp_options){ .pipe_size = opts.pipe_size, .flags = opts.flags };
+		opts = (struct sp_options){ .size = sizeof(opts), .pipe_size = opts.pipe_size,
+					    .flags = opts.flags };
 	struct sp_mover *mover;
 	struct cli_progress *progress = NULL;
 	if (cfg->progress >= 0 &&

@@ -15,9 +15,9 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "text.h"
 
 enum {
@@ -400,14 +400,6 @@ static int format(struct text_cat *t, const unsigned char *p, const unsigned cha
 	return rc;
 }
 
-/* The monotonic clock in nanoseconds. */
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Read up to want bytes of fd into the input buffer, retrying after
  * EINTR and waiting in poll(2) after EAGAIN.  Returns the count or -errno. */
 static ssize_t read_input(struct text_cat *t, int fd, size_t want)
@@ -452,7 +444,7 @@ static int skip_to(struct text_cat *t, int fd, int64_t offset)
 int64_t text_copy(struct text_cat *t, int fd, const struct stat *st, int64_t offset,
 		  uint64_t length, bool *output_error)
 {
-	uint64_t start = now_ns();
+	uint64_t start = lsp_now_ns();
 	int64_t total = 0;
 	int rc = 0;
 	*output_error = false;
@@ -493,7 +485,7 @@ int64_t text_copy(struct text_cat *t, int fd, const struct stat *st, int64_t off
 			*output_error = true;
 		}
 	}
-	t->stats.elapsed_ns += now_ns() - start;
+	t->stats.elapsed_ns += lsp_now_ns() - start;
 	return rc < 0 ? rc : total;
 }
 

@@ -17,9 +17,12 @@ int copy_data(struct spmove *s, int in, int out, const struct stat *in_st, bool 
 		[SPARSE_ALWAYS] = SP_HOLES_PUNCH,
 		[SPARSE_NEVER] = SP_HOLES_FILL,
 	};
-	if (s->progress)
+	if (s->progress) {
+		struct sp_stats now = { .size = sizeof(now) };
+		sp_get_stats(s->mover, &now);
 		progress_begin(s->progress, S_ISREG(in_st->st_mode) ? (uint64_t)in_st->st_size : 0,
-			       sp_get_stats(s->mover));
+			       &now);
+	}
 	/* A fresh temporary file: four system calls fewer per file (in_st is
 	 * then in's own fstat, else maybe a stand-in, not for the library;
 	 * the new file is on its directory's file system, out_dev). */

@@ -275,7 +275,7 @@ static int take_options(struct raw_options *raw, struct config *cfg)
 	enum sp_path path = o->path;
 	if (!path && o->reflink == REFLINK_NEVER)
 		path = SP_PATH_SPLICE;
-	cfg->mover = (struct sp_options){ .cancel = &spmove_cancel,
+	cfg->mover = (struct sp_options){ .size = sizeof(cfg->mover), .cancel = &spmove_cancel,
 					  .policy = path ? SP_POLICY_PREFER : SP_POLICY_AUTO,
 					  .path = path,
 					  .pipe_size = (size_t)pipe_size,
@@ -586,7 +586,8 @@ static int run_with_mover(struct spmove *s, struct config *cfg)
 	signals_catch();
 	int status = run_operands(s, cfg->operands, cfg->count, cfg->target_dir);
 	status |= pool_wait(s);
-	struct sp_stats stats = *sp_get_stats(s->mover);
+	struct sp_stats stats = { .size = sizeof(stats) };
+	sp_get_stats(s->mover, &stats);
 	pool_stop(s, &stats);
 	cli_progress_finish(s->progress);
 	if (cfg->o.stats)

@@ -355,8 +355,9 @@ void pool_stop(struct spmove *s, struct sp_stats *total)
 	for (unsigned i = 0; i < p->workers; i++) {
 		struct worker *w = &p->worker[i];
 		pthread_join(w->thread, NULL);
-		if (total)
-			sp_stats_add(total, sp_get_stats(w->s.mover));
+		struct sp_stats mine = { .size = sizeof(mine) };
+		if (total && sp_get_stats(w->s.mover, &mine) == 0)
+			sp_stats_add(total, &mine);
 		s->methods_used |= w->s.methods_used;
 		sp_mover_free(w->s.mover);
 	}

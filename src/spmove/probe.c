@@ -341,7 +341,8 @@ static int print_text(const char *dir, const struct probed *p)
 int probe(const char *dir, bool json)
 {
 	struct probed p;
-	int rc = sp_probe(dir, &p.r, sizeof(p.r), p.methods, METHODS_MAX);
+	p.r.size = sizeof(p.r);
+	int rc = sp_probe(dir, &p.r, p.methods, sizeof(p.methods[0]), METHODS_MAX);
 	p.n = p.r.methods_tried < METHODS_MAX ? p.r.methods_tried : METHODS_MAX;
 	if (rc) {
 		if (rc == -ENOENT || rc == -ENOTDIR)

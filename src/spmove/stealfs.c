@@ -9,7 +9,7 @@
 
 void stealfs_read(struct stealfs_counts *c)
 {
-	struct sp_stealfs_counts n;
+	struct sp_stealfs_counts n = { .size = sizeof(n) };
 	c->present = sp_stealfs_read(&n) == 0;
 	c->stolen = c->present ? n.stolen : 0;
 	c->copied = c->present ? n.copied : 0;

@@ -228,7 +228,8 @@ static bool copy(struct sp_mover *mover, const int *fds, size_t n,
 	if (watch_pipes(r->mode))
 		pipe_watch_start(&r->watch, fds, n, cancel);
 	struct sp_result res = { .size = sizeof(res) };
-	int64_t got = sp_fanout(mover, STDIN_FILENO, fds, n, st, on_output_error, r, &res);
+	int64_t got = sp_fanout(mover, STDIN_FILENO, fds, n, st, sizeof(*st), on_output_error, r,
+				&res);
 	if (pipe_watch_stop(r->watch) && got == -ECANCELED)
 		return false; /* every output left was a broken pipe: the copy is over */
 	if (got >= 0)
@@ -278,7 +279,8 @@ static int tee_input(const struct config *cfg, bool stdin_closed)
 {
 	struct run run = { .mode = cfg->mode };
 	static volatile sig_atomic_t cancel;
-	struct sp_options mo = { .policy = cfg->no_splice ? SP_POLICY_ONLY : SP_POLICY_PREFER,
+	struct sp_options mo = { .size = sizeof(mo),
+				 .policy = cfg->no_splice ? SP_POLICY_ONLY : SP_POLICY_PREFER,
 				 .path = cfg->no_splice ? SP_PATH_RW : SP_PATH_SPLICE,
 				 .pipe_size = cfg->pipe_size, .cancel = &cancel,
 				 .flags = cfg->nocache ? SP_NOCACHE : 0 };
@@ -310,8 +312,9 @@ static int tee_input(const struct config *cfg, bool stdin_closed)
 	tp.n = n;
 	bool stopped = n == 0 || copy(mover, fds, n, st, &run, &cancel);
 	cli_progress_finish(tp.shown);
-	if (cfg->stats)
-		cli_print_stats(sp_get_stats(mover), cfg->json, NULL, NULL);
+	struct sp_stats stats = { .size = sizeof(stats) };
+	if (cfg->stats && sp_get_stats(mover, &stats) == 0)
+		cli_print_stats(&stats, cfg->json, NULL, NULL);
 	sp_mover_free(mover);
 
 	/* Close the files that are still live, unless an exit mode stopped the

@@ -6,6 +6,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "libsplice.h"
+
+/* The mover's statistics, copied out (sp_get_stats()). */
+static inline struct sp_stats stats_of(const struct sp_mover *m)
+{
+	struct sp_stats s = { .size = sizeof(s) };
+	ck_assert_int_eq(sp_get_stats(m, &s), 0);
+	return s;
+}
+
 /* The suites a Check program runs, NULL-terminated.  Every test program
  * defines it; the harness's main() runs them all in one runner (forked;
  * CK_FORK=no for gdb and valgrind) and exits 1 when any test failed. */

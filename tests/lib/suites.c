@@ -10,5 +10,7 @@ Suite *move_suite(void);
 Suite *faults_suite(void);
 Suite *sparse_suite(void);
 Suite *stats_suite(void);
+Suite *sized_suite(void);
 
-Suite *(*const harness_suites[])(void) = { move_suite, faults_suite, sparse_suite, stats_suite, NULL };
+Suite *(*const harness_suites[])(void) = { move_suite, faults_suite, sparse_suite, stats_suite,
+							    sized_suite, NULL };

@@ -117,7 +117,7 @@ static void finish(struct collector c)
 
 static struct sp_mover *new_mover(struct way way, size_t pipe_size)
 {
-	struct sp_options o = { .policy = way.policy, .path = way.path, .pipe_size = pipe_size };
+	struct sp_options o = { .size = sizeof(struct sp_options), .policy = way.policy, .path = way.path, .pipe_size = pipe_size };
 	struct sp_mover *m;
 	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
 	return m;
@@ -155,7 +155,7 @@ START_TEST(pipe_to_mixed_outputs)
 	struct sp_fanout_status st[3];
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
 
-	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, NULL, NULL, &res), (int64_t)size);
+	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, sizeof(struct sp_fanout_status), NULL, NULL, &res), (int64_t)size);
 	finish(c);
 	ck_assert(file_holds(sink, 0, data, size));
 	ck_assert(file_holds(plain, 0, data, size));
@@ -167,7 +167,7 @@ START_TEST(pipe_to_mixed_outputs)
 	ck_assert_int_eq(st[0].copied, 0);
 	ck_assert_int_eq(st[1].copied, 0);
 	ck_assert_int_ne(st[2].copied, 0);
-	const struct sp_stats *s = sp_get_stats(m);
+	const struct sp_stats s_now = stats_of(m), *s = &s_now;
 	ck_assert_uint_eq(s->bytes, 3 * size);
 	ck_assert_uint_eq(s->bytes_spliced, 2 * size);
 	ck_assert_uint_gt(s->tee_calls, 0);
@@ -190,10 +190,10 @@ START_TEST(file_input)
 		outs[i] = temp_file(0);
 	struct sp_fanout_status st[3];
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
-	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, NULL, NULL, NULL), (int64_t)size);
+	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, sizeof(struct sp_fanout_status), NULL, NULL, NULL), (int64_t)size);
 	for (int i = 0; i < 3; i++)
 		ck_assert(file_holds(outs[i], 0, data, size));
-	ck_assert_uint_eq(sp_get_stats(m)->bytes_copied, 0);
+	ck_assert_uint_eq(stats_of(m).bytes_copied, 0);
 	ck_assert_int_eq(lseek(in, 0, SEEK_CUR), (off_t)size);
 	sp_mover_free(m);
 	free(data);
@@ -207,7 +207,7 @@ START_TEST(empty_input)
 	int out = temp_file(0);
 	struct sp_fanout_status st[1];
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
-	ck_assert_int_eq(sp_fanout(m, in, &out, 1, st, NULL, NULL, NULL), 0);
+	ck_assert_int_eq(sp_fanout(m, in, &out, 1, st, sizeof(struct sp_fanout_status), NULL, NULL, NULL), 0);
 	ck_assert(file_holds(out, 0, "", 0));
 	sp_mover_free(m);
 }
@@ -218,7 +218,7 @@ START_TEST(no_outputs)
 {
 	int in = feeder("abc", 3, 3);
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
-	ck_assert_int_eq(sp_fanout(m, in, NULL, 0, NULL, NULL, NULL, NULL), 0);
+	ck_assert_int_eq(sp_fanout(m, in, NULL, 0, NULL, sizeof(struct sp_fanout_status), NULL, NULL, NULL), 0);
 	char buf[4];
 	ck_assert_int_eq(read(in, buf, sizeof(buf)), 3);
 	sp_mover_free(m);
@@ -230,7 +230,7 @@ START_TEST(no_mover_refused)
 	int in = feeder("abc", 3, 3);
 	int out = temp_file(0);
 	struct sp_fanout_status st[1];
-	ck_assert_int_eq(sp_fanout(NULL, in, &out, 1, st, NULL, NULL, NULL), -EINVAL);
+	ck_assert_int_eq(sp_fanout(NULL, in, &out, 1, st, sizeof(struct sp_fanout_status), NULL, NULL, NULL), -EINVAL);
 }
 END_TEST
 
@@ -246,7 +246,7 @@ START_TEST(many_outputs)
 		outs[i] = temp_file(0);
 	struct sp_fanout_status st[MAX_OUT];
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
-	ck_assert_int_eq(sp_fanout(m, in, outs, MAX_OUT, st, NULL, NULL, NULL), (int64_t)size);
+	ck_assert_int_eq(sp_fanout(m, in, outs, MAX_OUT, st, sizeof(struct sp_fanout_status), NULL, NULL, NULL), (int64_t)size);
 	for (int i = 0; i < MAX_OUT; i++) {
 		ck_assert(file_holds(outs[i], 0, data, size));
 		close(outs[i]);
@@ -272,7 +272,7 @@ START_TEST(broken_pipe_dropped)
 	struct sp_fanout_status st[3];
 	struct seen seen = { 0 };
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
-	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, record_error, &seen, &res), (int64_t)size);
+	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, sizeof(struct sp_fanout_status), record_error, &seen, &res), (int64_t)size);
 	ck_assert_int_eq(seen.calls, 1);
 	ck_assert_uint_eq(seen.index, 1);
 	ck_assert_int_eq(seen.err, EPIPE);
@@ -300,7 +300,7 @@ START_TEST(error_callback_stops)
 	struct sp_fanout_status st[2];
 	struct seen seen = { .stop = 1 };
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
-	ck_assert_int_eq(sp_fanout(m, in, outs, 2, st, record_error, &seen, &res), -EPIPE);
+	ck_assert_int_eq(sp_fanout(m, in, outs, 2, st, sizeof(struct sp_fanout_status), record_error, &seen, &res), -EPIPE);
 	ck_assert_int_eq(res.side, SP_SIDE_OUTPUT);
 	ck_assert_int_eq(seen.calls, 1);
 	ck_assert(file_holds(outs[1], 0, "", 0));
@@ -321,7 +321,7 @@ START_TEST(all_outputs_gone)
 	int outs[] = { dead[1], open("/dev/full", O_WRONLY) };
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
 	/* The first chunk is read, then nothing more. */
-	int64_t got = sp_fanout(m, in, outs, 2, st, NULL, NULL, NULL);
+	int64_t got = sp_fanout(m, in, outs, 2, st, sizeof(struct sp_fanout_status), NULL, NULL, NULL);
 	ck_assert(got >= 0 && (size_t)got <= sp_pipe_size(m));
 	ck_assert_int_eq(st[0].error, EPIPE);
 	ck_assert_int_eq(st[1].error, ENOSPC);
@@ -338,10 +338,10 @@ START_TEST(read_write_method)
 	int outs[] = { temp_file(0), temp_file(0) };
 	struct sp_fanout_status st[2];
 	struct sp_mover *m = new_mover(WAY_RW_ONLY, 0);
-	ck_assert_int_eq(sp_fanout(m, in, outs, 2, st, NULL, NULL, NULL), (int64_t)size);
+	ck_assert_int_eq(sp_fanout(m, in, outs, 2, st, sizeof(struct sp_fanout_status), NULL, NULL, NULL), (int64_t)size);
 	ck_assert(file_holds(outs[0], 0, data, size));
 	ck_assert(file_holds(outs[1], 0, data, size));
-	const struct sp_stats *s = sp_get_stats(m);
+	const struct sp_stats s_now = stats_of(m), *s = &s_now;
 	ck_assert_uint_eq(s->bytes_spliced, 0);
 	ck_assert_uint_eq(s->splice_calls + s->tee_calls, 0);
 	sp_mover_free(m);
@@ -363,15 +363,15 @@ START_TEST(slow_readers)
 	int outs[] = { c1.write_end, plain, c2.write_end };
 	struct sp_fanout_status st[3];
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 256 * 1024);
-	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, NULL, NULL, NULL), (int64_t)size);
+	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, sizeof(struct sp_fanout_status), NULL, NULL, NULL), (int64_t)size);
 	finish(c1);
 	finish(c2);
 	ck_assert(file_holds(s1, 0, data, size));
 	ck_assert(file_holds(s2, 0, data, size));
 	ck_assert(file_holds(plain, 0, data, size));
 	if (nonblock)
-		ck_assert_uint_gt(sp_get_stats(m)->poll_calls, 0);
-	ck_assert_uint_eq(sp_get_stats(m)->bytes_copied, 0);
+		ck_assert_uint_gt(stats_of(m).poll_calls, 0);
+	ck_assert_uint_eq(stats_of(m).bytes_copied, 0);
 	sp_mover_free(m);
 	free(data);
 }
@@ -385,7 +385,7 @@ START_TEST(directory_input_is_an_input_error)
 	int out = temp_file(0);
 	struct sp_fanout_status st[1];
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
-	ck_assert_int_eq(sp_fanout(m, dir, &out, 1, st, NULL, NULL, &res), -EISDIR);
+	ck_assert_int_eq(sp_fanout(m, dir, &out, 1, st, sizeof(struct sp_fanout_status), NULL, NULL, &res), -EISDIR);
 	ck_assert_int_eq(res.side, SP_SIDE_INPUT);
 	sp_mover_free(m);
 }
@@ -397,7 +397,7 @@ START_TEST(bad_input_fd_is_an_input_error)
 	int out = temp_file(0);
 	struct sp_fanout_status st[1];
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
-	ck_assert_int_eq(sp_fanout(m, -1, &out, 1, st, NULL, NULL, &res), -EBADF);
+	ck_assert_int_eq(sp_fanout(m, -1, &out, 1, st, sizeof(struct sp_fanout_status), NULL, NULL, &res), -EBADF);
 	ck_assert_int_eq(res.side, SP_SIDE_INPUT);
 	sp_mover_free(m);
 }
@@ -415,7 +415,7 @@ static int64_t to_device_and_file(const char *path, struct sp_fanout_status *dev
 	ck_assert_int_ge(outs[0], 0);
 	struct sp_fanout_status st[2];
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
-	int64_t r = sp_fanout(m, in, outs, 2, st, record_error, seen, NULL);
+	int64_t r = sp_fanout(m, in, outs, 2, st, sizeof(struct sp_fanout_status), record_error, seen, NULL);
 	ck_assert(file_holds(outs[1], 0, data, 5000));
 	*dev = st[0];
 	sp_mover_free(m);
@@ -464,7 +464,7 @@ START_TEST(files_failing_later)
 	struct sp_fanout_status st[4];
 	struct seen seen = { 0 };
 	struct sp_mover *m = new_mover(WAY_SPLICE_OR_RW, 0);
-	ck_assert_int_eq(sp_fanout(m, in, outs, 4, st, record_error, &seen, NULL), (int64_t)size);
+	ck_assert_int_eq(sp_fanout(m, in, outs, 4, st, sizeof(struct sp_fanout_status), record_error, &seen, NULL), (int64_t)size);
 	rl.rlim_cur = rl.rlim_max;
 	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &rl), 0);
 	finish(c);
@@ -485,13 +485,13 @@ START_TEST(cancelled)
 {
 	struct sp_result res = RESULT_INIT;
 	static volatile sig_atomic_t stop = 1;
-	struct sp_options o = { .cancel = &stop };
+	struct sp_options o = { .size = sizeof(struct sp_options), .cancel = &stop };
 	struct sp_mover *m;
 	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
 	int in = open("/dev/zero", O_RDONLY);
 	int out = open("/dev/null", O_WRONLY);
 	struct sp_fanout_status st[1];
-	ck_assert_int_eq(sp_fanout(m, in, &out, 1, st, NULL, NULL, &res), -ECANCELED);
+	ck_assert_int_eq(sp_fanout(m, in, &out, 1, st, sizeof(struct sp_fanout_status), NULL, NULL, &res), -ECANCELED);
 	ck_assert_int_eq(res.side, SP_SIDE_NONE);
 	sp_mover_free(m);
 }
@@ -555,11 +555,11 @@ START_TEST(signals_reach_the_calling_thread)
 	int outs[] = { temp_file(0), temp_file(0), temp_file(0) };
 	struct sp_fanout_status st[3];
 	int threads = 0;
-	struct sp_options o = { .pipe_size = 256 * 1024, .progress = signal_the_process,
+	struct sp_options o = { .size = sizeof(struct sp_options), .pipe_size = 256 * 1024, .progress = signal_the_process,
 				.progress_arg = &threads };
 	struct sp_mover *m;
 	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
-	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, NULL, NULL, NULL), (int64_t)size);
+	ck_assert_int_eq(sp_fanout(m, in, outs, 3, st, sizeof(struct sp_fanout_status), NULL, NULL, NULL), (int64_t)size);
 	cpu_set_t cpus;
 	ck_assert_int_eq(sched_getaffinity(0, sizeof(cpus), &cpus), 0);
 	if (CPU_COUNT(&cpus) > 1)

@@ -39,7 +39,7 @@ static struct outcome run(enum endpoint how, size_t n, struct way way,
 	struct sp_result res = RESULT_INIT;
 	char *data;
 	const char *src = make_file("src", n, 21, &data);
-	struct sp_options o = { .policy = way.policy, .path = way.path, .pipe_size = CHUNK,
+	struct sp_options o = { .size = sizeof(struct sp_options), .policy = way.policy, .path = way.path, .pipe_size = CHUNK,
 				.buffer_size = CHUNK };
 	struct sp_mover *m;
 	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
@@ -66,7 +66,7 @@ static struct outcome run(enum endpoint how, size_t n, struct way way,
 	struct outcome r;
 	r.ret = copy_range(m, in, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF, &res);
 	r.side = res.side;
-	r.stats = *sp_get_stats(m);
+	r.stats = stats_of(m);
 	r.last = res.bytes;
 	fault_reset();
 
@@ -127,7 +127,7 @@ static void read_short(void) { fault_cap(FAULT_READ, 333); }
  * the copy_file_range calls made. */
 static unsigned three_copies_refused(struct way way, int err, bool ok)
 {
-	struct sp_options o = { .policy = way.policy, .path = way.path, .pipe_size = CHUNK,
+	struct sp_options o = { .size = sizeof(struct sp_options), .policy = way.policy, .path = way.path, .pipe_size = CHUNK,
 				.buffer_size = CHUNK };
 	struct sp_mover *m;
 	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
@@ -213,7 +213,7 @@ START_TEST(copy_range_exdev_memo_follows_the_pair)
 	ck_assert_int_eq(stat(here, &a), 0);
 	if (stat(other, &b) < 0 || a.st_dev == b.st_dev)
 		return; /* no second file system to change to */
-	struct sp_options o = { .pipe_size = CHUNK, .buffer_size = CHUNK };
+	struct sp_options o = { .size = sizeof(struct sp_options), .pipe_size = CHUNK, .buffer_size = CHUNK };
 	struct sp_mover *m;
 	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
 	fault_reset();

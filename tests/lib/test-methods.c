@@ -40,7 +40,7 @@ static const enum sp_path all_paths[] = {
 
 static struct sp_mover *mover(struct way way, unsigned flags)
 {
-	struct sp_options o = { .policy = way.policy, .path = way.path, .splice_flags = flags };
+	struct sp_options o = { .size = sizeof(struct sp_options), .policy = way.policy, .path = way.path, .splice_flags = flags };
 	struct sp_mover *m;
 	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
 	return m;
@@ -57,8 +57,8 @@ START_TEST(each_method_copies_a_file)
 	ck_assert_int_eq(lseek(out, 0, SEEK_END), SIZE);
 	enum sp_path used = res.path;
 	ck_assert_int_eq(used, way.policy == SP_POLICY_AUTO ? SP_PATH_COPY_FILE_RANGE : way.path);
-	ck_assert_uint_eq(sp_get_stats(m)->fallbacks, 0);
-	ck_assert_uint_eq(sp_get_stats(m)->bytes, SIZE);
+	ck_assert_uint_eq(stats_of(m).fallbacks, 0);
+	ck_assert_uint_eq(stats_of(m).bytes, SIZE);
 	sp_mover_free(m);
 	close(in);
 	close(out);
@@ -120,7 +120,7 @@ START_TEST(pipe_input_takes_the_splice_path)
 	ck_assert_int_eq(copy_range(m, p[0], out, SP_OFFSET_CURRENT, SP_LENGTH_EOF, &res), 11);
 	ck_assert_int_eq(res.path, way.path == SP_PATH_RW ? SP_PATH_RW : SP_PATH_SPLICE);
 	bool asked_for_file_path = way.policy != SP_POLICY_AUTO && way.path > SP_PATH_RW;
-	ck_assert_uint_eq(sp_get_stats(m)->fallbacks, asked_for_file_path ? 1 : 0);
+	ck_assert_uint_eq(stats_of(m).fallbacks, asked_for_file_path ? 1 : 0);
 	char buf[16];
 	ck_assert_int_eq(pread(out, buf, sizeof(buf), 0), 11);
 	ck_assert(!memcmp(buf, "hello, pipe", 11));
@@ -173,7 +173,7 @@ START_TEST(gift_counts_bytes_as_copied)
 	int in = pattern_file(SIZE, 6), out = temp_file(0);
 	struct sp_mover *m = mover(WAY_PREFER(SP_PATH_GIFT), 0);
 	ck_assert_int_eq(copy_range(m, in, out, 0, SP_LENGTH_EOF, NULL), SIZE);
-	const struct sp_stats *st = sp_get_stats(m);
+	const struct sp_stats st_now = stats_of(m), *st = &st_now;
 	ck_assert_uint_eq(st->bytes_copied, SIZE);
 	ck_assert_uint_eq(st->bytes_spliced, 0);
 	ck_assert_uint_gt(st->vmsplice_calls, 0);
@@ -193,7 +193,7 @@ START_TEST(progress_callback_stops_every_method)
 	struct sp_result res = RESULT_INIT;
 	struct way way = all_ways[_i];
 	int in = pattern_file(SIZE, 7), out = temp_file(0);
-	struct sp_options o = { .policy = way.policy, .path = way.path, .progress = stop_now };
+	struct sp_options o = { .size = sizeof(struct sp_options), .policy = way.policy, .path = way.path, .progress = stop_now };
 	struct sp_mover *m;
 	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
 	ck_assert_int_eq(copy_range(m, in, out, 0, SP_LENGTH_EOF, &res), -ECANCELED);
@@ -215,6 +215,13 @@ START_TEST(bad_output_is_an_output_error)
 	int want = way.policy == SP_POLICY_ONLY && way.path == SP_PATH_SPLICE ? -EINVAL : -ENOSPC;
 	ck_assert_int_eq(copy_range(m, in, out, 0, SP_LENGTH_EOF, &res), want);
 	ck_assert_int_eq(res.side, SP_SIDE_OUTPUT);
+	/* Nothing moved, yet a path was taken and failed: result says which
+	 * (sp_copy(3): SP_PATH_NONE only when none was started). */
+	ck_assert_uint_eq(res.bytes, 0);
+	ck_assert_int_ne(res.path, SP_PATH_NONE);
+	/* Nothing to move: no path. */
+	ck_assert_int_eq(copy_range(m, in, out, 0, 0, &res), 0);
+	ck_assert_int_eq(res.path, SP_PATH_NONE);
 	sp_mover_free(m);
 	close(in);
 	close(out);
@@ -277,7 +284,7 @@ END_TEST
 START_TEST(unknown_path_makes_no_mover)
 {
 	struct sp_mover *mv;
-	struct sp_options o = { .policy = SP_POLICY_PREFER,
+	struct sp_options o = { .size = sizeof(struct sp_options), .policy = SP_POLICY_PREFER,
 				.path = (enum sp_path)(SP_PATH_SENDFILE + 1) };
 	ck_assert_int_eq(sp_mover_new(&mv, &o), -EINVAL);
 }
@@ -291,12 +298,12 @@ START_TEST(only_path_refuses_to_fall_back)
 	ck_assert_int_eq(pipe(p), 0);
 	ck_assert_int_eq(write(p[1], "x", 1), 1);
 	close(p[1]);
-	struct sp_options o = { .policy = SP_POLICY_ONLY, .path = all_paths[2 + _i] };
+	struct sp_options o = { .size = sizeof(struct sp_options), .policy = SP_POLICY_ONLY, .path = all_paths[2 + _i] };
 	struct sp_mover *m;
 	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
 	ck_assert_int_eq(copy_range(m, p[0], out, SP_OFFSET_CURRENT, SP_LENGTH_EOF, NULL), -EINVAL);
-	ck_assert_uint_eq(sp_get_stats(m)->bytes, 0);
-	ck_assert_uint_eq(sp_get_stats(m)->fallbacks, 0);
+	ck_assert_uint_eq(stats_of(m).bytes, 0);
+	ck_assert_uint_eq(stats_of(m).fallbacks, 0);
 	sp_mover_free(m);
 	close(p[0]);
 	close(out);

@@ -23,7 +23,9 @@ static int probe_scratch(struct sp_probe *r, size_t size)
 	char dir[] = "/tmp/test-probe.XXXXXX";
 	if (!mkdtemp(dir))
 		return -errno;
-	int rc = sp_probe(dir, r, size, NULL, 0);
+	memset(r, 0, sizeof(size_t));
+	r->size = size;
+	int rc = sp_probe(dir, r, NULL, 0, 0);
 	rmdir(dir);
 	return rc;
 }
@@ -108,7 +110,7 @@ START_TEST(larger_size_zeroes_the_rest)
 }
 END_TEST
 
-/* Smaller than release 0.2's struct: refused. */
+/* Smaller than release 1.0's struct: refused. */
 START_TEST(smaller_size_refused)
 {
 	struct sp_probe r;
@@ -156,7 +158,8 @@ START_TEST(path_verdicts_match_what_the_paths_do)
 	memset(m, 0xA5, sizeof(m));
 	char dir[] = "/tmp/test-probe.XXXXXX";
 	ck_assert_ptr_nonnull(mkdtemp(dir));
-	ck_assert_int_eq(sp_probe(dir, &r, sizeof(r), m, sizeof(m) / sizeof(m[0])), 0);
+	r.size = sizeof(r);
+	ck_assert_int_eq(sp_probe(dir, &r, m, sizeof(m[0]), sizeof(m) / sizeof(m[0])), 0);
 	rmdir(dir);
 	ck_assert_uint_ge(r.methods_tried, 7);
 	ck_assert_uint_le(r.methods_tried, sizeof(m) / sizeof(m[0]));
@@ -220,6 +223,51 @@ START_TEST(pipe_pages_outside_stealfs_cannot_be_told)
 }
 END_TEST
 
+/* The methods are an array of the caller's element size: a 1.0 caller's
+ * array is written no further than its n elements of 1.0's size, a later
+ * caller's larger elements get their unknown tail zeroed. */
+START_TEST(method_elements_have_the_callers_size)
+{
+	size_t old = offsetof(struct sp_probe_method, pages_copied) + sizeof(int64_t);
+	for (size_t stride = old; stride <= old + 16; stride += 16) {
+		unsigned char buf[2 * (sizeof(struct sp_probe_method) + 16) + 64];
+		memset(buf, 0xA5, sizeof(buf));
+		struct sp_probe r = { .size = sizeof(r) };
+		char dir[] = "/tmp/test-probe.XXXXXX";
+		ck_assert_ptr_nonnull(mkdtemp(dir));
+		ck_assert_int_eq(sp_probe(dir, &r, (struct sp_probe_method *)buf, stride, 2), 0);
+		rmdir(dir);
+		for (size_t i = 0; i < 2; i++) {
+			const struct sp_probe_method *m = (const void *)(buf + i * stride);
+			ck_assert_int_eq(m->policy, i ? SP_POLICY_PREFER : SP_POLICY_AUTO);
+			if (i == 0)
+				ck_assert_int_eq(m->verdict, SP_PROBE_WORKS);
+			for (size_t k = old; k < stride; k++)
+				ck_assert_uint_eq(buf[i * stride + k], 0);
+		}
+		for (size_t k = 2 * stride; k < sizeof(buf); k++)
+			ck_assert_uint_eq(buf[k], 0xA5);
+		ck_assert_int_eq(sp_probe(dir, &r, (struct sp_probe_method *)buf, old - 1, 2), -EINVAL);
+	}
+}
+END_TEST
+
+/* The stealfs counters' struct is sized too; without the module the
+ * call says so and leaves the struct alone. */
+START_TEST(stealfs_counts_sized)
+{
+	struct sp_stealfs_counts c = { .size = 0 };
+	ck_assert_int_eq(sp_stealfs_read(&c), -EINVAL);
+	ck_assert_int_eq(sp_stealfs_read(NULL), -EINVAL);
+	c = (struct sp_stealfs_counts){ .size = sizeof(c), .stolen = 5 };
+	int rc = sp_stealfs_read(&c);
+	if (rc == -ENOENT)
+		ck_assert_uint_eq(c.stolen, 5);
+	else
+		ck_assert_int_eq(rc, 0);
+}
+END_TEST
+
 static Suite *probe_suite(void)
 {
 	Suite *s = suite_create("probe");
@@ -227,6 +275,8 @@ static Suite *probe_suite(void)
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, larger_size_zeroes_the_rest);
 	tcase_add_test(t, smaller_size_refused);
+	tcase_add_test(t, method_elements_have_the_callers_size);
+	tcase_add_test(t, stealfs_counts_sized);
 	tcase_add_test(t, splice_in_verdict_matches_an_own_observation);
 	tcase_add_test(t, tee_verdict_matches_an_own_observation);
 	tcase_add_test(t, path_verdicts_match_what_the_paths_do);

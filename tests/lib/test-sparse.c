@@ -40,7 +40,7 @@ static const struct extent layout[] = {
  * auto policy's choice of copy_file_range between files). */
 static struct sp_mover *mover_with(const struct sp_options *o)
 {
-	static const struct sp_options splice_or_rw = { .policy = SP_POLICY_PREFER,
+	static const struct sp_options splice_or_rw = { .size = sizeof(struct sp_options), .policy = SP_POLICY_PREFER,
 							.path = SP_PATH_SPLICE };
 	struct sp_mover *m;
 	ck_assert_int_eq(sp_mover_new(&m, o ? o : &splice_or_rw), 0);
@@ -264,7 +264,7 @@ START_TEST(holes_as_zeros_into_dev_null)
 	int in = open_path(test_file(), O_RDONLY), out = open_path("/dev/null", O_WRONLY);
 	ck_assert_int_eq(copy_all(m, in, NULL, out, SP_HOLES_KEEP, false, &res), SIZE);
 	ck_assert_uint_eq(res.bytes, SIZE);
-	ck_assert_uint_eq(sp_get_stats(m)->bytes, SIZE);
+	ck_assert_uint_eq(stats_of(m).bytes, SIZE);
 	ck_assert_int_eq(res.side, SP_SIDE_NONE);
 	close(in);
 	close(out);
@@ -391,7 +391,7 @@ START_TEST(progress_and_totals_across_extents)
 {
 	struct sp_result res = RESULT_INIT;
 	uint64_t seen[2] = { 0, 0 };
-	struct sp_options o = { .pipe_size = 64 * KiB, .progress = note_bytes, .progress_arg = seen };
+	struct sp_options o = { .size = sizeof(struct sp_options), .pipe_size = 64 * KiB, .progress = note_bytes, .progress_arg = seen };
 	struct sp_mover *m = mover_with(&o);
 	int in = open_path(test_file(), O_RDONLY), out = open_scratch("copy", O_RDWR | O_TRUNC);
 	int64_t r = copy_all(m, in, NULL, out, SP_HOLES_KEEP, false, &res);
@@ -399,7 +399,7 @@ START_TEST(progress_and_totals_across_extents)
 	ck_assert_uint_eq(seen[0], (uint64_t)r);
 	ck_assert_uint_ge(seen[1], N_EXTENTS);
 	ck_assert_uint_eq(res.bytes, (uint64_t)r);
-	ck_assert_uint_eq(sp_get_stats(m)->bytes, (uint64_t)r);
+	ck_assert_uint_eq(stats_of(m).bytes, (uint64_t)r);
 	close(in);
 	close(out);
 	sp_mover_free(m);
@@ -532,7 +532,7 @@ static uint64_t copy_to_new_file(bool with_stat)
 	ck_assert_int_eq(sp_copy(m, &a, NULL), (int64_t)data_bytes(in));
 	ck_assert(same_bytes(src, scratch_path("new")));
 	ck_assert_int_eq(lseek(out, 0, SEEK_CUR), SIZE); /* left after the copy */
-	uint64_t calls = sp_get_stats(m)->syscalls;
+	uint64_t calls = stats_of(m).syscalls;
 	close(in);
 	close(out);
 	sp_mover_free(m);
@@ -548,7 +548,7 @@ START_TEST(copy_to_new_asks_less)
 	int in = open_path(test_file(), O_RDONLY);
 	ck_assert_int_eq(copy_to_file(test_file(), SP_HOLES_KEEP, &m), (int64_t)data_bytes(in));
 	close(in);
-	uint64_t sparse_calls = sp_get_stats(m)->syscalls;
+	uint64_t sparse_calls = stats_of(m).syscalls;
 	sp_mover_free(m);
 	ck_assert_uint_eq(copy_to_new_file(false), sparse_calls - 2);
 	ck_assert_uint_eq(copy_to_new_file(true), sparse_calls - 4);
@@ -592,13 +592,13 @@ START_TEST(clone_first_then_copy)
 	}
 	/* Asked again, the pair costs no more calls than a copy without a
 	 * clone: FICLONE is not asked again. */
-	uint64_t before = sp_get_stats(m)->syscalls;
+	uint64_t before = stats_of(m).syscalls;
 	ck_assert_int_eq(clone_to_new_file(m, SP_COPY_CLONE, &res), r);
-	uint64_t memo = sp_get_stats(m)->syscalls - before;
+	uint64_t memo = stats_of(m).syscalls - before;
 	ck_assert_int_ne(res.path, SP_PATH_CLONE);
-	before = sp_get_stats(m)->syscalls;
+	before = stats_of(m).syscalls;
 	ck_assert_int_eq(clone_to_new_file(m, 0, &res), r);
-	ck_assert_uint_eq(memo, sp_get_stats(m)->syscalls - before);
+	ck_assert_uint_eq(memo, stats_of(m).syscalls - before);
 	ck_assert_int_lt(clone_to_new_file(m, SP_COPY_CLONE_ONLY, &res), 0);
 	ck_assert_int_eq(res.path, SP_PATH_CLONE);
 	ck_assert_int_eq(res.side, SP_SIDE_NONE);

@@ -1,9 +1,8 @@
-/* The in-kernel copy paths (copy_file_range(2), sendfile(2)) and the
- * names of the paths. */
+/* The in-kernel copy paths: copy_file_range(2) and sendfile(2) from a
+ * regular input. */
 #include "config.h"
 
 #include <errno.h>
-#include <string.h>
 #include <sys/sendfile.h>
 #include <unistd.h>
 
@@ -13,35 +12,6 @@
 /* Bytes asked for per in-kernel copy call: large enough to cost little,
  * small enough for progress reports and a prompt stop on a signal. */
 #define KERNEL_COPY_CHUNK (16u << 20)
-
-static const char *const names[] = {
-	[SP_PATH_NONE] = "none",
-	[SP_PATH_SPLICE] = "splice",
-	[SP_PATH_RW] = "rw",
-	[SP_PATH_VMSPLICE] = "vmsplice",
-	[SP_PATH_GIFT] = "gift",
-	[SP_PATH_COPY_FILE_RANGE] = "copy_file_range",
-	[SP_PATH_SENDFILE] = "sendfile",
-	[SP_PATH_CLONE] = "clone",
-};
-
-const char *sp_path_name(enum sp_path path)
-{
-	return (unsigned)path < sizeof(names) / sizeof(names[0]) ? names[path] : NULL;
-}
-
-int sp_path_parse(const char *name, enum sp_path *path)
-{
-	/* The paths a mover can be asked for: not none, not a clone (sp_copy()'s
-	 * SP_COPY_CLONE flags). */
-	for (unsigned i = SP_PATH_NONE + 1; name && i <= SP_PATH_SENDFILE; i++) {
-		if (!strcmp(name, names[i])) {
-			*path = (enum sp_path)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
 
 /* One in-kernel copy call of up to n bytes by the given method, counted. */
 static ssize_t kernel_copy(struct xfer *x, enum sp_path how, size_t n)
@@ -66,33 +36,33 @@ static int move_in_kernel(struct xfer *x, enum sp_path how)
 		return FALL_BACK;
 	x->used = how;
 	while (x->left) {
-		ssize_t n = kernel_copy(x, how, xfer_min(x->left, KERNEL_COPY_CHUNK));
+		ssize_t n = kernel_copy(x, how, lsp_xfer_min(x->left, KERNEL_COPY_CHUNK));
 		if (n < 0) {
 			int err = errno;
 			if (ranged && err == EXDEV && !x->done)
 				fs_pair_remember(&m->no_copy_range, x->ein->dev, x->eout->dev);
-			int rc = xfer_next_step(x, err, -1, x->out,
+			int rc = lsp_xfer_next_step(x, err, -1, x->out,
 						x->done ? REFUSALS_NONE : REFUSALS_COPY,
-						xfer_error_side(x, err));
+						lsp_xfer_error_side(x, err));
 			if (rc)
 				return rc;
 			continue;
 		}
 		if (n == 0)
 			return x->done == 0 ? FALL_BACK : 0;
-		int rc = xfer_spliced(x, (size_t)n);
+		int rc = lsp_xfer_spliced(x, (size_t)n);
 		if (rc)
 			return rc;
 	}
 	return 0;
 }
 
-int xfer_move_copy_file_range(struct xfer *x)
+int lsp_xfer_move_copy_file_range(struct xfer *x)
 {
 	return move_in_kernel(x, SP_PATH_COPY_FILE_RANGE);
 }
 
-int xfer_move_sendfile(struct xfer *x)
+int lsp_xfer_move_sendfile(struct xfer *x)
 {
 	return move_in_kernel(x, SP_PATH_SENDFILE);
 }

@@ -146,7 +146,7 @@ static int punch(struct sparse *s, off_t from, off_t to)
 static int punch_zero_runs(struct sparse *s, off_t lo, off_t hi)
 {
 	static const char zeros[ZERO_BLOCK];
-	off_t page = (off_t)sysconf(_SC_PAGESIZE), run = -1, at = lo;
+	off_t page = (off_t)lsp_page_size(), run = -1, at = lo;
 	int rc = 0;
 	while (!rc && at < hi) {
 		off_t base = at / page * page;
@@ -307,13 +307,13 @@ int64_t lsp_copy_whole(struct sp_mover *m, const struct sp_copy_args *a, struct 
 	if (a->in_st)
 		s.in_st = *a->in_st;
 	int saved_errno = errno;
-	uint64_t start = now_ns(), elapsed = m->stats.elapsed_ns;
+	uint64_t start = lsp_now_ns(), elapsed = m->stats.elapsed_ns;
 	res->side = SP_SIDE_NONE;
 	res->path = SP_PATH_NONE;
 	int rc = copy(&s, how);
 	res->bytes = s.done;
 	/* The whole call, not only its lsp_move_range()s. */
-	m->stats.elapsed_ns = elapsed + (now_ns() - start);
+	m->stats.elapsed_ns = elapsed + (lsp_now_ns() - start);
 	errno = saved_errno;
 	return rc ? rc : (int64_t)s.done;
 }

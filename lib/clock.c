@@ -1,11 +1,11 @@
-/* A monotonic clock for measuring how long things take. */
+/* A monotonic clock for measuring how long things take (lib/clock.h). */
 #include "config.h"
 
 #include <time.h>
 
 #include "clock.h"
 
-uint64_t now_ns(void)
+uint64_t lsp_now_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
