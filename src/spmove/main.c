@@ -262,6 +262,7 @@ static int take_options(struct raw_options *raw, struct config *cfg)
 	if (rc)
 		return rc;
 	o->in_place = raw->in_place;
+	o->dash_stdin = personality == PERSONALITY_SPMOVE;
 	o->fsync = raw->fsync;
 	o->verify = raw->verify;
 	if (raw->json && !raw->stats && !raw->probe)

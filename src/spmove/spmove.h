@@ -66,6 +66,8 @@ struct spmove_options {
 	bool exchange;             /* mv --exchange: renameat2(RENAME_EXCHANGE) */
 	bool no_copy;              /* mv --no-copy: no copy when rename fails */
 	bool in_place;             /* --in-place: write DST directly */
+	bool dash_stdin;           /* spmove: SRC "-" is standard input (for cp and mv,
+				    * a file of that name) */
 	bool fsync;                /* --fsync */
 	bool verify;               /* --verify */
 	unsigned keep;             /* enum keep bits: --preserve, -p, -a */
