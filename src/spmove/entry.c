@@ -809,11 +809,10 @@ static int copy_by_type(struct spmove *s, const struct loc *src, const struct st
 			return pool_copy(s, src, st, follow, dst, d->absent ? NULL : &d->st, up,
 					 false);
 		return copy_file_data(s, src, st, follow, dst, d);
-	case S_IFIFO: case S_IFCHR: case S_IFBLK:
+	case S_IFIFO: case S_IFCHR: case S_IFBLK: case S_IFSOCK:
+		/* A socket read as data cannot be opened: GNU's error. */
 		if (as_data)
 			return copy_file_data(s, src, st, follow, dst, d);
-		return copy_special(s, src, dst, st);
-	case S_IFSOCK:
 		return copy_special(s, src, dst, st);
 	}
 	cli_error(0, "%s has unknown file type", quoted(src->path));
