@@ -3,6 +3,7 @@
 #define SPMOVE_H
 
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -473,6 +474,14 @@ void signals_catch(void);
 
 /* After cleanup: end the process by the signal that cancelled it, if any. */
 void signals_reraise(void);
+
+/* The signal that wakes a copy worker (whose default action is to do
+ * nothing, should one come from outside). */
+#define SIGNAL_WAKE SIGURG
+
+/* Interrupt the system call thread is blocked in (EINTR), if any, so
+ * that its copy sees spmove_cancel. */
+void signals_wake(pthread_t thread);
 
 /* ---- data.c ---- */
 
