@@ -489,10 +489,14 @@ static void print_stats(const struct spmove *s, const struct sp_stats *stats,
 			const struct stealfs_counts *before, bool on_stealfs)
 {
 	char extra[512];
-	struct json_object *more = json_object_new_object(), *paths = json_object_new_array();
+	/* json-c is loaded for --json only: JSON(call) is left out otherwise. */
+	bool json = s->o->json;
+#define JSON(call) (json ? (call) : 0)
+	struct json_object *more = json ? json_object_new_object() : NULL;
+	struct json_object *paths = json ? json_object_new_array() : NULL;
 	const char *method = s->o->path ? sp_path_name(s->o->path) : "auto";
 	size_t len = (size_t)snprintf(extra, sizeof(extra), "method %s", method);
-	int rc = cli_json_add_text(more, "method", method);
+	int rc = JSON(cli_json_add_text(more, "method", method));
 	const char *sep = " (";
 	for (unsigned p = SP_PATH_NONE + 1; p <= SP_PATH_SENDFILE; p++) {
 		if (s->methods_used & (1u << p)) {
@@ -502,7 +506,7 @@ static void print_stats(const struct spmove *s, const struct sp_stats *stats,
 			sep = ", ";
 		}
 	}
-	rc |= cli_json_add(more, "paths", paths);
+	rc |= JSON(cli_json_add(more, "paths", paths));
 	if (s->methods_used)
 		len += (size_t)snprintf(extra + len, sizeof(extra) - len, ")");
 	/* Bytes vmspliced count as never entering user memory on their way
@@ -513,14 +517,14 @@ static void print_stats(const struct spmove *s, const struct sp_stats *stats,
 			len += (size_t)snprintf(extra + len, sizeof(extra) - len,
 						", note: this kernel's vmsplice copies the pages "
 						"(no zero copy on the vmsplice and gift paths)");
-		rc |= copies < 0 ? cli_json_add(more, "vmsplice_copies", NULL)
-				 : cli_json_add_bool(more, "vmsplice_copies", copies);
+		rc |= JSON(copies < 0 ? cli_json_add(more, "vmsplice_copies", NULL)
+				      : cli_json_add_bool(more, "vmsplice_copies", copies));
 	}
 	/* What was picked for this machine: workers beside the walker. */
 	len += (size_t)snprintf(extra + len, sizeof(extra) - len, ", %u copy workers (%u possible)",
 				s->workers_used, pool_worker_count());
-	rc |= cli_json_add_u64(more, "workers", s->workers_used);
-	rc |= cli_json_add_u64(more, "workers_possible", pool_worker_count());
+	rc |= JSON(cli_json_add_u64(more, "workers", s->workers_used));
+	rc |= JSON(cli_json_add_u64(more, "workers_possible", pool_worker_count()));
 	struct stealfs_counts after;
 	stealfs_read(&after);
 	struct json_object *stealfs = NULL;
@@ -528,20 +532,21 @@ static void print_stats(const struct spmove *s, const struct sp_stats *stats,
 		snprintf(extra + len, sizeof(extra) - len,
 			 ", stealfs: %" PRIu64 " pages moved, %" PRIu64 " pages copied",
 			 after.stolen - before->stolen, after.copied - before->copied);
-		stealfs = json_object_new_object();
-		rc |= cli_json_add_u64(stealfs, "pages_moved", after.stolen - before->stolen);
-		rc |= cli_json_add_u64(stealfs, "pages_copied", after.copied - before->copied);
+		stealfs = json ? json_object_new_object() : NULL;
+		rc |= JSON(cli_json_add_u64(stealfs, "pages_moved", after.stolen - before->stolen));
+		rc |= JSON(cli_json_add_u64(stealfs, "pages_copied", after.copied - before->copied));
 	} else if (on_stealfs) {
 		snprintf(extra + len, sizeof(extra) - len,
 			 ", stealfs: pages moved unknown (no counters)");
 	}
 	if (stealfs || on_stealfs)
-		rc |= cli_json_add(more, "stealfs", stealfs);
+		rc |= JSON(cli_json_add(more, "stealfs", stealfs));
 	if (rc && s->o->json) {
 		json_object_put(more);
 		more = NULL;
 	}
-	cli_print_stats(stats, s->o->json, extra, more);
+	cli_print_stats(stats, json, extra, more);
+#undef JSON
 }
 
 /* Whether the destination (dst, or its directory) is on stealfs. */
