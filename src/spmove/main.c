@@ -304,7 +304,10 @@ static void strip_source_slashes(struct config *cfg)
 static int parse_command_line(int argc, char **argv, struct config *cfg)
 {
 	struct raw_options raw = { NULL };
-	*cfg = (struct config){ .o = { .progress = -1 } };
+	/* cp and mv print nothing unasked: spcp and spmv show no progress
+	 * (they take --no-progress, spelled out, and no --progress); spmove
+	 * shows it for large copies on a terminal. */
+	*cfg = (struct config){ .o = { .progress = personality == PERSONALITY_SPMOVE ? -1 : 0 } };
 	const struct poptOption spmove_table[] = {
 		{ "archive", 'a', POPT_ARG_NONE, NULL, OPT_ARCHIVE,
 		  "same as -dR --preserve=all", NULL },
@@ -429,6 +432,9 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		{ "context", 'Z', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_CONTEXT, NULL,
 		  NULL },
 		{ "help", '\0', POPT_ARG_NONE, NULL, OPT_HELP, NULL, NULL },
+		/* Not cp's: taken in full only (no abbreviation of cp's changes). */
+		{ "no-progress", '\0', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL,
+		  OPT_NO_PROGRESS, NULL, NULL },
 		CLI_AUTOVERSION
 		POPT_TABLEEND
 	};
@@ -454,6 +460,8 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		  NULL },
 		{ "verbose", 'v', POPT_ARG_NONE, &raw.verbose, 0, NULL, NULL },
 		{ "help", '\0', POPT_ARG_NONE, NULL, OPT_HELP, NULL, NULL },
+		{ "no-progress", '\0', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL,
+		  OPT_NO_PROGRESS, NULL, NULL },
 		CLI_AUTOVERSION
 		POPT_TABLEEND
 	};
