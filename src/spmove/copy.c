@@ -348,12 +348,14 @@ static bool may_have_group(gid_t gid)
 {
 	if (gid == getegid())
 		return true;
-	gid_t groups[NGROUPS_MAX];
-	int n = getgroups(NGROUPS_MAX, groups);
-	for (int i = 0; i < n; i++)
-		if (groups[i] == gid)
-			return true;
-	return false;
+	int n = getgroups(0, NULL);
+	gid_t *groups = n > 0 ? malloc((size_t)n * sizeof(*groups)) : NULL;
+	bool member = false;
+	n = groups ? getgroups(n, groups) : 0;
+	for (int i = 0; i < n && !member; i++)
+		member = groups[i] == gid;
+	free(groups);
+	return member;
 }
 
 /* Why a copy must write into the existing regular file old (the file t
