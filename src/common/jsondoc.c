@@ -145,8 +145,9 @@ int cli_json_add_bool(struct json_object *obj, const char *key, int value)
 
 int cli_json_print(struct json_object *doc, FILE *f)
 {
+	/* json-c that could not be loaded says so by errno (lazylib.h). */
 	if (!doc)
-		return -ENOMEM;
+		return errno == ELIBACC ? -ELIBACC : -ENOMEM;
 	const char *s = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
 							JSON_C_TO_STRING_NOSLASHESCAPE);
 	int rc = !s ? -ENOMEM : fprintf(f, "%s\n", s) < 0 ? -EIO : 0;
@@ -156,7 +157,7 @@ int cli_json_print(struct json_object *doc, FILE *f)
 
 int cli_json_emit(struct json_object *doc, int build, FILE *f, const char *what)
 {
-	if (build) {
+	if (build && doc) {
 		json_object_put(doc);
 		doc = NULL;
 	}

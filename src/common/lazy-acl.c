@@ -11,7 +11,7 @@
 static struct lazy_lib acl = { .soname = ACL_SONAME };
 
 LAZY_FUNCTION(acl, int, perm_copy_file, (const char *src, const char *dst, struct error_context *ctx),
-	      (src, dst, ctx))
+	      (src, dst, ctx), -1)
 LAZY_FUNCTION(acl, int, perm_copy_fd,
 	      (const char *src, int src_fd, const char *dst, int dst_fd, struct error_context *ctx),
-	      (src, src_fd, dst, dst_fd, ctx))
+	      (src, src_fd, dst, dst_fd, ctx), -1)

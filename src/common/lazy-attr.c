@@ -13,9 +13,9 @@ static struct lazy_lib attr = { .soname = ATTR_SONAME };
 LAZY_FUNCTION(attr, int, attr_copy_file,
 	      (const char *src, const char *dst, int (*check)(const char *, struct error_context *),
 	       struct error_context *ctx),
-	      (src, dst, check, ctx))
+	      (src, dst, check, ctx), -1)
 LAZY_FUNCTION(attr, int, attr_copy_fd,
 	      (const char *src, int src_fd, const char *dst, int dst_fd,
 	       int (*check)(const char *, struct error_context *), struct error_context *ctx),
-	      (src, src_fd, dst, dst_fd, check, ctx))
-LAZY_FUNCTION(attr, int, attr_copy_action, (const char *name, struct error_context *ctx), (name, ctx))
+	      (src, src_fd, dst, dst_fd, check, ctx), -1)
+LAZY_FUNCTION(attr, int, attr_copy_action, (const char *name, struct error_context *ctx), (name, ctx), -1)

@@ -11,19 +11,19 @@ static struct lazy_lib smartcols = { .soname = SMARTCOLS_SONAME };
 
 void lazy_smartcols_preload(void)
 {
-	(void)lazy_symbol(&smartcols, "scols_new_table");
+	lazy_preload(&smartcols, "scols_new_table");
 }
 
-LAZY_FUNCTION(smartcols, struct libscols_table *, scols_new_table, (void), ())
+LAZY_FUNCTION(smartcols, struct libscols_table *, scols_new_table, (void), (), NULL)
 LAZY_VOID_FUNCTION(smartcols, scols_unref_table, (struct libscols_table *tb), (tb))
 LAZY_FUNCTION(smartcols, struct libscols_column *, scols_table_new_column,
 	      (struct libscols_table *tb, const char *name, double whint, int flags),
-	      (tb, name, whint, flags))
+	      (tb, name, whint, flags), NULL)
 LAZY_FUNCTION(smartcols, struct libscols_line *, scols_table_new_line,
-	      (struct libscols_table *tb, struct libscols_line *parent), (tb, parent))
+	      (struct libscols_table *tb, struct libscols_line *parent), (tb, parent), NULL)
 LAZY_FUNCTION(smartcols, struct libscols_line *, scols_table_get_line, (struct libscols_table *tb, size_t n),
-	      (tb, n))
+	      (tb, n), NULL)
 LAZY_FUNCTION(smartcols, int, scols_line_set_data, (struct libscols_line *ln, size_t n, const char *data),
-	      (ln, n, data))
-LAZY_FUNCTION(smartcols, int, scols_table_set_stream, (struct libscols_table *tb, FILE *stream), (tb, stream))
-LAZY_FUNCTION(smartcols, int, scols_print_table, (struct libscols_table *tb), (tb))
+	      (ln, n, data), -1)
+LAZY_FUNCTION(smartcols, int, scols_table_set_stream, (struct libscols_table *tb, FILE *stream), (tb, stream), -1)
+LAZY_FUNCTION(smartcols, int, scols_print_table, (struct libscols_table *tb), (tb), -1)

@@ -2,31 +2,49 @@
 #include "config.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdlib.h>
 
 #include "lazylib.h"
 #include "message.h"
 
-/* Reports the dynamic linker's message and exits as it would have. */
-static _Noreturn void lazy_fail(void)
+/* Report the dynamic linker's message, once for lib (threads may both
+ * report a race's failure: never worse than twice). */
+static void lazy_report(struct lazy_lib *lib)
 {
 	const char *why = dlerror();
-	cli_error(0, "error while loading shared libraries: %s", why ? why : "unknown error");
-	exit(127);
+	if (!__atomic_exchange_n(&lib->failed, true, __ATOMIC_ACQ_REL))
+		cli_error(0, "error while loading shared libraries: %s",
+			  why ? why : lib->soname);
 }
 
 void *lazy_symbol(struct lazy_lib *lib, const char *name)
 {
 	void *handle = __atomic_load_n(&lib->handle, __ATOMIC_ACQUIRE);
+	if (!handle && __atomic_load_n(&lib->failed, __ATOMIC_ACQUIRE)) {
+		errno = ELIBACC;
+		return NULL;
+	}
 	if (!handle) {
 		handle = dlopen(lib->soname, RTLD_LAZY | RTLD_LOCAL);
-		if (!handle)
-			lazy_fail();
+		if (!handle) {
+			lazy_report(lib);
+			errno = ELIBACC;
+			return NULL;
+		}
 		__atomic_store_n(&lib->handle, handle, __ATOMIC_RELEASE);
 	}
 	dlerror();
 	void *sym = dlsym(handle, name);
-	if (!sym)
-		lazy_fail();
+	if (!sym) {
+		lazy_report(lib);
+		errno = ELIBACC;
+	}
 	return sym;
+}
+
+void lazy_preload(struct lazy_lib *lib, const char *name)
+{
+	if (!lazy_symbol(lib, name))
+		exit(127);
 }

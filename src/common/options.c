@@ -94,6 +94,10 @@ static bool visit_long(struct entry e, void *ctx)
 		s->exact = e;
 		return true;
 	}
+	/* A hidden option is taken only spelled out in full: it changes no
+	 * abbreviation of the others (GNU's, in the tools' cp and mv). */
+	if (e.opt->argInfo & POPT_ARGFLAG_DOC_HIDDEN)
+		return false;
 	if (!s->first.opt)
 		s->first = e;
 	else if (!same_action(s->first.opt, e.opt))
@@ -108,6 +112,7 @@ static bool list_candidate(struct entry e, void *ctx)
 {
 	struct long_search *s = ctx;
 	if (e.opt->longName && !strncmp(e.opt->longName, s->name, s->len) &&
+	    !(e.opt->argInfo & POPT_ARGFLAG_DOC_HIDDEN) &&
 	    (e.opt == s->first.opt || !same_action(s->first.opt, e.opt)))
 		fprintf(s->list, " '--%s'", e.opt->longName);
 	return false;

@@ -86,7 +86,8 @@ void cli_print_stats(const struct sp_stats *s, bool json, const char *extra,
 	double secs = (double)s->elapsed_ns / 1e9;
 	double share = s->bytes ? 100.0 * (double)s->bytes_spliced / (double)s->bytes : 0.0;
 	if (!json) {
-		json_object_put(extra_json);
+		if (extra_json)
+			json_object_put(extra_json);
 		print_text(s, kinds, share, secs, extra);
 		return;
 	}

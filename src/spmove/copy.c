@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
@@ -23,6 +24,8 @@
 #include "message.h"
 #include "path.h"
 #include "spmove.h"
+
+#define ACL_ACCESS "system.posix_acl_access"
 
 /* Where a new file goes: a name in a directory held open. */
 struct target {
@@ -330,6 +333,69 @@ static int output_open_dst(const struct spmove *s, const struct target *t,
 	return err;
 }
 
+/* Whether the list of extended attribute names (n bytes) holds any but
+ * the ACLs, which keep_replaced() copies. */
+static bool other_xattrs(const char *list, ssize_t n)
+{
+	for (const char *p = list; p < list + n; p += strlen(p) + 1)
+		if (strcmp(p, ACL_ACCESS) && strcmp(p, "system.posix_acl_default"))
+			return true;
+	return false;
+}
+
+/* Whether the user may give a file the group gid (root, or a member). */
+static bool may_have_group(gid_t gid)
+{
+	if (gid == getegid())
+		return true;
+	int n = getgroups(0, NULL);
+	gid_t *groups = n > 0 ? malloc((size_t)n * sizeof(*groups)) : NULL;
+	bool member = false;
+	n = groups ? getgroups(n, groups) : 0;
+	for (int i = 0; i < n && !member; i++)
+		member = groups[i] == gid;
+	free(groups);
+	return member;
+}
+
+/* Why a copy must write into the existing regular file old (the file t
+ * names) instead of replacing it by a complete new one: a new file in its
+ * place would differ from cp's result, which is the same file with new
+ * data.  NULL when it may be replaced: it has one link, is not a mount
+ * point, is not this process's standard input, output or error (a
+ * caller's redirection, /dev/stdout), and its owner, group and extended
+ * attributes can be kept (mode and ACL always can). */
+static const char *in_place_reason(const struct spmove *s, const struct target *t,
+				   const struct stat *old)
+{
+	if (old->st_nlink > 1)
+		return "other names link to it";
+	for (int fd = 0; fd <= 2; fd++) {
+		struct stat st;
+		if (fstat(fd, &st) == 0 && same_inode(&st, old))
+			return "it is open as a standard stream";
+	}
+	if (!s->o->root && (old->st_uid != geteuid() || !may_have_group(old->st_gid)))
+		return "its owner cannot be kept";
+	int at = t->old_fd >= 0 ? t->old_fd : t->dirfd;
+	const char *name = t->old_fd >= 0 ? "" : t->base;
+	int flags = AT_SYMLINK_NOFOLLOW | (t->old_fd >= 0 ? AT_EMPTY_PATH : 0);
+	struct statx stx;
+	if (statx(at, name, flags, 0, &stx) == 0 &&
+	    (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+	    (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT))
+		return "it is a mount point";
+	char path[NAME_MAX + 64], list[1024];
+	loc_proc_path(at, t->old_fd >= 0 ? NULL : t->base, path, sizeof(path));
+	/* The /proc name of a descriptor is followed to its file; a name in
+	 * the directory is not. */
+	ssize_t n = t->old_fd >= 0 ? listxattr(path, list, sizeof(list))
+		    : llistxattr(path, list, sizeof(list));
+	if ((n < 0 && errno == ERANGE) || (n > 0 && other_xattrs(list, n)))
+		return "its extended attributes cannot be kept";
+	return NULL;
+}
+
 /* Open the output for a source with mode src_mode; dst_st is the existing
  * file's.  Returns 0 or a negative errno. */
 static int output_open(struct spmove *s, const struct target *t, const struct stat *dst_st,
@@ -340,8 +406,20 @@ static int output_open(struct spmove *s, const struct target *t, const struct st
 		       (S_ISCHR(dst_st->st_mode) || S_ISBLK(dst_st->st_mode) ||
 			S_ISFIFO(dst_st->st_mode) || S_ISSOCK(dst_st->st_mode));
 	out->temp = !out->special && !s->o->in_place;
-	if (!out->temp)
-		return output_open_dst(s, t, dst_st, src_mode, out);
+	/* A copy over a file that a new one cannot stand in for writes into
+	 * it, as cp does (-v says so). */
+	const char *why = NULL;
+	if (out->temp && dst_st && !s->o->move && !s->o->remove_destination &&
+	    S_ISREG(dst_st->st_mode))
+		why = in_place_reason(s, t, t->old_fd >= 0 ? &t->old : dst_st);
+	if (why)
+		out->temp = false;
+	if (!out->temp) {
+		int err = output_open_dst(s, t, dst_st, src_mode, out);
+		if (!err && why && s->o->verbose)
+			cli_error(0, "%s: %s: writing in place", quoted(t->path), why);
+		return err;
+	}
 	/* A plain copy into a new name is made with the mode it keeps (cp's:
 	 * the source's, cut by the umask or a default ACL): a fchmod(2) per
 	 * file fewer.  Anything else stays private (0600) until its owner,
@@ -400,8 +478,6 @@ static int output_open(struct spmove *s, const struct target *t, const struct st
 	}
 	return out->fd < 0 ? out->fd : 0;
 }
-
-#define ACL_ACCESS "system.posix_acl_access"
 
 /* Give out the access ACL acl (n bytes; none when n < 0) and mode: the
  * ACL sets the permission bits and the special ones follow; without one,

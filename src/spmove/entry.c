@@ -641,6 +641,18 @@ static int open_dest_dir(const struct spmove *s, const struct loc *dst, bool mad
 	return 1;
 }
 
+/* The mode cp gives a directory it made without keeping the source's
+ * (src_mode): what mkdir(2) made (made, asked with all the owner's bits),
+ * with the owner's bits the source lacks taken away and the omitted bits
+ * the umask lets through added. */
+static mode_t dir_final_mode(const struct spmove *s, mode_t src_mode, const struct stat *made,
+			     mode_t omitted)
+{
+	mode_t mode = made->st_mode & 07777;
+	mode &= ~(S_IRWXU & ~src_mode);
+	return mode | (omitted & ~s->o->umask);
+}
+
 /* Whether the descriptor fd was opened with O_PATH (no attributes by it). */
 static bool path_only(int fd)
 {
@@ -678,9 +690,18 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 	}
 	int fd = -1, status = 1;
 	bool made = !d->exists;
+	/* Permission bits left out of mkdir(2) until the directory is filled,
+	 * as cp leaves them out: group and other write (all of group and
+	 * other when the owner is to change). */
+	mode_t omitted = 0;
 	if (made) {
 		bool owner = (o->keep & KEEP_OWNER) || o->move;
-		mode_t mode = new_file_mode(s, st->st_mode) & ~(mode_t)(owner ? 077 : 022);
+		omitted = st->st_mode & (owner ? 077 : 022);
+		/* The kernel cuts the mode by the umask or a default ACL, keeps
+		 * the sticky bit and gives the parent's set-group-ID bit, as for
+		 * mkdir(1); the owner may fill it whatever its mode says. */
+		mode_t mode = (keeps_mode(s) || o->no_keep_mode ? new_file_mode(s, st->st_mode)
+							       : st->st_mode & 07777) & ~omitted;
 		if (mkdirat(dst->dir, dst->name, mode | S_IRWXU) < 0) {
 			cli_error(errno, "cannot create directory %s", quoted(dst->path));
 			goto done;
@@ -717,8 +738,13 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 	bool by_fd = !path_only(fd);
 	status |= attrs_copy(s, src, path_only(src_fd) ? -1 : src_fd, st, by_fd ? fd : -1, dst,
 			     made);
-	/* A new directory gets the source's mode (umask applied). */
-	if (made && !keeps_mode(s) && fchmod(fd, new_file_mode(s, st->st_mode)) < 0) {
+	/* A new directory gets the mode mkdir(2) gave it, with the owner's
+	 * bits the source has and the bits left out that the umask lets
+	 * through (cp's result); --no-preserve=mode, the default mode. */
+	mode_t mode = made && !o->no_keep_mode ? dir_final_mode(s, st->st_mode, &here.dst_st, omitted)
+					       : new_file_mode(s, st->st_mode);
+	if (made && !keeps_mode(s) && (o->no_keep_mode || mode != (here.dst_st.st_mode & 07777)) &&
+	    fchmod(fd, mode) < 0) {
 		cli_error(errno, "setting permissions for %s", quoted(dst->path));
 		status = 1;
 	}
@@ -783,11 +809,10 @@ static int copy_by_type(struct spmove *s, const struct loc *src, const struct st
 			return pool_copy(s, src, st, follow, dst, d->absent ? NULL : &d->st, up,
 					 false);
 		return copy_file_data(s, src, st, follow, dst, d);
-	case S_IFIFO: case S_IFCHR: case S_IFBLK:
+	case S_IFIFO: case S_IFCHR: case S_IFBLK: case S_IFSOCK:
+		/* A socket read as data cannot be opened: GNU's error. */
 		if (as_data)
 			return copy_file_data(s, src, st, follow, dst, d);
-		return copy_special(s, src, dst, st);
-	case S_IFSOCK:
 		return copy_special(s, src, dst, st);
 	}
 	cli_error(0, "%s has unknown file type", quoted(src->path));

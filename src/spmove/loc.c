@@ -21,6 +21,7 @@
 
 #include "message.h"
 #include "path.h"
+#include "stdfds.h"
 #include "spmove.h"
 
 int loc_operand(const char *path, struct loc_buf *b, struct loc *l)
@@ -64,7 +65,21 @@ bool same_inode(const struct stat *a, const struct stat *b)
 
 int loc_stat(const struct loc *l, struct stat *st, bool follow)
 {
-	return fstatat(l->dir, l->name, st, follow ? 0 : AT_SYMLINK_NOFOLLOW) < 0 ? -errno : 0;
+	if (fstatat(l->dir, l->name, st, follow ? 0 : AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	/* /dev/stdin and the like with that fd closed (and held) name nothing,
+	 * as with it closed; nor does /proc/self/fd/N itself, a magic link
+	 * (not a path: "anon_inode:...") to the held file. */
+	if (cli_held_standard_file(st))
+		return -ENOENT;
+	struct stat to;
+	char text[16];
+	if (S_ISLNK(st->st_mode) && fstatat(l->dir, l->name, &to, 0) == 0 &&
+	    cli_held_standard_file(&to) &&
+	    readlinkat(l->dir, l->name, text, sizeof(text)) == sizeof(text) &&
+	    !memcmp(text, "anon_inode:", 11))
+		return -ENOENT;
+	return 0;
 }
 
 int loc_open_checked(const struct loc *l, int flags, const struct stat *seen, struct stat *now)

@@ -262,6 +262,7 @@ static int take_options(struct raw_options *raw, struct config *cfg)
 	if (rc)
 		return rc;
 	o->in_place = raw->in_place;
+	o->dash_stdin = personality == PERSONALITY_SPMOVE;
 	o->fsync = raw->fsync;
 	o->verify = raw->verify;
 	if (raw->json && !raw->stats && !raw->probe)
@@ -303,7 +304,10 @@ static void strip_source_slashes(struct config *cfg)
 static int parse_command_line(int argc, char **argv, struct config *cfg)
 {
 	struct raw_options raw = { NULL };
-	*cfg = (struct config){ .o = { .progress = -1 } };
+	/* cp and mv print nothing unasked: spcp and spmv show no progress
+	 * (they take --no-progress, spelled out, and no --progress); spmove
+	 * shows it for large copies on a terminal. */
+	*cfg = (struct config){ .o = { .progress = personality == PERSONALITY_SPMOVE ? -1 : 0 } };
 	const struct poptOption spmove_table[] = {
 		{ "archive", 'a', POPT_ARG_NONE, NULL, OPT_ARCHIVE,
 		  "copy trees whole, links as links, every attribute (-dR --preserve=all)", NULL },
@@ -372,6 +376,24 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		  "show progress on stderr: a bar (on a terminal; by default for large copies), "
 		  "or numbers (auto otherwise, or numeric)", "STYLE" },
 		{ "no-progress", '\0', POPT_ARG_NONE, NULL, OPT_NO_PROGRESS, "never show one", NULL },
+		{ "attributes-only", '\0', POPT_ARG_NONE, NULL, OPT_ATTRIBUTES_ONLY,
+		  "copy no data, only the attributes", NULL },
+		{ "copy-contents", '\0', POPT_ARG_NONE, NULL, OPT_COPY_CONTENTS,
+		  "with -r, read special files as data", NULL },
+		{ "debug", '\0', POPT_ARG_NONE, NULL, OPT_DEBUG,
+		  "say how each file was copied (implies -v)", NULL },
+		{ "keep-directory-symlink", '\0', POPT_ARG_NONE, NULL, OPT_KEEP_DIR_SYMLINK,
+		  "follow a DST symbolic link to a directory", NULL },
+		{ "link", 'l', POPT_ARG_NONE, NULL, OPT_LINK,
+		  "make hard links instead of copies", NULL },
+		{ "one-file-system", 'x', POPT_ARG_NONE, NULL, OPT_ONE_FS,
+		  "stay on the file system of each SRC", NULL },
+		{ "parents", '\0', POPT_ARG_NONE, NULL, OPT_PARENTS,
+		  "copy SRC to DIR/SRC, its directories made", NULL },
+		{ "strip-trailing-slashes", '\0', POPT_ARG_NONE, NULL, OPT_STRIP_SLASHES,
+		  "take the trailing slashes off each SRC", NULL },
+		{ "symbolic-link", 's', POPT_ARG_NONE, NULL, OPT_SYMLINK,
+		  "make symbolic links instead of copies", NULL },
 		{ "stats", '\0', POPT_ARG_NONE, &raw.stats, 0,
 		  "print a summary line on stderr: bytes, paths taken, pages moved", NULL },
 		{ "probe", '\0', POPT_ARG_NONE, &raw.probe, 0,
@@ -428,6 +450,9 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		{ "context", 'Z', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_CONTEXT, NULL,
 		  NULL },
 		{ "help", '\0', POPT_ARG_NONE, NULL, OPT_HELP, NULL, NULL },
+		/* Not cp's: taken in full only (no abbreviation of cp's changes). */
+		{ "no-progress", '\0', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL,
+		  OPT_NO_PROGRESS, NULL, NULL },
 		CLI_AUTOVERSION
 		POPT_TABLEEND
 	};
@@ -453,6 +478,8 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		  NULL },
 		{ "verbose", 'v', POPT_ARG_NONE, &raw.verbose, 0, NULL, NULL },
 		{ "help", '\0', POPT_ARG_NONE, NULL, OPT_HELP, NULL, NULL },
+		{ "no-progress", '\0', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL,
+		  OPT_NO_PROGRESS, NULL, NULL },
 		CLI_AUTOVERSION
 		POPT_TABLEEND
 	};
@@ -488,10 +515,14 @@ static void print_stats(const struct spmove *s, const struct sp_stats *stats,
 			const struct stealfs_counts *before, bool on_stealfs)
 {
 	char extra[512];
-	struct json_object *more = json_object_new_object(), *paths = json_object_new_array();
+	/* json-c is loaded for --json only: JSON(call) is left out otherwise. */
+	bool json = s->o->json;
+#define JSON(call) (json ? (call) : 0)
+	struct json_object *more = json ? json_object_new_object() : NULL;
+	struct json_object *paths = json ? json_object_new_array() : NULL;
 	const char *method = s->o->path ? sp_path_name(s->o->path) : "auto";
 	size_t len = (size_t)snprintf(extra, sizeof(extra), "method %s", method);
-	int rc = cli_json_add_text(more, "method", method);
+	int rc = JSON(cli_json_add_text(more, "method", method));
 	const char *sep = " (";
 	for (unsigned p = SP_PATH_NONE + 1; p <= SP_PATH_SENDFILE; p++) {
 		if (s->methods_used & (1u << p)) {
@@ -501,7 +532,7 @@ static void print_stats(const struct spmove *s, const struct sp_stats *stats,
 			sep = ", ";
 		}
 	}
-	rc |= cli_json_add(more, "paths", paths);
+	rc |= JSON(cli_json_add(more, "paths", paths));
 	if (s->methods_used)
 		len += (size_t)snprintf(extra + len, sizeof(extra) - len, ")");
 	/* Bytes vmspliced count as never entering user memory on their way
@@ -512,14 +543,14 @@ static void print_stats(const struct spmove *s, const struct sp_stats *stats,
 			len += (size_t)snprintf(extra + len, sizeof(extra) - len,
 						", note: this kernel's vmsplice copies the pages "
 						"(no zero copy on the vmsplice and gift paths)");
-		rc |= copies < 0 ? cli_json_add(more, "vmsplice_copies", NULL)
-				 : cli_json_add_bool(more, "vmsplice_copies", copies);
+		rc |= JSON(copies < 0 ? cli_json_add(more, "vmsplice_copies", NULL)
+				      : cli_json_add_bool(more, "vmsplice_copies", copies));
 	}
 	/* What was picked for this machine: workers beside the walker. */
 	len += (size_t)snprintf(extra + len, sizeof(extra) - len, ", %u copy workers (%u possible)",
 				s->workers_used, pool_worker_count());
-	rc |= cli_json_add_u64(more, "workers", s->workers_used);
-	rc |= cli_json_add_u64(more, "workers_possible", pool_worker_count());
+	rc |= JSON(cli_json_add_u64(more, "workers", s->workers_used));
+	rc |= JSON(cli_json_add_u64(more, "workers_possible", pool_worker_count()));
 	struct stealfs_counts after;
 	stealfs_read(&after);
 	struct json_object *stealfs = NULL;
@@ -527,20 +558,21 @@ static void print_stats(const struct spmove *s, const struct sp_stats *stats,
 		snprintf(extra + len, sizeof(extra) - len,
 			 ", stealfs: %" PRIu64 " pages moved, %" PRIu64 " pages copied",
 			 after.stolen - before->stolen, after.copied - before->copied);
-		stealfs = json_object_new_object();
-		rc |= cli_json_add_u64(stealfs, "pages_moved", after.stolen - before->stolen);
-		rc |= cli_json_add_u64(stealfs, "pages_copied", after.copied - before->copied);
+		stealfs = json ? json_object_new_object() : NULL;
+		rc |= JSON(cli_json_add_u64(stealfs, "pages_moved", after.stolen - before->stolen));
+		rc |= JSON(cli_json_add_u64(stealfs, "pages_copied", after.copied - before->copied));
 	} else if (on_stealfs) {
 		snprintf(extra + len, sizeof(extra) - len,
 			 ", stealfs: pages moved unknown (no counters)");
 	}
 	if (stealfs || on_stealfs)
-		rc |= cli_json_add(more, "stealfs", stealfs);
+		rc |= JSON(cli_json_add(more, "stealfs", stealfs));
 	if (rc && s->o->json) {
 		json_object_put(more);
 		more = NULL;
 	}
-	cli_print_stats(stats, s->o->json, extra, more);
+	cli_print_stats(stats, json, extra, more);
+#undef JSON
 }
 
 /* Whether the destination (dst, or its directory) is on stealfs. */

@@ -60,7 +60,7 @@ static int copy_to_backup(struct spmove *s, const struct loc *src)
  * open).  Returns 0 or 1. */
 static int operand_at(struct spmove *s, const struct loc *src, const struct loc *dst)
 {
-	if (!strcmp(src->path, "-") && !s->o->move)
+	if (s->o->dash_stdin && !strcmp(src->path, "-") && !s->o->move)
 		return copy_stdin(s, dst);
 	struct stat st;
 	/* "SRC DST/" names a directory: a file cannot go there. */
@@ -96,8 +96,9 @@ static int no_dest_dir(const struct spmove *s, const struct loc *src, const char
 {
 	struct stat st;
 	bool follow = s->o->deref == DEREF_ALWAYS || s->o->deref == DEREF_ARGS;
-	int src_err = strcmp(src->path, "-") ? loc_stat(src, &st, follow && !s->o->move)
-			: fstat(STDIN_FILENO, &st) < 0 ? -errno : 0;
+	bool dash = s->o->dash_stdin && !strcmp(src->path, "-");
+	int src_err = !dash ? loc_stat(src, &st, follow && !s->o->move)
+		      : fstat(STDIN_FILENO, &st) < 0 ? -errno : 0;
 	if (src_err) {
 		cli_error(-src_err, "cannot stat %s", quoted(src->path));
 		return 1;
@@ -294,7 +295,7 @@ static int into_directory(struct spmove *s, char **srcs, int n, const char *dir)
 	for (int i = 0; i < n && !spmove_cancel; i++) {
 		char buf[PATH_MAX], dst[PATH_MAX];
 		const char *base;
-		if (!strcmp(srcs[i], "-") && !s->o->move) {
+		if (s->o->dash_stdin && !strcmp(srcs[i], "-") && !s->o->move) {
 			cli_error(0, "cannot copy standard input into directory %s", quoted(dir));
 			status = 1;
 			continue;

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "message.h"
@@ -37,6 +38,9 @@
 #define POOL_QUEUE 1024
 /* Never more workers than this, whatever the CPU count. */
 #define POOL_MAX_WORKERS 7
+
+/* How often pool_wait() looks whether a signal cancelled the run. */
+#define WAKE_PERIOD_MS 100
 
 /* One file to copy: its names relative to the directories of the walker
  * (held open until the job is done: pool_wait() comes first). */
@@ -152,6 +156,7 @@ static void *work(void *arg)
 	sigemptyset(&own);
 	sigaddset(&own, SIGXFSZ);
 	sigaddset(&own, SIGPIPE);
+	sigaddset(&own, SIGNAL_WAKE);
 	pthread_sigmask(SIG_UNBLOCK, &own, NULL);
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
@@ -310,8 +315,24 @@ int pool_wait(struct spmove *s)
 	/* The walker copies alongside the workers until the queue is empty. */
 	while (p->count)
 		run_next(p, s);
-	while (p->busy)
-		pthread_cond_wait(&p->done, &p->lock);
+	/* A signal that cancels the run reaches this thread, not a worker
+	 * blocked in a read or poll (a FIFO's writer, /proc/kmsg, a hung
+	 * NFS server): checked every WAKE_PERIOD_MS, and while cancelled
+	 * each worker is interrupted (again, in case it was between its
+	 * look at the flag and the call) until its copy has stopped. */
+	while (p->busy) {
+		if (spmove_cancel)
+			for (unsigned i = 0; i < p->workers; i++)
+				signals_wake(p->worker[i].thread);
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += WAKE_PERIOD_MS * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&p->done, &p->lock, &until);
+	}
 	int status = p->status;
 	p->status = 0;
 	pthread_mutex_unlock(&p->lock);

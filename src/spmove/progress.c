@@ -46,7 +46,7 @@ uint64_t progress_total(const struct spmove_options *o, char *const *srcs, int n
 	for (int i = 0; i < n; i++) {
 		struct stat st;
 		bool follow = o->deref != DEREF_NEVER;
-		if (!strcmp(srcs[i], "-") || (follow ? stat(srcs[i], &st) : lstat(srcs[i], &st)) < 0)
+		if ((o->dash_stdin && !strcmp(srcs[i], "-")) || (follow ? stat(srcs[i], &st) : lstat(srcs[i], &st)) < 0)
 			continue;
 		if (dest_dev && st.st_dev == dest_dev)
 			continue; /* mv renames it: no byte moves */

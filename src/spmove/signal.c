@@ -2,9 +2,13 @@
  * sets a flag; the copy in progress stops (libsplice returns -ECANCELED),
  * its temporary file is removed, and the process then dies of the same
  * signal.  SIGXFSZ (a file size limit) and SIGPIPE (a closed pipe as the
- * destination) end a copy the same way. */
+ * destination) end a copy the same way.  The signal reaches the main
+ * thread (the copy workers block it); the workers' copies are woken by
+ * SIGNAL_WAKE, whose handler does nothing but interrupt a blocking call:
+ * the copy then sees the flag. */
 #include "config.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 
@@ -21,6 +25,12 @@ static void on_signal(int sig)
 	spmove_cancel = sig;
 }
 
+/* SIGNAL_WAKE interrupts what a copy worker is blocked in, nothing more. */
+static void on_wake(int sig)
+{
+	(void)sig;
+}
+
 void signals_catch(void)
 {
 	struct sigaction sa;
@@ -35,6 +45,13 @@ void signals_catch(void)
 			continue;
 		sigaction(caught[i], &sa, NULL);
 	}
+	sa.sa_handler = on_wake;
+	sigaction(SIGNAL_WAKE, &sa, NULL);
+}
+
+void signals_wake(pthread_t thread)
+{
+	pthread_kill(thread, SIGNAL_WAKE);
 }
 
 void signals_reraise(void)

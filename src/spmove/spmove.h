@@ -3,6 +3,7 @@
 #define SPMOVE_H
 
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -66,6 +67,8 @@ struct spmove_options {
 	bool exchange;             /* mv --exchange: renameat2(RENAME_EXCHANGE) */
 	bool no_copy;              /* mv --no-copy: no copy when rename fails */
 	bool in_place;             /* --in-place: write DST directly */
+	bool dash_stdin;           /* spmove: SRC "-" is standard input (for cp and mv,
+				    * a file of that name) */
 	bool fsync;                /* --fsync */
 	bool verify;               /* --verify */
 	unsigned keep;             /* enum keep bits: --preserve, -p, -a */
@@ -467,6 +470,14 @@ void signals_catch(void);
 
 /* After cleanup: end the process by the signal that cancelled it, if any. */
 void signals_reraise(void);
+
+/* The signal that wakes a copy worker (whose default action is to do
+ * nothing, should one come from outside). */
+#define SIGNAL_WAKE SIGURG
+
+/* Interrupt the system call thread is blocked in (EINTR), if any, so
+ * that its copy sees spmove_cancel. */
+void signals_wake(pthread_t thread);
 
 /* ---- data.c ---- */
 

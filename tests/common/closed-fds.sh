@@ -25,12 +25,14 @@ slow_writer | "$SPTEE" --progress=numeric t >/dev/null 2>&-
 check_eq "sptee, stderr closed: exit status" 0 "$?"
 same_files "sptee, stderr closed: an identical copy" in t
 
-# held PID FD: what fd FD of process PID is once it is "/" (what the
-# tools hold closed standard fds with), or after 5 s; the loader's
-# libraries take a free fd for a moment at start.
+# The tools hold a closed standard fd with an O_PATH descriptor of an
+# eventfd's anonymous inode (which no name opens again).
+HELD='anon_inode:[eventfd]'
+# held PID FD: what fd FD of process PID is once it is $HELD, or after 5 s;
+# the loader's libraries take a free fd for a moment at start.
 held() {
 	n=0
-	while [ "$(readlink "/proc/$1/fd/$2")" != / ] && [ $n -lt 50 ]; do
+	while [ "$(readlink "/proc/$1/fd/$2")" != "$HELD" ] && [ $n -lt 50 ]; do
 		sleep 0.1
 		n=$((n + 1))
 	done
@@ -38,18 +40,18 @@ held() {
 }
 
 # Blocked opening a FIFO with stderr closed (and acctpin dump with stdout
-# closed too), spcat and acctpin hold the fds: "/", not the FIFO.
+# closed too), spcat and acctpin hold the fds: $HELD, not the FIFO.
 mkfifo fifo
 "$(real_bin spcat)" fifo >out 2>&- &
 pid=$!
-check_eq "spcat blocked opening a FIFO, stderr closed: fd 2 held" / "$(held $pid 2)"
+check_eq "spcat blocked opening a FIFO, stderr closed: fd 2 held" "$HELD" "$(held $pid 2)"
 : >fifo
 wait $pid
 check_eq "spcat: then reads the FIFO" 0 "$?"
 "$(real_bin acctpin)" dump fifo >&- 2>&- &
 pid=$!
-check_eq "acctpin dump blocked opening a FIFO: fd 1 held" / "$(held $pid 1)"
-check_eq "acctpin dump blocked opening a FIFO: fd 2 held" / "$(held $pid 2)"
+check_eq "acctpin dump blocked opening a FIFO: fd 1 held" "$HELD" "$(held $pid 1)"
+check_eq "acctpin dump blocked opening a FIFO: fd 2 held" "$HELD" "$(held $pid 2)"
 : >fifo
 wait $pid
 

@@ -91,7 +91,7 @@ check_eq "- is an operand: standard input" "from standard input" "$(cat sp/in)"
 
 # spmove's own options: their errors worded as glibc words them.
 usage_error "ambiguous abbreviation" \
-	"option '--s' is ambiguous; possibilities: '--suffix' '--sparse' '--splice-move' '--stats'" --s a b
+	"option '--s' is ambiguous; possibilities: '--suffix' '--sparse' '--splice-move' '--strip-trailing-slashes' '--symbolic-link' '--stats'" --s a b
 usage_error "ambiguous abbreviation with an argument" \
 	"option '--re=1' is ambiguous; possibilities: '--recursive' '--reflink' '--remove-destination' '--remove-source'" --re=1 a b
 cp --s a b 2>err
@@ -104,7 +104,7 @@ usage_error "a bad abbreviated --method" "invalid argument 'nope' for '--method'
 for args in "--meth=splice" "--meth splice" "--pipe 64K -M" "--pipe-s=64K --spl" "-M"; do
 	setup sp
 	# shellcheck disable=SC2086 # args is a list of words
-	(cd sp && "$SPMOVE" $args a b --st >out 2>err; echo $? >rc)
+	(cd sp && "$SPMOVE" $args a b --stat >out 2>err; echo $? >rc)
 	check_eq "$args: status 0" 0 "$(cat sp/rc)"
 	same_files "$args: the copy" a sp/b
 	ok "$args: through splice" grep -q 'method [a-z]* (splice)' sp/err

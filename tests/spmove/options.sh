@@ -53,7 +53,13 @@ same_files "--in-place: the other link sees the data" a h2
 check_eq "--in-place: same inode" "$ino" "$(stat -c %i h1)"
 printf old >k1; ln k1 k2
 "$SPMOVE" a k1
-check_eq "default: DST replaced by rename, the other link keeps the old data" old "$(cat k2)"
+# A DST with other links is written in place by default too, as cp does
+# (a new file in its place would leave them the old data; issue 35).
+same_files "default: a DST with other links is written in place, as cp's" a k2
+printf old >k3
+"$SPMOVE" a k3
+check_eq "default: a DST of one link is replaced (a new inode)" 1 \
+	"$(stat -c %h k3)$(cmp -s a k3 || echo differs)"
 
 "$SPMOVE" --verify --fsync a v1; check_eq "--verify --fsync: exit 0" 0 $?
 same_files "--verify --fsync copy" a v1
