@@ -300,8 +300,11 @@ static int output_open_dst(const struct spmove *s, const struct target *t,
 {
 	/* A device or FIFO named through a link (/dev/stdout) is followed,
 	 * as cp does; a regular file never. */
+	/* A name that had nothing is made, never opened: another user may
+	 * have put a file there since (--in-place to a new name). */
 	int flags = O_CLOEXEC | O_NOCTTY |
-		    (out->special ? O_WRONLY : O_RDWR | O_CREAT | O_NOFOLLOW);
+		    (out->special ? O_WRONLY : O_RDWR | O_CREAT | O_NOFOLLOW) |
+		    (out->special || dst_st ? 0 : O_EXCL);
 	/* A FIFO's open waits for a reader: a signal that cancels the run
 	 * ends it quietly, any other is waited through. */
 	do
@@ -477,7 +480,7 @@ static int output_finish(struct spmove *s, const struct target *t, struct output
 {
 	int err = 0;
 	const char *what = "setting permissions for";
-	struct loc at = { t->dirfd, t->base, t->path, t->dev };
+	struct loc at = { t->dirfd, t->base, t->path, t->dev, false };
 	/* As cp: attributes that cannot be kept fail the copy, not undo it.
 	 * Extended attributes go first, while the file is still writable. */
 	bool kept = out->special || !attrs_copy(s, src, in, st, out->fd, &at, !out->replaces);
@@ -569,7 +572,9 @@ static void data_error(int err, enum sp_side side, const char *src, const char *
 static int copy_into(struct spmove *s, const struct loc *src, int in, const struct stat *st,
 		     bool st_is_fstat, const struct target *t, const struct stat *dst_st)
 {
-	struct output out = { .fd = -1, .replaces = dst_st != NULL };
+	/* A symbolic link replaced (never written through) lends the copy
+	 * nothing: not its owner, not its mode. */
+	struct output out = { .fd = -1, .replaces = dst_st && !S_ISLNK(dst_st->st_mode) };
 	int err = output_open(s, t, dst_st, st->st_mode, &out);
 	if (err == -ESTALE) {
 		cli_error(0, "skipping file %s, as it was replaced while being copied",
@@ -641,8 +646,10 @@ int copy_regular(struct spmove *s, const struct loc *src, const struct stat *src
 		 bool dst_link)
 {
 	struct target t;
-	/* What the name itself is was seen: only a link is looked at again. */
-	if (dst_absent || (dst_st && !dst_link))
+	/* What the name itself is was seen: only a link is looked at again
+	 * (a name emptied by a backup or a removal is free: a link someone
+	 * put there since is replaced, never followed). */
+	if (dst_absent || !dst_link)
 		target_init(&t, dst);
 	else if (resolve_output(s, dst, dst_st, &t))
 		return 1;
@@ -709,7 +716,7 @@ int copy_stdin(struct spmove *s, const struct loc *dst)
 	struct stat as_file = st;
 	if (!S_ISREG(st.st_mode))
 		as_file.st_mode = S_IFREG | 0666;
-	struct loc in = { AT_FDCWD, "-", "-", 0 };
+	struct loc in = { AT_FDCWD, "-", "-", 0, false };
 	int status = copy_into(s, &in, STDIN_FILENO, &as_file, S_ISREG(st.st_mode), &t,
 			       exists ? &dst_st : NULL);
 	target_close(&t);

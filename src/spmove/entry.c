@@ -212,7 +212,8 @@ static int stat_dest(const struct spmove *s, const struct stat *st, const struct
 {
 	const struct spmove_options *o = s->o;
 	bool no_follow = !S_ISREG(st->st_mode) || o->move || o->backup != BACKUP_NONE ||
-			 o->remove_destination || o->hard_link || o->symbolic_link;
+			 o->remove_destination || o->hard_link || o->symbolic_link ||
+			 o->backup_copy;
 	*d = (struct dest){ 0 };
 	int err = loc_stat(dst, &d->st, false);
 	d->link = !err && S_ISLNK(d->st.st_mode);
@@ -330,7 +331,8 @@ static enum existing check_existing(struct spmove *s, const struct loc *src, con
 			cli_error(errno, "cannot backup %s", quoted(dst->path));
 			return EXISTING_FAILED;
 		}
-		d->exists = false;
+		/* The name is free now: whatever appears there is not followed. */
+		d->exists = d->link = d->followed = false;
 	} else if (!dst_dir && !move &&
 		   (o->remove_destination ||
 		    (!o->attributes_only && (o->keep & KEEP_LINKS) && d->st.st_nlink > 1 &&
@@ -342,7 +344,7 @@ static enum existing check_existing(struct spmove *s, const struct loc *src, con
 		}
 		if (o->verbose)
 			printf("removed %s\n", quoted(dst->path));
-		d->exists = false;
+		d->exists = d->link = d->followed = false;
 	}
 	return EXISTING_GO_ON;
 }
@@ -416,6 +418,12 @@ static enum step move_by_rename(struct spmove *s, const struct loc *src, const s
 			  const struct loc *dst, struct dest *d, const struct top *top,
 			  struct outcome *out)
 {
+	/* "DST/" must be a directory (the name no longer carries the slash
+	 * that made rename(2) say so). */
+	if (dst->must_dir && !S_ISDIR(st->st_mode)) {
+		cli_error(ENOTDIR, "cannot move %s to %s", quoted(src->path), quoted(dst->path));
+		return STEP_FAILED;
+	}
 	if (renameat(src->dir, src->name, dst->dir, dst->name) == 0) {
 		if (s->o->verbose)
 			verbose_pair("renamed ", src->path, dst->path, d->backup);
@@ -619,9 +627,12 @@ static bool cyclic(const struct stat *st, const struct ancestor *up)
  * seen), without following a symbolic link, into *fd and its fstat into
  * *st.  Returns 0, or 1 after a report: another file has the name now. */
 static int open_dest_dir(const struct spmove *s, const struct loc *dst, bool made,
-			 const struct stat *seen, bool follow, int *fd, struct stat *st)
+			 const struct timespec *since, const struct stat *seen, bool follow, int *fd,
+			 struct stat *st)
 {
-	int no_follow = follow ? 0 : O_NOFOLLOW;
+	/* "link/" given as an existing destination: the directory it named
+	 * (checked below); one this run made is never reached through a link. */
+	int no_follow = follow || (dst->must_dir && !made) ? 0 : O_NOFOLLOW;
 	*fd = openat(dst->dir, dst->name, O_RDONLY | O_DIRECTORY | no_follow | O_CLOEXEC);
 	if (*fd < 0 && errno == EACCES && !made)
 		*fd = openat(dst->dir, dst->name, O_PATH | O_DIRECTORY | no_follow | O_CLOEXEC);
@@ -629,10 +640,11 @@ static int open_dest_dir(const struct spmove *s, const struct loc *dst, bool mad
 		cli_error(errno, "cannot open %s", quoted(dst->path));
 		return 1;
 	}
-	/* What mkdir(2) made is this process's; an existing one is the one
-	 * looked at.  Anything else was put there by someone else. */
+	/* What mkdir(2) made is this process's, born since; an existing one
+	 * is the one looked at.  Anything else was put there by someone else
+	 * (even a directory of this user's, made earlier). */
 	bool same = fstat(*fd, st) == 0 &&
-		    (made ? st->st_uid == geteuid() : same_inode(seen, st));
+		    (made ? loc_made_here(*fd, S_IFDIR, since) : same_inode(seen, st));
 	if (same)
 		return 0;
 	close(*fd);
@@ -678,6 +690,14 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 	}
 	int fd = -1, status = 1;
 	bool made = !d->exists;
+	/* A move removes, after the copy, only the directories it copied. */
+	if (o->move && s->moved_dirs && !seen_find(s->moved_dirs, &src_now) &&
+	    !seen_add(s->moved_dirs, &src_now, "") && !seen_find(s->moved_dirs, &src_now)) {
+		cli_error(ENOMEM, "cannot copy %s", quoted(src->path));
+		goto done;
+	}
+	struct timespec since;
+	loc_now(&since);
 	if (made) {
 		bool owner = (o->keep & KEEP_OWNER) || o->move;
 		mode_t mode = new_file_mode(s, st->st_mode) & ~(mode_t)(owner ? 077 : 022);
@@ -692,7 +712,7 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 	}
 	struct ancestor here = { .up = up, .dev = st->st_dev, .ino = st->st_ino,
 				 .src_fd = src_fd, .depth = up ? up->depth + 1 : 1 };
-	if (open_dest_dir(s, dst, made, &d->st, d->followed && S_ISDIR(d->st.st_mode),
+	if (open_dest_dir(s, dst, made, &since, &d->st, d->followed && S_ISDIR(d->st.st_mode),
 			  &here.dst_fd, &here.dst_st))
 		goto done;
 	/* Known, so that a copy into itself finds itself there. */
@@ -715,8 +735,8 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 		goto done;
 	}
 	bool by_fd = !path_only(fd);
-	status |= attrs_copy(s, src, path_only(src_fd) ? -1 : src_fd, st, by_fd ? fd : -1, dst,
-			     made);
+	/* O_PATH descriptors too: attrs_copy() reaches the very directories. */
+	status |= attrs_copy(s, src, src_fd, st, fd, dst, made);
 	/* A new directory gets the source's mode (umask applied). */
 	if (made && !keeps_mode(s) && fchmod(fd, new_file_mode(s, st->st_mode)) < 0) {
 		cli_error(errno, "setting permissions for %s", quoted(dst->path));

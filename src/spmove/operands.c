@@ -46,6 +46,7 @@ static int copy_to_backup(struct spmove *s, const struct loc *src)
 	backup.path = path;
 	struct spmove_options o = *s->o;
 	o.backup = BACKUP_NONE;
+	o.backup_copy = true;
 	const struct spmove_options *was = s->o;
 	s->o = &o;
 	struct top top = { src->path, path };
@@ -123,7 +124,7 @@ static int do_operand(struct spmove *s, const char *src_path, const char *dst_pa
 		      const char *dst_name)
 {
 	struct loc_buf src_buf, dst_buf;
-	struct loc src, dst = { dst_dir, dst_name, dst_path, 0 };
+	struct loc src, dst = { dst_dir, dst_name, dst_path, 0, false };
 	int err = loc_operand(src_path, &src_buf, &src);
 	if (err) {
 		cli_error(-err, "cannot stat %s", quoted(src_path));
@@ -163,8 +164,8 @@ static int parents_protect(struct spmove *s, struct made_dir *made, int n)
 	int status = 0;
 	while (n-- > 0) {
 		struct made_dir *m = &made[n];
-		struct loc src = { m->src_parent, m->src_name, m->src_path, 0 };
-		struct loc dst = { m->parent, m->name, m->path, 0 };
+		struct loc src = { m->src_parent, m->src_name, m->src_path, 0, false };
+		struct loc dst = { m->parent, m->name, m->path, 0, false };
 		mode_t mode = s->o->no_keep_mode ? 0777 : m->st.st_mode & 07777;
 		if (!m->name || !m->path || !m->src_name || !m->src_path) {
 			cli_error(ENOMEM, "cannot copy %s", quoted(m->src_path ? m->src_path : "?"));
