@@ -421,8 +421,9 @@ static int set_permissions(int out, const char *acl, ssize_t n, mode_t mode)
 }
 
 /* Give the copy out the owner (with chown) and permissions of the file it
- * replaces, named by the /proc path old (a name lgetxattr() reads without
- * following it), whose owner and mode are in was: the same result as
+ * replaces, named by old, the /proc/self/fd/N magic link of a descriptor
+ * of it (getxattr() follows it to that very file), whose owner and mode
+ * are in was: the same result as
  * libacl's perm_copy_file() in two to four calls, none of them a lookup
  * of the copy's name.  Returns 0 or a negative errno (-ENOENT: old is
  * gone, nothing was changed). */
@@ -430,11 +431,11 @@ static int copy_replaced_mode(const char *old, const struct stat *was, bool chow
 {
 	char small[512];
 	char *acl = small;
-	ssize_t n = lgetxattr(old, ACL_ACCESS, small, sizeof(small));
+	ssize_t n = getxattr(old, ACL_ACCESS, small, sizeof(small));
 	if (n < 0 && errno == ERANGE) {
-		n = lgetxattr(old, ACL_ACCESS, NULL, 0);
+		n = getxattr(old, ACL_ACCESS, NULL, 0);
 		acl = n > 0 ? malloc((size_t)n) : NULL;
-		n = acl ? lgetxattr(old, ACL_ACCESS, acl, (size_t)n) : -1;
+		n = acl ? getxattr(old, ACL_ACCESS, acl, (size_t)n) : -1;
 	}
 	int err = n < 0 && errno == ENOENT ? -ENOENT : 0;
 	/* A change of owner clears the set-user-ID bit: it comes first. */
@@ -448,27 +449,30 @@ static int copy_replaced_mode(const char *old, const struct stat *was, bool chow
 }
 
 /* Give a copy that replaces an existing file (seen as old) that file's
- * mode, ACL and (as root) owner, as cp does when it writes into it.  The
- * ACL is read through the held directory without following the name,
- * and the name looked at after: it must still be the file seen (or, for
- * the target of a link, the file opened as it).  Returns 0 or a negative
- * errno (-ESTALE: replaced meanwhile). */
+ * mode, ACL and (as root) owner, as cp does when it writes into it.  All
+ * of them are read from one descriptor of the file (O_PATH, never
+ * following the name), checked first to be the file seen (or, for the
+ * target of a link, the file opened as it): a name swapped away and back
+ * meanwhile lends nothing.  Returns 0 or a negative errno (-ESTALE:
+ * replaced; -ENOENT: gone). */
 static int keep_replaced(const struct spmove *s, const struct target *t,
 			 const struct output *out, const struct stat *old)
 {
-	char path[NAME_MAX + 64];
-	struct stat st = t->old;
-	/* An xattr call cannot take an O_PATH descriptor; the /proc name of
-	 * one (or of the directory, with the name) is the very file. */
-	if (t->old_fd >= 0)
-		loc_proc_path(t->old_fd, NULL, path, sizeof(path));
-	else
-		loc_proc_path(t->dirfd, t->base, path, sizeof(path));
-	int err = copy_replaced_mode(path, t->old_fd >= 0 ? &t->old : old, s->o->root, out->fd);
-	if (!err && t->old_fd < 0 && fstatat(t->dirfd, t->base, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		err = -errno;
-	if (!err && (!same_inode(&st, old) || (st.st_mode & S_IFMT) != (old->st_mode & S_IFMT)))
+	char path[64];
+	struct stat st;
+	int fd = t->old_fd >= 0 ? t->old_fd
+		 : openat(t->dirfd, t->base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	int err = fd < 0 || fstat(fd, &st) < 0 ? -errno : 0;
+	if (!err && (!same_inode(&st, t->old_fd >= 0 ? &t->old : old) ||
+		     (st.st_mode & S_IFMT) != (old->st_mode & S_IFMT)))
 		err = -ESTALE;
+	/* An xattr call cannot take an O_PATH descriptor; its magic link is
+	 * the very file. */
+	if (!err)
+		err = copy_replaced_mode(loc_proc_path(fd, NULL, path, sizeof(path)), &st,
+					 s->o->root, out->fd);
+	if (fd >= 0 && fd != t->old_fd)
+		close(fd);
 	return err;
 }
 
@@ -731,20 +735,35 @@ static int make_over(struct spmove *s, const struct loc *src, const struct stat 
 		     const char *what)
 {
 	struct target t;
-	char name[32];
+	char name[32], proc[64];
+	struct timespec since;
 	target_init(&t, dst);
+	loc_now(&since);
 	int r = temp_create(&t, link_target, mode, st->st_rdev, name, sizeof(name));
-	int err = r < 0 ? r : temp_commit(s, &t, name);
-	/* By name, never following it: another user may have put a link
-	 * there meanwhile. */
+	/* What was made is held by an O_PATH descriptor, checked to be it,
+	 * before the rename: its attributes then go through that descriptor
+	 * (its magic link), never through a name another user can swap. */
+	int fd = r < 0 ? -1 : openat(t.dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	int err = r < 0 ? r : fd < 0 ? -errno : 0;
+	if (!err && !loc_made_here(fd, link_target ? S_IFLNK : mode & S_IFMT, &since))
+		err = -ESTALE;
+	if (r >= 0 && err)
+		unlinkat(t.dirfd, name, 0);
+	if (!err)
+		err = temp_commit(s, &t, name);
 	if (!err && !link_target && !keeps_mode(s) &&
-	    fchmodat(dst->dir, dst->name, new_file_mode(s, st->st_mode), AT_SYMLINK_NOFOLLOW) < 0)
+	    chmod(loc_proc_path(fd, NULL, proc, sizeof(proc)), new_file_mode(s, st->st_mode)) < 0)
 		err = -errno;
-	if (err) {
+	int status = 1;
+	if (err == -ESTALE)
+		loc_replaced(dst);
+	else if (err)
 		cli_error(-err, "%s %s", what, quoted(dst->path));
-		return 1;
-	}
-	return attrs_copy(s, src, -1, st, -1, dst, true);
+	else
+		status = attrs_copy(s, src, -1, st, fd, dst, true);
+	if (fd >= 0)
+		close(fd);
+	return status;
 }
 
 int copy_symlink(struct spmove *s, const struct loc *src, const struct loc *dst,

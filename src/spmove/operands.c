@@ -153,6 +153,8 @@ struct made_dir {
 	char *src_path;
 	struct stat st;   /* the source directory's status */
 	bool existed;     /* there already: only the attributes -p keeps */
+	int fd;           /* it (O_PATH): its attributes go through this ... */
+	int src_fd;       /* ... and come from this (O_PATH) */
 };
 
 /* Give the directories made for --parents their sources' attributes (as
@@ -164,17 +166,21 @@ static int parents_protect(struct spmove *s, struct made_dir *made, int n)
 	int status = 0;
 	while (n-- > 0) {
 		struct made_dir *m = &made[n];
-		struct loc src = { m->src_parent, m->src_name, m->src_path, 0, false };
-		struct loc dst = { m->parent, m->name, m->path, 0, false };
+		/* Through the descriptors of the very directories, never by
+		 * a name another user could have swapped meanwhile. */
+		struct loc src = { m->src_fd, ".", m->src_path, 0, false };
+		struct loc dst = { m->fd, ".", m->path, 0, false };
 		mode_t mode = s->o->no_keep_mode ? 0777 : m->st.st_mode & 07777;
+		char proc[64];
 		if (!m->name || !m->path || !m->src_name || !m->src_path) {
 			cli_error(ENOMEM, "cannot copy %s", quoted(m->src_path ? m->src_path : "?"));
 			status = 1;
-		} else if (!m->existed && fchmodat(m->parent, m->name, mode & ~s->o->umask, 0) < 0) {
+		} else if (!m->existed &&
+			   chmod(loc_proc_path(m->fd, NULL, proc, sizeof(proc)), mode & ~s->o->umask) < 0) {
 			cli_error(errno, "setting permissions for %s", quoted(m->path));
 			status = 1;
 		} else {
-			status |= attrs_copy(s, &src, -1, &m->st, -1, &dst, !m->existed);
+			status |= attrs_copy(s, &src, m->src_fd, &m->st, m->fd, &dst, !m->existed);
 		}
 		free(m->name);
 		free(m->path);
@@ -244,21 +250,35 @@ static int parents_operand(struct spmove *s, const char *src, const char *dir, i
 							    .src_parent = src_cur,
 							    .src_name = strdup(p),
 							    .src_path = strdup(prefix), .st = src_st,
-							    .existed = true };
+							    .existed = true, .fd = next,
+							    .src_fd = src_next };
 		} else if (next < 0 && errno == ENOENT) {
 			mode_t mode = s->o->no_keep_mode ? 0777 : src_st.st_mode & 07777;
+			struct timespec since;
+			loc_now(&since);
 			if (mkdirat(cur, p, mode | S_IRWXU) < 0) {
 				cli_error(errno, "cannot make directory %s", quoted(dst_prefix));
 				goto out;
 			}
 			if (s->o->verbose)
 				printf("%s -> %s\n", prefix, dst_prefix);
-			made[n_made] = (struct made_dir){ .parent = cur, .name = strdup(p),
-							  .path = strdup(dst_prefix),
-							  .src_parent = src_cur, .src_name = strdup(p),
-							  .src_path = strdup(prefix), .st = src_st };
-			n_made++;
+			/* It must be the directory just made (not one another
+			 * user swapped in) before anything goes into it. */
 			next = openat(cur, p, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (next >= 0 && !loc_made_here(next, S_IFDIR, &since)) {
+				close(next);
+				cli_error(0, "skipping file %s, as it was replaced while being copied",
+					  quoted(dst_prefix));
+				goto out;
+			}
+			if (next >= 0)
+				made[n_made++] = (struct made_dir){ .parent = cur, .name = strdup(p),
+								    .path = strdup(dst_prefix),
+								    .src_parent = src_cur,
+								    .src_name = strdup(p),
+								    .src_path = strdup(prefix),
+								    .st = src_st, .fd = next,
+								    .src_fd = src_next };
 		}
 		if (next < 0) {
 			if (errno == ENOTDIR || errno == ELOOP)

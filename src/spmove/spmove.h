@@ -452,6 +452,12 @@ const char *seen_add(struct seen *set, const struct stat *st, const char *name);
 /* The name remembered for st's file, or NULL. */
 const char *seen_find(const struct seen *set, const struct stat *st);
 
+/* The file made as the copy of st's file is copy's (device and inode):
+ * remembered for the name seen_add() gave it.  seen_copy() tells it into
+ * copy's st_dev and st_ino (false when not known). */
+void seen_set_copy(struct seen *set, const struct stat *st, const struct stat *copy);
+bool seen_copy(const struct seen *set, const struct stat *st, struct stat *copy);
+
 /* Forget st's file. */
 void seen_forget(struct seen *set, const struct stat *st);
 
