@@ -130,6 +130,23 @@ static int do_operand(struct spmove *s, const char *src_path, const char *dst_pa
 		cli_error(-err, "cannot stat %s", quoted(src_path));
 		return 1;
 	}
+	/* mv SRC/: rename(2) would refuse a symbolic link there (ENOTDIR), and
+	 * so does a move; a directory seen here is from now on never reached
+	 * through a link. */
+	struct stat first;
+	if (s->o->move && src.must_dir &&
+	    fstatat(src.dir, src.name, &first, AT_SYMLINK_NOFOLLOW) == 0) {
+		if (!S_ISDIR(first.st_mode)) {
+			if (S_ISLNK(first.st_mode))
+				cli_error(ENOTDIR, "cannot move %s to %s", quoted(src_path),
+					  quoted(dst_path));
+			else
+				cli_error(ENOTDIR, "cannot stat %s", quoted(src_path));
+			loc_close(&src);
+			return 1;
+		}
+		src.must_dir = false;
+	}
 	if (dst_dir < 0 && (err = loc_operand(dst_path, &dst_buf, &dst))) {
 		int status = no_dest_dir(s, &src, dst_path, err);
 		loc_close(&src);

@@ -437,7 +437,7 @@ run_mode() {
 		sp=("$SP" --remove-source "$H/t" "$M/"); gnu=("$GNU_MV" "$H/t" "$M/")
 		set -- "$H/t/a $H/t/a link $W/vault/secret" \
 			"$H/t/sub/secret $H/t/sub link $W/vault" \
-			"$H/t/sub $H/t/sub link $W/victim/etc" "$H/t $H/t rdir -" ;;
+			"$H/t/sub $H/t/sub link $W/victim/etc" "$H/t $H/t rdir:late -" ;;
 	workers)
 		sp=("$SP" -r "$H/t" "$O/t"); gnu=("$GNU_CP" -r "$H/t" "$O/t")
 		set -- "$H/t/a $H/t/a link $W/vault/secret" "$H/t/a $H/t/a fifo -" \
@@ -452,7 +452,7 @@ run_mode() {
 			"$H/backup $H/backup rdir:late -" ;;
 	slash-mv)
 		sp=("$SP" --remove-source "$H/t/" "$M/"); gnu=("$GNU_MV" "$H/t/" "$M/")
-		set -- "$H/t $H/t link $W/vault" "$H/t $H/t rdir -" ;;
+		set -- "$H/t $H/t link $W/vault" "$H/t $H/t rdir:late -" ;;
 	in-place)
 		sp=("$SP" --in-place "$W/vault/secret" "$H/new")
 		gnu=("$GNU_CP" "$W/vault/secret" "$H/new")
