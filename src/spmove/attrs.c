@@ -96,28 +96,28 @@ static bool path_fd(int fd)
 }
 
 /* Change dst's (fd's, when fd >= 0) owner; never follows a symbolic link. */
-static int change_owner(int fd, const struct loc *dst, uid_t uid, gid_t gid)
+static int change_owner(int fd, bool opath, const struct loc *dst, uid_t uid, gid_t gid)
 {
-	if (fd >= 0 && path_fd(fd))
+	if (fd >= 0 && opath)
 		return fchownat(fd, "", uid, gid, AT_EMPTY_PATH);
 	return fd >= 0 ? fchown(fd, uid, gid)
 		       : fchownat(dst->dir, dst->name, uid, gid, AT_SYMLINK_NOFOLLOW);
 }
 
 /* Change the mode of fd (O_PATH or not) or else of the entry dst. */
-static int change_mode(int fd, const struct loc *dst, mode_t mode)
+static int change_mode(int fd, bool opath, const struct loc *dst, mode_t mode)
 {
 	char proc[64];
-	if (fd >= 0 && path_fd(fd))
+	if (fd >= 0 && opath)
 		return chmod(loc_proc_path(fd, NULL, proc, sizeof(proc)), mode);
 	return fd >= 0 ? fchmod(fd, mode) : fchmodat(dst->dir, dst->name, mode, AT_SYMLINK_NOFOLLOW);
 }
 
 /* Set the times of fd (O_PATH or not) or else of the entry dst. */
-static int change_times(int fd, const struct loc *dst, const struct timespec ts[2])
+static int change_times(int fd, bool opath, const struct loc *dst, const struct timespec ts[2])
 {
 	char proc[64];
-	if (fd >= 0 && path_fd(fd))
+	if (fd >= 0 && opath)
 		return utimensat(AT_FDCWD, loc_proc_path(fd, NULL, proc, sizeof(proc)), ts, 0);
 	return fd >= 0 ? futimens(fd, ts) : utimensat(dst->dir, dst->name, ts, AT_SYMLINK_NOFOLLOW);
 }
@@ -163,12 +163,13 @@ static int copy_xattrs_by_path(const char *from, const char *to, struct error_co
 /* Keep ownership.  Returns 1 when kept, 0 when it could not be and need
  * not be (a user cannot give files away: the group is kept if it can be),
  * -1 after a reported error. */
-static int keep_owner(const struct spmove *s, int fd, const struct loc *dst, const struct stat *st)
+static int keep_owner(const struct spmove *s, int fd, bool opath, const struct loc *dst,
+		      const struct stat *st)
 {
-	if (change_owner(fd, dst, st->st_uid, st->st_gid) == 0)
+	if (change_owner(fd, opath, dst, st->st_uid, st->st_gid) == 0)
 		return 1;
 	if ((errno == EPERM || errno == EINVAL) && !s->o->root) {
-		(void)!change_owner(fd, dst, (uid_t)-1, st->st_gid);
+		(void)!change_owner(fd, opath, dst, (uid_t)-1, st->st_gid);
 		return 0;
 	}
 	cli_error(errno, "failed to preserve ownership for %s", quoted(dst->path));
@@ -177,15 +178,14 @@ static int keep_owner(const struct spmove *s, int fd, const struct loc *dst, con
 
 /* Keep mode and ACLs (mode bits without the special ones when ownership was
  * not kept).  Returns 0 or 1 after a reported error that must fail. */
-static int keep_mode(const struct spmove *s, const struct loc *src, int src_fd,
-		     mode_t mode_type, mode_t mode, int fd, const struct loc *dst,
+static int keep_mode(const struct spmove *s, const struct loc *src, int src_fd, bool src_opath,
+		     mode_t mode_type, mode_t mode, int fd, bool opath, const struct loc *dst,
 		     struct reporter *r)
 {
 	int rc = 0;
 	/* A directory's default ACL goes only by name: the name of the very
 	 * file, through /proc (as for what an O_PATH descriptor holds). */
-	bool by_fd = src_fd >= 0 && fd >= 0 && !S_ISDIR(mode_type) && !path_fd(src_fd) &&
-		     !path_fd(fd);
+	bool by_fd = src_fd >= 0 && fd >= 0 && !S_ISDIR(mode_type) && !src_opath && !opath;
 	char src_name[PATH_MAX], dst_name[PATH_MAX];
 	if (!by_fd) {
 		r->src_given = src_fd >= 0 ? loc_proc_path(src_fd, NULL, src_name, sizeof(src_name))
@@ -203,7 +203,7 @@ static int keep_mode(const struct spmove *s, const struct loc *src, int src_fd,
 	if ((fd >= 0 ? fstat(fd, &now) : loc_stat(dst, &now, false)) == 0 &&
 	    (now.st_mode & 07777) == mode)
 		return rc;
-	if (change_mode(fd, dst, mode) < 0) {
+	if (change_mode(fd, opath, dst, mode) < 0) {
 		cli_error(errno, "preserving permissions for %s", quoted(dst->path));
 		return s->o->require_keep;
 	}
@@ -243,8 +243,10 @@ int attrs_copy(const struct spmove *s, const struct loc *src, int src_fd, const 
 	int own = -1;
 	if (src_fd < 0 && strcmp(src->path, "-")) {
 		struct stat now;
-		own = loc_open_checked(src, O_PATH | (S_ISLNK(st->st_mode) ? O_NOFOLLOW : 0), st,
-				       &now);
+		/* A regular file is opened for reading (attrs_copy_from()
+		 * takes its descriptor to be a real one), anything else O_PATH. */
+		int how = S_ISREG(st->st_mode) ? O_RDONLY | O_NONBLOCK : O_PATH;
+		own = loc_open_checked(src, how | (S_ISLNK(st->st_mode) ? O_NOFOLLOW : 0), st, &now);
 		if (own == -ESTALE) {
 			loc_replaced(src);
 			return 1;
@@ -261,6 +263,11 @@ static int attrs_copy_from(const struct spmove *s, const struct loc *src, int sr
 {
 	const struct spmove_options *o = s->o;
 	bool move = o->move, link = S_ISLNK(st->st_mode);
+	/* Only what is not a regular file may be held by O_PATH descriptors
+	 * (a regular file's copy is always open for writing): no fcntl(2)
+	 * per copied file. */
+	bool opath = !S_ISREG(st->st_mode) && path_fd(fd);
+	bool src_opath = !S_ISREG(st->st_mode) && path_fd(src_fd);
 	/* mv reports every failure to keep an extended attribute, and goes on;
 	 * cp --preserve=xattr reports and fails; cp --preserve=all reports
 	 * all but "not supported"; cp -a none. */
@@ -271,14 +278,14 @@ static int attrs_copy_from(const struct spmove *s, const struct loc *src, int sr
 	mode_t mode = st->st_mode & 07777;
 	if ((o->keep & KEEP_TIMES) || move) {
 		struct timespec ts[2] = { st->st_atim, st->st_mtim };
-		if (change_times(fd, dst, ts) < 0) {
+		if (change_times(fd, opath, dst, ts) < 0) {
 			cli_error(errno, "preserving times for %s", quoted(dst->path));
 			if (o->require_keep)
 				return 1;
 		}
 	}
 	if ((o->keep & KEEP_OWNER) || move) {
-		int kept = keep_owner(s, fd, dst, st);
+		int kept = keep_owner(s, fd, opath, dst, st);
 		if (kept < 0)
 			return 1;
 		if (kept == 0)
@@ -289,7 +296,7 @@ static int attrs_copy_from(const struct spmove *s, const struct loc *src, int sr
 	/* After the owner: chown() drops file capabilities. */
 	if ((o->keep & KEEP_XATTR) || move) {
 		int rc;
-		if (src_fd >= 0 && fd >= 0 && !path_fd(src_fd) && !path_fd(fd)) {
+		if (src_fd >= 0 && fd >= 0 && !src_opath && !opath) {
 			rc = attr_copy_fd(src->path, src_fd, dst->path, fd, copy_this_xattr, &r.ctx);
 		} else if (src_fd >= 0 && fd >= 0) {
 			/* Through the magic links of the very objects. */
@@ -313,9 +320,9 @@ static int attrs_copy_from(const struct spmove *s, const struct loc *src, int sr
 	if (link)
 		return 0;
 	if (keeps_mode(s))
-		return keep_mode(s, src, src_fd, st->st_mode, mode, fd, dst, &r);
+		return keep_mode(s, src, src_fd, src_opath, st->st_mode, mode, fd, opath, dst, &r);
 	if (o->no_keep_mode && new_file && fd >= 0 &&
-	    change_mode(fd, dst, new_file_mode(s, st->st_mode)) < 0) {
+	    change_mode(fd, opath, dst, new_file_mode(s, st->st_mode)) < 0) {
 		cli_error(errno, "preserving permissions for %s", quoted(dst->path));
 		return 1;
 	}
