@@ -308,7 +308,17 @@ race_points() {
 	traced -o "$T_DIR/enum.log" -P "$path" -P "${path%/*}" -- "$@"
 	POINTS=$(sample_points "$path" 0)
 	CALLS=$(grep -c . <<<"$POINTS")
+	ORDER=$(ordered_points)
 	POINTS=$(sample_points "$path" "$RACE_POINTS")
+}
+
+# ordered_points: every race point of the last traced run, "SYSCALL N" a
+# line, in the order they came.
+ordered_points() {
+	awk '{ line = $0; sub(/^[0-9]+ +/, "", line) }
+		line ~ /^(<\.\.\.|---|\+\+\+)/ { next }
+		{ sc = line; sub(/\(.*/, "", sc); pt = sc " " ++count[$1, sc]
+		  if (!(pt in seen)) { seen[pt] = 1; print pt } }' "$T_DIR/enum.log"
 }
 
 # sample_points PATH K: the race points of the last traced run, at most
@@ -362,21 +372,37 @@ race_target() {
 		stage "$kind" "$target"
 		rm -f "$T_DIR/pid"
 		KIND=$kind
-		# Swapped and back: held again as the call returns, when the
-		# name gets its own file back.
-		local delay="delay_enter=$RACE_DELAY"
-		[ "$kind" = aclfile ] && delay="$delay:delay_exit=$RACE_DELAY"
-		traced -o /dev/null -P "$trace" -P "${trace%/*}" -e inject="$sc:$delay:when=$n" \
+		# Swapped and back: held again at the next race point, when the
+		# name gets its own file back -- what runs in between (calls on
+		# other names, such as /proc/self/fd/N/NAME) sees the other file.
+		local inject=("-e" "inject=$sc:delay_enter=$RACE_DELAY:when=$n") next
+		if [ "$kind" = aclfile ]; then
+			next=$(awk -v pt="$sc $n" 'found { print; exit } $0 == pt { found = 1 }' \
+				<<<"$ORDER")
+			[ -n "$next" ] || continue
+			if [ "${next% *}" = "$sc" ]; then
+				inject=("-e" "inject=$sc:delay_enter=$RACE_DELAY:when=$n..${next#* }")
+			else
+				inject+=("-e" "inject=${next% *}:delay_enter=$RACE_DELAY:when=${next#* }")
+			fi
+		fi
+		traced -o /dev/null -P "$trace" -P "${trace%/*}" "${inject[@]}" \
 			-- "$@" &
 		pid=$!
 		if wait_pause $pid; then
 			swap "$path"
-			if [ "$kind" = aclfile ]; then
-				sleep "$(awk -v d="$RACE_DELAY" 'BEGIN { print d / 1e6 }')"
-				swap_back "$path"
-			fi
-			# Raced only if the swap was done within the pause.
+			# Raced only if the swap was done within the pause (and
+			# the swap back within the second one).
 			stopped_tasks "$PID"
+			if [ "$kind" = aclfile ]; then
+				case "$SIG|" in *"|$PAUSED|"*) ;; *) PAUSED=none ;; esac
+				sleep "$(awk -v d="$RACE_DELAY" 'BEGIN { print d / 1e6 }')"
+				stopped_tasks "$PID"
+				[ -n "$SIG" ] || PAUSED=none
+				swap_back "$path"
+				stopped_tasks "$PID"
+				[ "$PAUSED" = none ] || PAUSED=${SIG##*|}
+			fi
 			wait $pid
 			rc=$?
 			case "$SIG|" in
@@ -503,7 +529,7 @@ run_mode() {
 		set -- "$H/hlc $H/hlc link:late $W/victim" "$H/hlc $H/hlc rdir:late -" ;;
 	acl)
 		sp=("$SP" "$W/vault/secret" "$H/rf"); gnu=("$GNU_CP" "$W/vault/secret" "$H/rf")
-		set -- "$H/rf $H/rf aclfile -" ;;
+		set -- "$H/rf $H/rf aclfile:late -" ;;
 	*)
 		echo "# unknown mode $mode"; return 1 ;;
 	esac
