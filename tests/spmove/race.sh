@@ -414,6 +414,10 @@ race_target() {
 			rc=$?
 			eval "MISSED_$key=\$((\${MISSED_$key:-0} + 1))"
 		fi
+		# A swap-and-back whose second half missed its pause left the
+		# other file under the name for the rest of the run: another
+		# scenario (a plain swap), not this one's -- not judged.
+		[ "$kind" = aclfile ] && [ "$PAUSED" = none ] && continue
 		# A FIFO there before the first look is the source the user
 		# gave: cp reads it too, and waits for a writer.
 		[ "$kind" = fifo ] && [ "$when" = early ] && [ "$rc" = 124 ] && rc=0
@@ -508,7 +512,9 @@ run_mode() {
 		set -- "$H/rf~ $H/rf~ link $W/victim/passwd" ;;
 	link)
 		sp=("$SPCP" -rl "$H/t" "$H/lt"); gnu=("$GNU_CP" -rl "$H/t" "$H/lt")
-		set -- "$H/lt $H/lt link:late $W/victim/etc" "$H/t/a $H/t/a link $W/vault/secret" ;;
+		# cp -l follows the tree's links (as GNU's does): one there at the
+		# first look is linked to, so only the later points count.
+		set -- "$H/lt $H/lt link:late $W/victim/etc" "$H/t/a $H/t/a link:late $W/vault/secret" ;;
 	symlink)
 		sp=("$SPCP" -s "$S/f" "$H/sl"); gnu=("$GNU_CP" -s "$S/f" "$H/sl")
 		set -- "$H/sl $H/sl link $W/victim/passwd" ;;
