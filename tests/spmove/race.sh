@@ -364,6 +364,9 @@ race_target() {
 	shift 7
 	local key=${tool}_${mode//[^a-z0-9]/_} sc n when pid rc what
 	race_points "$trace" "$@"
+	# Only the later points, RACE_POINTS of them, for KIND:late.
+	[ -z "$late" ] || POINTS=$(sample_points "$trace" 0 | awk -v k="$RACE_POINTS" \
+		'$3 == "late" && (k == 0 || n++ < k)')
 	eval "CALLS_$key=\$((\${CALLS_$key:-0} + $CALLS))"
 	while read -r sc n when; do
 		[ -n "$sc" ] || continue
