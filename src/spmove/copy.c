@@ -499,7 +499,7 @@ static int output_finish(struct spmove *s, const struct target *t, struct output
 {
 	int err = 0;
 	const char *what = "setting permissions for";
-	struct loc at = { t->dirfd, t->base, t->path, t->dev, false };
+	struct loc at = { t->dirfd, t->base, t->path, t->dev, false, false, false };
 	/* As cp: attributes that cannot be kept fail the copy, not undo it.
 	 * Extended attributes go first, while the file is still writable. */
 	bool kept = out->special || !attrs_copy(s, src, in, st, out->fd, &at, !out->replaces);
@@ -735,7 +735,7 @@ int copy_stdin(struct spmove *s, const struct loc *dst)
 	struct stat as_file = st;
 	if (!S_ISREG(st.st_mode))
 		as_file.st_mode = S_IFREG | 0666;
-	struct loc in = { AT_FDCWD, "-", "-", 0, false };
+	struct loc in = { AT_FDCWD, "-", "-", 0, false, false, false };
 	int status = copy_into(s, &in, STDIN_FILENO, &as_file, S_ISREG(st.st_mode), &t,
 			       exists ? &dst_st : NULL);
 	target_close(&t);

@@ -217,6 +217,12 @@ static int stat_dest(const struct spmove *s, const struct stat *st, const struct
 	*d = (struct dest){ 0 };
 	int err = loc_stat(dst, &d->st, false);
 	d->link = !err && S_ISLNK(d->st.st_mode);
+	/* A file where the command line's first look found none was put
+	 * there by someone else meanwhile: not written into, not replaced. */
+	if (!err && dst->seen_absent && !d->link) {
+		loc_replaced(dst);
+		return 1;
+	}
 	if (err) {
 		d->absent = err == -ENOENT;
 		if (d->absent)

@@ -40,6 +40,7 @@ int loc_operand(const char *path, struct loc_buf *b, struct loc *l)
 	l->path = path;
 	l->dir_dev = 0;
 	l->must_dir = path[strlen(path) - 1] == '/' && strcmp(base, "/");
+	l->no_link = l->seen_absent = false;
 	if (base == b->buf && !strchr(path, '/')) {
 		l->dir = AT_FDCWD;
 		return 0;
@@ -105,7 +106,7 @@ int loc_child(const struct loc *parent, int dirfd, const char *name, char *buf, 
 	l->name = name;
 	l->path = buf;
 	l->dir_dev = 0;
-	l->must_dir = false;
+	l->must_dir = l->no_link = l->seen_absent = false;
 	return path_join(buf, size, parent->path, name);
 }
 
@@ -118,6 +119,8 @@ int loc_stat(const struct loc *l, struct stat *st, bool follow)
 {
 	if (fstatat(l->dir, l->name, st, follow ? 0 : AT_SYMLINK_NOFOLLOW) < 0)
 		return -errno;
+	if (l->must_dir && S_ISLNK(st->st_mode) && l->no_link)
+		return -ENOTDIR;
 	if (l->must_dir && S_ISLNK(st->st_mode) && fstatat(l->dir, l->name, st, 0) < 0)
 		return -errno;
 	return !l->must_dir || S_ISDIR(st->st_mode) ? 0 : -ENOTDIR;

@@ -121,37 +121,24 @@ static int no_dest_dir(const struct spmove *s, const struct loc *src, const char
 /* Copy or move one operand src to dst, dst_dir: dst's directory when
  * open, else -1.  Returns 0 or 1. */
 static int do_operand(struct spmove *s, const char *src_path, const char *dst_path, int dst_dir,
-		      const char *dst_name)
+		      const char *dst_name, bool dst_absent)
 {
 	struct loc_buf src_buf, dst_buf;
-	struct loc src, dst = { dst_dir, dst_name, dst_path, 0, false };
+	struct loc src, dst = { dst_dir, dst_name, dst_path, 0, false, false, false };
 	int err = loc_operand(src_path, &src_buf, &src);
 	if (err) {
 		cli_error(-err, "cannot stat %s", quoted(src_path));
 		return 1;
 	}
-	/* mv SRC/: rename(2) would refuse a symbolic link there (ENOTDIR), and
-	 * so does a move; a directory seen here is from now on never reached
-	 * through a link. */
-	struct stat first;
-	if (s->o->move && src.must_dir &&
-	    fstatat(src.dir, src.name, &first, AT_SYMLINK_NOFOLLOW) == 0) {
-		if (!S_ISDIR(first.st_mode)) {
-			if (S_ISLNK(first.st_mode))
-				cli_error(ENOTDIR, "cannot move %s to %s", quoted(src_path),
-					  quoted(dst_path));
-			else
-				cli_error(ENOTDIR, "cannot stat %s", quoted(src_path));
-			loc_close(&src);
-			return 1;
-		}
-		src.must_dir = false;
-	}
+	/* mv SRC/: rename(2) would refuse a symbolic link there (ENOTDIR),
+	 * and so does a move (at its one look, copy_entry()'s). */
+	src.no_link = s->o->move;
 	if (dst_dir < 0 && (err = loc_operand(dst_path, &dst_buf, &dst))) {
 		int status = no_dest_dir(s, &src, dst_path, err);
 		loc_close(&src);
 		return status;
 	}
+	dst.seen_absent = dst_dir < 0 && dst_absent;
 	int status = operand_at(s, &src, &dst);
 	loc_close(&src);
 	if (dst_dir < 0)
@@ -185,8 +172,8 @@ static int parents_protect(struct spmove *s, struct made_dir *made, int n)
 		struct made_dir *m = &made[n];
 		/* Through the descriptors of the very directories, never by
 		 * a name another user could have swapped meanwhile. */
-		struct loc src = { m->src_fd, ".", m->src_path, 0, false };
-		struct loc dst = { m->fd, ".", m->path, 0, false };
+		struct loc src = { m->src_fd, ".", m->src_path, 0, false, false, false };
+		struct loc dst = { m->fd, ".", m->path, 0, false, false, false };
 		mode_t mode = s->o->no_keep_mode ? 0777 : m->st.st_mode & 07777;
 		char proc[64];
 		if (!m->name || !m->path || !m->src_name || !m->src_path) {
@@ -309,7 +296,7 @@ static int parents_operand(struct spmove *s, const char *src, const char *dir, i
 		src_cur = src_next;
 		p = rest;
 	}
-	status = do_operand(s, src, dst, cur, dst + dst_base + (size_t)(p - name));
+	status = do_operand(s, src, dst, cur, dst + dst_base + (size_t)(p - name), false);
 out:
 	status |= parents_protect(s, made, n_made);
 	while (n_fds > 0)
@@ -349,7 +336,7 @@ static int into_directory(struct spmove *s, char **srcs, int n, const char *dir)
 			status = 1;
 			continue;
 		}
-		status |= do_operand(s, srcs[i], dst, dirfd, dst + strlen(dst) - strlen(base));
+		status |= do_operand(s, srcs[i], dst, dirfd, dst + strlen(dst) - strlen(base), false);
 	}
 	close(dirfd);
 	return status;
@@ -389,16 +376,19 @@ int run_operands(struct spmove *s, char **args, int n, const char *target_dir)
 	if (s->o->no_target_directory) {
 		if (n > 2)
 			return cli_usage_message("extra operand %s", quoted(args[2]));
-		return do_operand(s, args[0], args[1], -1, NULL);
+		return do_operand(s, args[0], args[1], -1, NULL, false);
 	}
 	const char *dst = args[n - 1];
 	if (is_dir(dst))
 		return into_directory(s, args, n - 1, dst);
+	/* Nothing there at this first look: a file found there later was put
+	 * there meanwhile (stat_dest() refuses it). */
+	bool absent = errno == ENOENT;
 	if (s->o->parents)
 		return cli_usage_message("with --parents, the destination must be a directory");
 	if (n > 2) {
 		cli_error(errno, "target %s", quoted(dst));
 		return 1;
 	}
-	return do_operand(s, args[0], dst, -1, NULL);
+	return do_operand(s, args[0], dst, -1, NULL, absent);
 }

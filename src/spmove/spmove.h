@@ -158,6 +158,8 @@ struct loc {
 	const char *path;  /* the whole name, for messages */
 	dev_t dir_dev;     /* dir's device when known (a tree's), else 0 */
 	bool must_dir;     /* the operand ended in a slash: it must be a directory */
+	bool no_link;      /* with must_dir: a link there is refused (a move) */
+	bool seen_absent;  /* the command line's first look found no file there */
 };
 
 /* Room for an operand's directory part. */
