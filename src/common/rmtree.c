@@ -34,6 +34,7 @@ struct walk {
 	struct level *levels;    /* levels[0] is the top */
 	size_t depth, allocated;
 	rm_tree_removed *removed; /* told of each removal, or NULL */
+	rm_tree_check *check;    /* asked before a directory is emptied, or NULL */
 	void *arg;
 };
 
@@ -79,6 +80,12 @@ static int enter(struct walk *w, const char *name)
 		if (fd >= 0)
 			close(fd);
 		return err;
+	}
+	/* Only a directory the caller identified is emptied: one swapped in
+	 * for it is left as it is. */
+	if (w->check && !w->check(&st, w->depth == 0, w->arg)) {
+		closedir(l->dir);
+		return ESTALE;
 	}
 	l->dev = st.st_dev;
 	l->ino = st.st_ino;
@@ -153,7 +160,14 @@ int rm_tree_at(int dirfd, const char *name)
 
 int rm_tree_at_told(int dirfd, const char *name, rm_tree_removed *removed, void *arg)
 {
-	struct walk w = { .top_dirfd = dirfd, .top_name = name, .removed = removed, .arg = arg };
+	return rm_tree_at_checked(dirfd, name, removed, NULL, arg);
+}
+
+int rm_tree_at_checked(int dirfd, const char *name, rm_tree_removed *removed,
+		       rm_tree_check *check, void *arg)
+{
+	struct walk w = { .top_dirfd = dirfd, .top_name = name, .removed = removed,
+			  .check = check, .arg = arg };
 	int err = remove_or_enter(&w, name);
 	while (!err && w.depth) {
 		errno = 0;

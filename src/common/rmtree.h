@@ -4,6 +4,7 @@
 #define SPLICE_UTILS_RMTREE_H
 
 #include <stdbool.h>
+#include <sys/stat.h>
 
 /*
  * Remove name (relative to dirfd, or AT_FDCWD) and, when it is a
@@ -23,5 +24,16 @@ typedef void rm_tree_removed(const char *path, bool is_dir, void *arg);
 
 /* rm_tree_at(), telling removed (with arg) of each removal as it happens. */
 int rm_tree_at_told(int dirfd, const char *name, rm_tree_removed *removed, void *arg);
+
+/* Asked (with the arg given) before a directory is emptied, with the
+ * fstat of the directory as opened (top: the tree's top itself): whether
+ * it may be.  A directory swapped in for the one meant is then left,
+ * whole. */
+typedef bool rm_tree_check(const struct stat *st, bool top, void *arg);
+
+/* rm_tree_at_told(), emptying only the directories check allows
+ * (-ESTALE, the removal stopped there, for one it does not). */
+int rm_tree_at_checked(int dirfd, const char *name, rm_tree_removed *removed,
+		       rm_tree_check *check, void *arg);
 
 #endif

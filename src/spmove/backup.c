@@ -97,7 +97,7 @@ char *backup_path(const struct spmove_options *o, const struct loc *dst, const c
 	base[len] = '\0';
 	int err = backup_name(o, dst->dir, base, backup_base, sizeof(backup_base));
 	/* The backup's name as dst spells its directory ("d/f" -> "d/f~"). */
-	size_t prefix = strlen(dst->path) - strlen(dst->name);
+	size_t prefix = loc_dir_len(dst);
 	char *backup = NULL;
 	if (!err && asprintf(&backup, "%.*s%s", (int)prefix, dst->path, backup_base) < 0) {
 		backup = NULL;

@@ -303,8 +303,11 @@ static int output_open_dst(const struct spmove *s, const struct target *t,
 {
 	/* A device or FIFO named through a link (/dev/stdout) is followed,
 	 * as cp does; a regular file never. */
+	/* A name that had nothing is made, never opened: another user may
+	 * have put a file there since (--in-place to a new name). */
 	int flags = O_CLOEXEC | O_NOCTTY |
-		    (out->special ? O_WRONLY : O_RDWR | O_CREAT | O_NOFOLLOW);
+		    (out->special ? O_WRONLY : O_RDWR | O_CREAT | O_NOFOLLOW) |
+		    (out->special || dst_st ? 0 : O_EXCL);
 	/* A FIFO's open waits for a reader: a signal that cancels the run
 	 * ends it quietly, any other is waited through. */
 	do
@@ -494,20 +497,24 @@ static int set_permissions(int out, const char *acl, ssize_t n, mode_t mode)
 }
 
 /* Give the copy out the owner (with chown) and permissions of the file it
- * replaces, named by the /proc path old (a name lgetxattr() reads without
- * following it), whose owner and mode are in was: the same result as
+ * replaces, named by old -- a name lgetxattr() reads without following
+ * it, or (magic) the /proc/self/fd/N link of a descriptor of it, which
+ * getxattr() follows to that very file -- whose owner and mode are in
+ * was: the same result as
  * libacl's perm_copy_file() in two to four calls, none of them a lookup
  * of the copy's name.  Returns 0 or a negative errno (-ENOENT: old is
  * gone, nothing was changed). */
-static int copy_replaced_mode(const char *old, const struct stat *was, bool chown, int out)
+static int copy_replaced_mode(const char *old, const struct stat *was, bool chown, int out,
+			      bool magic)
 {
 	char small[512];
 	char *acl = small;
-	ssize_t n = lgetxattr(old, ACL_ACCESS, small, sizeof(small));
+	ssize_t (*get)(const char *, const char *, void *, size_t) = magic ? getxattr : lgetxattr;
+	ssize_t n = get(old, ACL_ACCESS, small, sizeof(small));
 	if (n < 0 && errno == ERANGE) {
-		n = lgetxattr(old, ACL_ACCESS, NULL, 0);
+		n = get(old, ACL_ACCESS, NULL, 0);
 		acl = n > 0 ? malloc((size_t)n) : NULL;
-		n = acl ? lgetxattr(old, ACL_ACCESS, acl, (size_t)n) : -1;
+		n = acl ? get(old, ACL_ACCESS, acl, (size_t)n) : -1;
 	}
 	int err = n < 0 && errno == ENOENT ? -ENOENT : 0;
 	/* A change of owner clears the set-user-ID bit: it comes first. */
@@ -520,27 +527,42 @@ static int copy_replaced_mode(const char *old, const struct stat *was, bool chow
 	return err;
 }
 
+/* Whether a and b are one file with no change of its status between
+ * them: the same inode, type and ctime.  Moving a file away from a name
+ * and back (or any link, unlink, chmod or chown of it) sets its ctime. */
+static bool unchanged(const struct stat *a, const struct stat *b)
+{
+	return same_inode(a, b) && (a->st_mode & S_IFMT) == (b->st_mode & S_IFMT) &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
 /* Give a copy that replaces an existing file (seen as old) that file's
- * mode, ACL and (as root) owner, as cp does when it writes into it.  The
- * ACL is read through the held directory without following the name,
- * and the name looked at after: it must still be the file seen (or, for
- * the target of a link, the file opened as it).  Returns 0 or a negative
- * errno (-ESTALE: replaced meanwhile). */
+ * mode, ACL and (as root) owner, as cp does when it writes into it.  For
+ * the target of a link, all of them come from the O_PATH descriptor
+ * opened as it (getxattr() through its magic link, which is that very
+ * file).  Otherwise the ACL is read through the held directory without
+ * following the name, and the name looked at after: it must still be the
+ * file seen, with the ctime it had when first looked at -- a file swapped
+ * away and back meanwhile has another, and lends nothing.  Returns 0 or a
+ * negative errno (-ESTALE: replaced meanwhile; -ENOENT: gone). */
 static int keep_replaced(const struct spmove *s, const struct target *t,
 			 const struct output *out, const struct stat *old)
 {
 	char path[NAME_MAX + 64];
-	struct stat st = t->old;
-	/* An xattr call cannot take an O_PATH descriptor; the /proc name of
-	 * one (or of the directory, with the name) is the very file. */
-	if (t->old_fd >= 0)
-		loc_proc_path(t->old_fd, NULL, path, sizeof(path));
-	else
-		loc_proc_path(t->dirfd, t->base, path, sizeof(path));
-	int err = copy_replaced_mode(path, t->old_fd >= 0 ? &t->old : old, s->o->root, out->fd);
-	if (!err && t->old_fd < 0 && fstatat(t->dirfd, t->base, &st, AT_SYMLINK_NOFOLLOW) < 0)
+	struct stat st;
+	if (t->old_fd >= 0) {
+		int err = fstat(t->old_fd, &st) < 0 ? -errno : 0;
+		if (!err && !unchanged(&st, &t->old))
+			err = -ESTALE;
+		return err ? err
+			   : copy_replaced_mode(loc_proc_path(t->old_fd, NULL, path, sizeof(path)),
+						&st, s->o->root, out->fd, true);
+	}
+	int err = copy_replaced_mode(loc_proc_path(t->dirfd, t->base, path, sizeof(path)), old,
+				     s->o->root, out->fd, false);
+	if (!err && fstatat(t->dirfd, t->base, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		err = -errno;
-	if (!err && (!same_inode(&st, old) || (st.st_mode & S_IFMT) != (old->st_mode & S_IFMT)))
+	if (!err && !unchanged(&st, old))
 		err = -ESTALE;
 	return err;
 }
@@ -553,7 +575,7 @@ static int output_finish(struct spmove *s, const struct target *t, struct output
 {
 	int err = 0;
 	const char *what = "setting permissions for";
-	struct loc at = { t->dirfd, t->base, t->path, t->dev };
+	struct loc at = { t->dirfd, t->base, t->path, t->dev, false, false, false };
 	/* As cp: attributes that cannot be kept fail the copy, not undo it.
 	 * Extended attributes go first, while the file is still writable. */
 	bool kept = out->special || !attrs_copy(s, src, in, st, out->fd, &at, !out->replaces);
@@ -645,7 +667,9 @@ static void data_error(int err, enum sp_side side, const char *src, const char *
 static int copy_into(struct spmove *s, const struct loc *src, int in, const struct stat *st,
 		     bool st_is_fstat, const struct target *t, const struct stat *dst_st)
 {
-	struct output out = { .fd = -1, .replaces = dst_st != NULL };
+	/* A symbolic link replaced (never written through) lends the copy
+	 * nothing: not its owner, not its mode. */
+	struct output out = { .fd = -1, .replaces = dst_st && !S_ISLNK(dst_st->st_mode) };
 	int err = output_open(s, t, dst_st, st->st_mode, &out);
 	if (err == -ESTALE) {
 		cli_error(0, "skipping file %s, as it was replaced while being copied",
@@ -717,8 +741,10 @@ int copy_regular(struct spmove *s, const struct loc *src, const struct stat *src
 		 bool dst_link)
 {
 	struct target t;
-	/* What the name itself is was seen: only a link is looked at again. */
-	if (dst_absent || (dst_st && !dst_link))
+	/* What the name itself is was seen: only a link is looked at again
+	 * (a name emptied by a backup or a removal is free: a link someone
+	 * put there since is replaced, never followed). */
+	if (dst_absent || !dst_link)
 		target_init(&t, dst);
 	else if (resolve_output(s, dst, dst_st, &t))
 		return 1;
@@ -785,7 +811,7 @@ int copy_stdin(struct spmove *s, const struct loc *dst)
 	struct stat as_file = st;
 	if (!S_ISREG(st.st_mode))
 		as_file.st_mode = S_IFREG | 0666;
-	struct loc in = { AT_FDCWD, "-", "-", 0 };
+	struct loc in = { AT_FDCWD, "-", "-", 0, false, false, false };
 	int status = copy_into(s, &in, STDIN_FILENO, &as_file, S_ISREG(st.st_mode), &t,
 			       exists ? &dst_st : NULL);
 	target_close(&t);
@@ -800,20 +826,35 @@ static int make_over(struct spmove *s, const struct loc *src, const struct stat 
 		     const char *what)
 {
 	struct target t;
-	char name[32];
+	char name[32], proc[64];
+	struct timespec since;
 	target_init(&t, dst);
+	loc_now(&since);
 	int r = temp_create(&t, link_target, mode, st->st_rdev, name, sizeof(name));
-	int err = r < 0 ? r : temp_commit(s, &t, name);
-	/* By name, never following it: another user may have put a link
-	 * there meanwhile. */
+	/* What was made is held by an O_PATH descriptor, checked to be it,
+	 * before the rename: its attributes then go through that descriptor
+	 * (its magic link), never through a name another user can swap. */
+	int fd = r < 0 ? -1 : openat(t.dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	int err = r < 0 ? r : fd < 0 ? -errno : 0;
+	if (!err && !loc_made_here(fd, link_target ? S_IFLNK : mode & S_IFMT, &since))
+		err = -ESTALE;
+	if (r >= 0 && err)
+		unlinkat(t.dirfd, name, 0);
+	if (!err)
+		err = temp_commit(s, &t, name);
 	if (!err && !link_target && !keeps_mode(s) &&
-	    fchmodat(dst->dir, dst->name, new_file_mode(s, st->st_mode), AT_SYMLINK_NOFOLLOW) < 0)
+	    chmod(loc_proc_path(fd, NULL, proc, sizeof(proc)), new_file_mode(s, st->st_mode)) < 0)
 		err = -errno;
-	if (err) {
+	int status = 1;
+	if (err == -ESTALE)
+		loc_replaced(dst);
+	else if (err)
 		cli_error(-err, "%s %s", what, quoted(dst->path));
-		return 1;
-	}
-	return attrs_copy(s, src, -1, st, -1, dst, true);
+	else
+		status = attrs_copy(s, src, -1, st, fd, dst, true);
+	if (fd >= 0)
+		close(fd);
+	return status;
 }
 
 int copy_symlink(struct spmove *s, const struct loc *src, const struct loc *dst,

@@ -212,10 +212,17 @@ static int stat_dest(const struct spmove *s, const struct stat *st, const struct
 {
 	const struct spmove_options *o = s->o;
 	bool no_follow = !S_ISREG(st->st_mode) || o->move || o->backup != BACKUP_NONE ||
-			 o->remove_destination || o->hard_link || o->symbolic_link;
+			 o->remove_destination || o->hard_link || o->symbolic_link ||
+			 o->backup_copy;
 	*d = (struct dest){ 0 };
 	int err = loc_stat(dst, &d->st, false);
 	d->link = !err && S_ISLNK(d->st.st_mode);
+	/* A file where the command line's first look found none was put
+	 * there by someone else meanwhile: not written into, not replaced. */
+	if (!err && dst->seen_absent && !d->link) {
+		loc_replaced(dst);
+		return 1;
+	}
 	if (err) {
 		d->absent = err == -ENOENT;
 		if (d->absent)
@@ -330,7 +337,8 @@ static enum existing check_existing(struct spmove *s, const struct loc *src, con
 			cli_error(errno, "cannot backup %s", quoted(dst->path));
 			return EXISTING_FAILED;
 		}
-		d->exists = false;
+		/* The name is free now: whatever appears there is not followed. */
+		d->exists = d->link = d->followed = false;
 	} else if (!dst_dir && !move &&
 		   (o->remove_destination ||
 		    (!o->attributes_only && (o->keep & KEEP_LINKS) && d->st.st_nlink > 1 &&
@@ -342,21 +350,61 @@ static enum existing check_existing(struct spmove *s, const struct loc *src, con
 		}
 		if (o->verbose)
 			printf("removed %s\n", quoted(dst->path));
-		d->exists = false;
+		d->exists = d->link = d->followed = false;
 	}
 	return EXISTING_GO_ON;
 }
 
-/* Make dst a hard link to earlier (the copy of another link of the same
- * source file), replacing what is there.  Returns 0 or 1. */
-static int link_again(const struct spmove *s, const char *earlier, const struct loc *dst)
+/* linkat(2) of the file fd (O_PATH) to the name dst: by the descriptor
+ * itself, or (without CAP_DAC_READ_SEARCH before Linux 6.10) through its
+ * magic link.  Returns 0 or -1 with errno set. */
+static int link_fd(int fd, const struct loc *dst)
 {
-	if (linkat(AT_FDCWD, earlier, dst->dir, dst->name, 0) == 0)
+	if (linkat(fd, "", dst->dir, dst->name, AT_EMPTY_PATH) == 0)
 		return 0;
-	if (errno == EEXIST && unlinkat(dst->dir, dst->name, 0) == 0 &&
-	    linkat(AT_FDCWD, earlier, dst->dir, dst->name, 0) == 0)
+	if (errno != ENOENT)
+		return -1;
+	char proc[64];
+	return linkat(AT_FDCWD, loc_proc_path(fd, NULL, proc, sizeof(proc)), dst->dir, dst->name,
+		      AT_SYMLINK_FOLLOW);
+}
+
+/* Remember which file dst, just made (or kept) as the copy of st's file,
+ * is, so that its other links are made to that very file. */
+static void remember_copy(struct spmove *s, const struct stat *st, const struct loc *dst)
+{
+	struct stat made;
+	const char *name = seen_find(s->copies, st);
+	if (name && !strcmp(name, dst->path) && loc_stat(dst, &made, false) == 0)
+		seen_set_copy(s->copies, st, &made);
+}
+
+/* Make dst a hard link to earlier (the copy of another link of the same
+ * source file st), replacing what is there: from a descriptor of the
+ * earlier copy, checked to be the file made then (the name is a path,
+ * whose directories another user may have swapped since).  Returns 0 or
+ * 1. */
+static int link_again(const struct spmove *s, const struct stat *st, const char *earlier,
+		      const struct loc *dst)
+{
+	struct stat want, now;
+	int fd = open(earlier, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && (fstat(fd, &now) < 0 ||
+			(seen_copy(s->copies, st, &want) && !same_inode(&want, &now)))) {
+		close(fd);
+		cli_error(0, "cannot create hard link %s to %s: it was replaced meanwhile",
+			  quoted(dst->path), quoted(earlier));
+		return 1;
+	}
+	int rc = fd < 0 ? -1 : link_fd(fd, dst);
+	if (rc < 0 && fd >= 0 && errno == EEXIST && unlinkat(dst->dir, dst->name, 0) == 0)
+		rc = link_fd(fd, dst);
+	int err = errno;
+	if (fd >= 0)
+		close(fd);
+	if (rc == 0)
 		return 0;
-	cli_error(errno, "cannot create hard link %s to %s", quoted(dst->path), quoted(earlier));
+	cli_error(err, "cannot create hard link %s to %s", quoted(dst->path), quoted(earlier));
 	return 1;
 }
 
@@ -416,6 +464,12 @@ static enum step move_by_rename(struct spmove *s, const struct loc *src, const s
 			  const struct loc *dst, struct dest *d, const struct top *top,
 			  struct outcome *out)
 {
+	/* "DST/" must be a directory (the name no longer carries the slash
+	 * that made rename(2) say so). */
+	if (dst->must_dir && !S_ISDIR(st->st_mode)) {
+		cli_error(ENOTDIR, "cannot move %s to %s", quoted(src->path), quoted(dst->path));
+		return STEP_FAILED;
+	}
 	if (renameat(src->dir, src->name, dst->dir, dst->name) == 0) {
 		if (s->o->verbose)
 			verbose_pair("renamed ", src->path, dst->path, d->backup);
@@ -476,19 +530,25 @@ static bool may_replace(const struct spmove *s)
 /* cp -l: dst made a hard link of src (of what a symbolic link src names
  * when links are followed), replacing dst only as may_replace() says.
  * Returns 0 or 1. */
-static int make_hard_link(struct spmove *s, const struct loc *src, bool follow,
-			  const struct loc *dst)
+static int make_hard_link(struct spmove *s, const struct loc *src, const struct stat *st,
+			  bool follow, const struct loc *dst)
 {
-	int flags = follow ? AT_SYMLINK_FOLLOW : 0;
-	if (linkat(src->dir, src->name, dst->dir, dst->name, flags) == 0)
-		return 0;
-	int err = errno;
-	if (err == EEXIST && may_replace(s)) {
-		if (unlinkat(dst->dir, dst->name, 0) == 0 &&
-		    linkat(src->dir, src->name, dst->dir, dst->name, flags) == 0)
-			return 0;
-		err = errno;
+	/* From a descriptor of the file seen (src may have been swapped for
+	 * a link, or another file, since). */
+	struct stat now;
+	int fd = loc_open_checked(src, O_PATH | (follow ? 0 : O_NOFOLLOW), st, &now);
+	if (fd == -ESTALE) {
+		loc_replaced(src);
+		return 1;
 	}
+	int err = fd < 0 ? -fd : link_fd(fd, dst) == 0 ? 0 : errno;
+	if (err == EEXIST && may_replace(s)) {
+		err = unlinkat(dst->dir, dst->name, 0) == 0 && link_fd(fd, dst) == 0 ? 0 : errno;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (!err)
+		return 0;
 	cli_error(err, "cannot create hard link %s to %s", quoted(dst->path), quoted(src->path));
 	return 1;
 }
@@ -564,12 +624,35 @@ static int copy_attributes_only(struct spmove *s, const struct loc *src, const s
 		cli_error(-src_fd, "cannot open %s for reading", quoted(src->path));
 		return 1;
 	}
+	/* An existing file is opened as it was seen (through a symbolic link
+	 * only when the name was one then) and must be that file. */
 	int flags = O_WRONLY | O_NOCTTY | O_CLOEXEC;
-	int fd = d->exists ? openat(dst->dir, dst->name, flags)
+	int fd = d->exists ? openat(dst->dir, dst->name, flags | (d->link ? 0 : O_NOFOLLOW))
 			   : openat(dst->dir, dst->name, flags | O_CREAT | O_EXCL | O_NOFOLLOW,
 				    new_file_mode(s, st->st_mode));
 	if (fd < 0) {
 		cli_error(errno, "cannot create regular file %s", quoted(dst->path));
+		close(src_fd);
+		return 1;
+	}
+	struct stat dst_now;
+	const char *refused = NULL;
+	if (d->exists && (fstat(fd, &dst_now) < 0 || !same_inode(&dst_now, &d->st)))
+		refused = "replaced";
+	/* A file with other hard links is another name's file too: it is
+	 * not given away, nor opened to more users, by a copy onto this one. */
+	else if (d->exists && dst_now.st_nlink > 1 && !S_ISDIR(dst_now.st_mode) &&
+		 ((((s->o->keep & KEEP_OWNER) || s->o->move) &&
+		   (dst_now.st_uid != st->st_uid || dst_now.st_gid != st->st_gid)) ||
+		  (keeps_mode(s) && (st->st_mode & 07777 & ~dst_now.st_mode))))
+		refused = "linked";
+	if (refused) {
+		if (*refused == 'r')
+			loc_replaced(dst);
+		else
+			cli_error(0, "not changing the attributes of %s: it has other hard links",
+				  quoted(dst->path));
+		close(fd);
 		close(src_fd);
 		return 1;
 	}
@@ -619,9 +702,12 @@ static bool cyclic(const struct stat *st, const struct ancestor *up)
  * seen), without following a symbolic link, into *fd and its fstat into
  * *st.  Returns 0, or 1 after a report: another file has the name now. */
 static int open_dest_dir(const struct spmove *s, const struct loc *dst, bool made,
-			 const struct stat *seen, bool follow, int *fd, struct stat *st)
+			 const struct timespec *since, const struct stat *seen, bool follow, int *fd,
+			 struct stat *st)
 {
-	int no_follow = follow ? 0 : O_NOFOLLOW;
+	/* "link/" given as an existing destination: the directory it named
+	 * (checked below); one this run made is never reached through a link. */
+	int no_follow = follow || (dst->must_dir && !made) ? 0 : O_NOFOLLOW;
 	*fd = openat(dst->dir, dst->name, O_RDONLY | O_DIRECTORY | no_follow | O_CLOEXEC);
 	if (*fd < 0 && errno == EACCES && !made)
 		*fd = openat(dst->dir, dst->name, O_PATH | O_DIRECTORY | no_follow | O_CLOEXEC);
@@ -629,10 +715,11 @@ static int open_dest_dir(const struct spmove *s, const struct loc *dst, bool mad
 		cli_error(errno, "cannot open %s", quoted(dst->path));
 		return 1;
 	}
-	/* What mkdir(2) made is this process's; an existing one is the one
-	 * looked at.  Anything else was put there by someone else. */
+	/* What mkdir(2) made is this process's, born since; an existing one
+	 * is the one looked at.  Anything else was put there by someone else
+	 * (even a directory of this user's, made earlier). */
 	bool same = fstat(*fd, st) == 0 &&
-		    (made ? st->st_uid == geteuid() : same_inode(seen, st));
+		    (made ? loc_made_here(*fd, S_IFDIR, since) : same_inode(seen, st));
 	if (same)
 		return 0;
 	close(*fd);
@@ -690,6 +777,14 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 	}
 	int fd = -1, status = 1;
 	bool made = !d->exists;
+	/* A move removes, after the copy, only the directories it copied. */
+	if (o->move && s->moved_dirs && !seen_find(s->moved_dirs, &src_now) &&
+	    !seen_add(s->moved_dirs, &src_now, "") && !seen_find(s->moved_dirs, &src_now)) {
+		cli_error(ENOMEM, "cannot copy %s", quoted(src->path));
+		goto done;
+	}
+	struct timespec since;
+	loc_now(&since);
 	/* Permission bits left out of mkdir(2) until the directory is filled,
 	 * as cp leaves them out: group and other write (all of group and
 	 * other when the owner is to change). */
@@ -713,7 +808,7 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 	}
 	struct ancestor here = { .up = up, .dev = st->st_dev, .ino = st->st_ino,
 				 .src_fd = src_fd, .depth = up ? up->depth + 1 : 1 };
-	if (open_dest_dir(s, dst, made, &d->st, d->followed && S_ISDIR(d->st.st_mode),
+	if (open_dest_dir(s, dst, made, &since, &d->st, d->followed && S_ISDIR(d->st.st_mode),
 			  &here.dst_fd, &here.dst_st))
 		goto done;
 	/* Known, so that a copy into itself finds itself there. */
@@ -736,8 +831,8 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 		goto done;
 	}
 	bool by_fd = !path_only(fd);
-	status |= attrs_copy(s, src, path_only(src_fd) ? -1 : src_fd, st, by_fd ? fd : -1, dst,
-			     made);
+	/* O_PATH descriptors too: attrs_copy() reaches the very directories. */
+	status |= attrs_copy(s, src, src_fd, st, fd, dst, made);
 	/* A new directory gets the mode mkdir(2) gave it, with the owner's
 	 * bits the source has and the bits left out that the umask lets
 	 * through (cp's result); --no-preserve=mode, the default mode. */
@@ -787,7 +882,7 @@ static int copy_by_type(struct spmove *s, const struct loc *src, const struct st
 	if (s->progress)
 		cli_progress_name(s->progress, src->path);
 	if (s->o->hard_link && !S_ISDIR(st->st_mode))
-		return make_hard_link(s, src, follow, dst);
+		return make_hard_link(s, src, st, follow, dst);
 	if (s->o->symbolic_link && !S_ISDIR(st->st_mode))
 		return make_symbolic_link(s, src, dst);
 	if (s->o->attributes_only && S_ISREG(st->st_mode))
@@ -834,7 +929,9 @@ static int copy_to_dest(struct spmove *s, const struct loc *src, const struct st
 		/* Kept by --update, yet hard links of the source are mirrored. */
 		const char *earlier = S_ISDIR(st->st_mode) ? NULL
 				      : earlier_copy(s, st, dst->path, command_line);
-		return earlier && strcmp(earlier, dst->path) ? link_again(s, earlier, dst) : 0;
+		if (!earlier && !S_ISDIR(st->st_mode))
+			remember_copy(s, st, dst);
+		return earlier && strcmp(earlier, dst->path) ? link_again(s, st, earlier, dst) : 0;
 	}
 	if (found != EXISTING_GO_ON)
 		return found == EXISTING_FAILED;
@@ -853,7 +950,7 @@ static int copy_to_dest(struct spmove *s, const struct loc *src, const struct st
 	if (earlier && S_ISDIR(st->st_mode))
 		step = directory_again(s, src, dst, earlier, top, command_line, out);
 	else if (earlier)
-		step = link_again(s, earlier, dst) ? STEP_FAILED : STEP_DONE;
+		step = link_again(s, st, earlier, dst) ? STEP_FAILED : STEP_DONE;
 	if (step == STEP_GO_ON && o->move && command_line)
 		step = move_by_rename(s, src, st, dst, d, top, out);
 	if (step != STEP_GO_ON)
@@ -863,6 +960,8 @@ static int copy_to_dest(struct spmove *s, const struct loc *src, const struct st
 	int rc = copy_by_type(s, src, st, follow, dst, d, top, up, out);
 	if (rc && o->move)
 		seen_forget(s->copies, st);
+	else if (!rc && !earlier && !S_ISDIR(st->st_mode) && ((o->keep & KEEP_LINKS) || o->move))
+		remember_copy(s, st, dst);
 	struct stat made;
 	if (!rc && command_line && loc_stat(dst, &made, false) == 0)
 		seen_add(s->created, &made, dst->path);

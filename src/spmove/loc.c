@@ -10,8 +10,10 @@
  * two calls and make spmove act on a file it never meant to touch. */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <time.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -30,16 +32,65 @@ int loc_operand(const char *path, struct loc_buf *b, struct loc *l)
 	int err = path_split(path, b->buf, sizeof(b->buf), &dir, &base);
 	if (err)
 		return err;
-	/* The name keeps the operand's trailing slashes: "link/" means the
-	 * directory the link names, as for any system call. */
-	l->name = path + (base - b->buf);
+	/* The name loses the operand's trailing slashes: with one, the kernel
+	 * would follow a symbolic link swapped in at any later call, even
+	 * under O_NOFOLLOW.  What the slash means ("a directory", and for a
+	 * link that is there when first looked at, the directory it names) is
+	 * must_dir's, checked by loc_stat() and on what is opened. */
+	l->name = base;
 	l->path = path;
+	l->dir_dev = 0;
+	l->must_dir = path[strlen(path) - 1] == '/' && strcmp(base, "/");
+	l->no_link = l->seen_absent = false;
 	if (base == b->buf && !strchr(path, '/')) {
 		l->dir = AT_FDCWD;
 		return 0;
 	}
 	l->dir = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	return l->dir < 0 ? -errno : 0;
+}
+
+void loc_now(struct timespec *t)
+{
+	clock_gettime(CLOCK_REALTIME_COARSE, t);
+}
+
+bool loc_made_here(int fd, mode_t type, const struct timespec *since)
+{
+	struct statx sx;
+	if (statx(fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC,
+		  STATX_TYPE | STATX_UID | STATX_BTIME | STATX_NLINK, &sx) < 0)
+		return false;
+	if ((sx.stx_mode & S_IFMT) != type || sx.stx_uid != geteuid())
+		return false;
+	if (sx.stx_mask & STATX_BTIME)
+		return sx.stx_btime.tv_sec > since->tv_sec ||
+		       (sx.stx_btime.tv_sec == since->tv_sec &&
+			sx.stx_btime.tv_nsec >= (unsigned)since->tv_nsec);
+	/* No birth time here: a directory just made is at least empty. */
+	if (type != S_IFDIR)
+		return sx.stx_nlink == 1;
+	int dir = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = dir < 0 ? NULL : fdopendir(dir);
+	if (!d) {
+		if (dir >= 0)
+			close(dir);
+		return false;
+	}
+	struct dirent *e;
+	bool empty = true;
+	while (empty && (e = readdir(d)))
+		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+	closedir(d);
+	return empty;
+}
+
+size_t loc_dir_len(const struct loc *l)
+{
+	size_t len = strlen(l->path), name = strlen(l->name);
+	while (len > 1 && l->path[len - 1] == '/')
+		len--;
+	return len >= name ? len - name : 0;
 }
 
 void loc_close(struct loc *l)
@@ -55,6 +106,8 @@ int loc_child(const struct loc *parent, int dirfd, const char *name, char *buf, 
 	l->dir = dirfd;
 	l->name = name;
 	l->path = buf;
+	l->dir_dev = 0;
+	l->must_dir = l->no_link = l->seen_absent = false;
 	return path_join(buf, size, parent->path, name);
 }
 
@@ -79,11 +132,19 @@ int loc_stat(const struct loc *l, struct stat *st, bool follow)
 	    readlinkat(l->dir, l->name, text, sizeof(text)) == sizeof(text) &&
 	    !memcmp(text, "anon_inode:", 11))
 		return -ENOENT;
-	return 0;
+	if (l->must_dir && S_ISLNK(st->st_mode) && l->no_link)
+		return -ENOTDIR;
+	if (l->must_dir && S_ISLNK(st->st_mode) && fstatat(l->dir, l->name, st, 0) < 0)
+		return -errno;
+	return !l->must_dir || S_ISDIR(st->st_mode) ? 0 : -ENOTDIR;
 }
 
 int loc_open_checked(const struct loc *l, int flags, const struct stat *seen, struct stat *now)
 {
+	/* "link/": the directory the link named when looked at (checked
+	 * below to be the one seen). */
+	if (l->must_dir)
+		flags = (flags & ~O_NOFOLLOW) | O_DIRECTORY;
 	int fd = openat(l->dir, l->name, flags | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return -errno;

@@ -636,9 +636,10 @@ static int copy_or_move(struct config *cfg)
 	umask(cfg->o.umask);
 	cfg->o.mover = &cfg->mover;
 	struct spmove s = { .o = &cfg->o, .sources = seen_new(), .created = seen_new(),
-			    .copies = seen_new() };
+			    .copies = seen_new(), .moved_dirs = seen_new() };
 	start_progress(&s, cfg);
-	int rc = s.sources && s.created && s.copies ? sp_mover_new(&s.mover, &cfg->mover) : -ENOMEM;
+	int rc = s.sources && s.created && s.copies && s.moved_dirs
+		 ? sp_mover_new(&s.mover, &cfg->mover) : -ENOMEM;
 	int status = 1;
 	if (rc < 0) {
 		cli_error(-rc, "cannot set up");
@@ -649,6 +650,7 @@ static int copy_or_move(struct config *cfg)
 	seen_free(s.sources);
 	seen_free(s.created);
 	seen_free(s.copies);
+	seen_free(s.moved_dirs);
 	signals_reraise();
 	return status;
 }

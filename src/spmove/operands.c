@@ -46,6 +46,7 @@ static int copy_to_backup(struct spmove *s, const struct loc *src)
 	backup.path = path;
 	struct spmove_options o = *s->o;
 	o.backup = BACKUP_NONE;
+	o.backup_copy = true;
 	const struct spmove_options *was = s->o;
 	s->o = &o;
 	struct top top = { src->path, path };
@@ -121,20 +122,24 @@ static int no_dest_dir(const struct spmove *s, const struct loc *src, const char
 /* Copy or move one operand src to dst, dst_dir: dst's directory when
  * open, else -1.  Returns 0 or 1. */
 static int do_operand(struct spmove *s, const char *src_path, const char *dst_path, int dst_dir,
-		      const char *dst_name)
+		      const char *dst_name, bool dst_absent)
 {
 	struct loc_buf src_buf, dst_buf;
-	struct loc src, dst = { dst_dir, dst_name, dst_path, 0 };
+	struct loc src, dst = { dst_dir, dst_name, dst_path, 0, false, false, false };
 	int err = loc_operand(src_path, &src_buf, &src);
 	if (err) {
 		cli_error(-err, "cannot stat %s", quoted(src_path));
 		return 1;
 	}
+	/* mv SRC/: rename(2) would refuse a symbolic link there (ENOTDIR),
+	 * and so does a move (at its one look, copy_entry()'s). */
+	src.no_link = s->o->move;
 	if (dst_dir < 0 && (err = loc_operand(dst_path, &dst_buf, &dst))) {
 		int status = no_dest_dir(s, &src, dst_path, err);
 		loc_close(&src);
 		return status;
 	}
+	dst.seen_absent = dst_dir < 0 && dst_absent;
 	int status = operand_at(s, &src, &dst);
 	loc_close(&src);
 	if (dst_dir < 0)
@@ -153,6 +158,8 @@ struct made_dir {
 	char *src_path;
 	struct stat st;   /* the source directory's status */
 	bool existed;     /* there already: only the attributes -p keeps */
+	int fd;           /* it (O_PATH): its attributes go through this ... */
+	int src_fd;       /* ... and come from this (O_PATH) */
 };
 
 /* Give the directories made for --parents their sources' attributes (as
@@ -164,17 +171,21 @@ static int parents_protect(struct spmove *s, struct made_dir *made, int n)
 	int status = 0;
 	while (n-- > 0) {
 		struct made_dir *m = &made[n];
-		struct loc src = { m->src_parent, m->src_name, m->src_path, 0 };
-		struct loc dst = { m->parent, m->name, m->path, 0 };
+		/* Through the descriptors of the very directories, never by
+		 * a name another user could have swapped meanwhile. */
+		struct loc src = { m->src_fd, ".", m->src_path, 0, false, false, false };
+		struct loc dst = { m->fd, ".", m->path, 0, false, false, false };
 		mode_t mode = s->o->no_keep_mode ? 0777 : m->st.st_mode & 07777;
+		char proc[64];
 		if (!m->name || !m->path || !m->src_name || !m->src_path) {
 			cli_error(ENOMEM, "cannot copy %s", quoted(m->src_path ? m->src_path : "?"));
 			status = 1;
-		} else if (!m->existed && fchmodat(m->parent, m->name, mode & ~s->o->umask, 0) < 0) {
+		} else if (!m->existed &&
+			   chmod(loc_proc_path(m->fd, NULL, proc, sizeof(proc)), mode & ~s->o->umask) < 0) {
 			cli_error(errno, "setting permissions for %s", quoted(m->path));
 			status = 1;
 		} else {
-			status |= attrs_copy(s, &src, -1, &m->st, -1, &dst, !m->existed);
+			status |= attrs_copy(s, &src, m->src_fd, &m->st, m->fd, &dst, !m->existed);
 		}
 		free(m->name);
 		free(m->path);
@@ -244,21 +255,35 @@ static int parents_operand(struct spmove *s, const char *src, const char *dir, i
 							    .src_parent = src_cur,
 							    .src_name = strdup(p),
 							    .src_path = strdup(prefix), .st = src_st,
-							    .existed = true };
+							    .existed = true, .fd = next,
+							    .src_fd = src_next };
 		} else if (next < 0 && errno == ENOENT) {
 			mode_t mode = s->o->no_keep_mode ? 0777 : src_st.st_mode & 07777;
+			struct timespec since;
+			loc_now(&since);
 			if (mkdirat(cur, p, mode | S_IRWXU) < 0) {
 				cli_error(errno, "cannot make directory %s", quoted(dst_prefix));
 				goto out;
 			}
 			if (s->o->verbose)
 				printf("%s -> %s\n", prefix, dst_prefix);
-			made[n_made] = (struct made_dir){ .parent = cur, .name = strdup(p),
-							  .path = strdup(dst_prefix),
-							  .src_parent = src_cur, .src_name = strdup(p),
-							  .src_path = strdup(prefix), .st = src_st };
-			n_made++;
+			/* It must be the directory just made (not one another
+			 * user swapped in) before anything goes into it. */
 			next = openat(cur, p, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (next >= 0 && !loc_made_here(next, S_IFDIR, &since)) {
+				close(next);
+				cli_error(0, "skipping file %s, as it was replaced while being copied",
+					  quoted(dst_prefix));
+				goto out;
+			}
+			if (next >= 0)
+				made[n_made++] = (struct made_dir){ .parent = cur, .name = strdup(p),
+								    .path = strdup(dst_prefix),
+								    .src_parent = src_cur,
+								    .src_name = strdup(p),
+								    .src_path = strdup(prefix),
+								    .st = src_st, .fd = next,
+								    .src_fd = src_next };
 		}
 		if (next < 0) {
 			if (errno == ENOTDIR || errno == ELOOP)
@@ -272,7 +297,7 @@ static int parents_operand(struct spmove *s, const char *src, const char *dir, i
 		src_cur = src_next;
 		p = rest;
 	}
-	status = do_operand(s, src, dst, cur, dst + dst_base + (size_t)(p - name));
+	status = do_operand(s, src, dst, cur, dst + dst_base + (size_t)(p - name), false);
 out:
 	status |= parents_protect(s, made, n_made);
 	while (n_fds > 0)
@@ -312,7 +337,7 @@ static int into_directory(struct spmove *s, char **srcs, int n, const char *dir)
 			status = 1;
 			continue;
 		}
-		status |= do_operand(s, srcs[i], dst, dirfd, dst + strlen(dst) - strlen(base));
+		status |= do_operand(s, srcs[i], dst, dirfd, dst + strlen(dst) - strlen(base), false);
 	}
 	close(dirfd);
 	return status;
@@ -352,16 +377,19 @@ int run_operands(struct spmove *s, char **args, int n, const char *target_dir)
 	if (s->o->no_target_directory) {
 		if (n > 2)
 			return cli_usage_message("extra operand %s", quoted(args[2]));
-		return do_operand(s, args[0], args[1], -1, NULL);
+		return do_operand(s, args[0], args[1], -1, NULL, false);
 	}
 	const char *dst = args[n - 1];
 	if (is_dir(dst))
 		return into_directory(s, args, n - 1, dst);
+	/* Nothing there at this first look: a file found there later was put
+	 * there meanwhile (stat_dest() refuses it). */
+	bool absent = errno == ENOENT;
 	if (s->o->parents)
 		return cli_usage_message("with --parents, the destination must be a directory");
 	if (n > 2) {
 		cli_error(errno, "target %s", quoted(dst));
 		return 1;
 	}
-	return do_operand(s, args[0], dst, -1, NULL);
+	return do_operand(s, args[0], dst, -1, NULL, absent);
 }

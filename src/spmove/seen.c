@@ -13,6 +13,9 @@ struct file {
 	dev_t dev;
 	ino_t ino;
 	char *name;
+	dev_t copy_dev;   /* the file made under name, once known */
+	ino_t copy_ino;
+	bool has_copy;
 };
 
 struct seen {
@@ -54,7 +57,7 @@ const char *seen_add(struct seen *set, const struct stat *st, const char *name)
 	struct file *f = malloc(sizeof(*f));
 	if (!f)
 		return NULL;
-	*f = (struct file){ st->st_dev, st->st_ino, strdup(name) };
+	*f = (struct file){ st->st_dev, st->st_ino, strdup(name), 0, 0, false };
 	struct file **slot = f->name ? tsearch(f, &set->root, compare) : NULL;
 	if (slot && *slot == f)
 		return NULL;
@@ -64,14 +67,36 @@ const char *seen_add(struct seen *set, const struct stat *st, const char *name)
 
 const char *seen_find(const struct seen *set, const struct stat *st)
 {
-	struct file key = { st->st_dev, st->st_ino, NULL };
+	struct file key = { st->st_dev, st->st_ino, NULL, 0, 0, false };
 	struct file *const *slot = tfind(&key, &set->root, compare);
 	return slot ? (*slot)->name : NULL;
 }
 
+void seen_set_copy(struct seen *set, const struct stat *st, const struct stat *copy)
+{
+	struct file key = { st->st_dev, st->st_ino, NULL, 0, 0, false };
+	struct file **slot = tfind(&key, &set->root, compare);
+	if (slot) {
+		(*slot)->copy_dev = copy->st_dev;
+		(*slot)->copy_ino = copy->st_ino;
+		(*slot)->has_copy = true;
+	}
+}
+
+bool seen_copy(const struct seen *set, const struct stat *st, struct stat *copy)
+{
+	struct file key = { st->st_dev, st->st_ino, NULL, 0, 0, false };
+	struct file *const *slot = tfind(&key, &set->root, compare);
+	if (!slot || !(*slot)->has_copy)
+		return false;
+	copy->st_dev = (*slot)->copy_dev;
+	copy->st_ino = (*slot)->copy_ino;
+	return true;
+}
+
 void seen_forget(struct seen *set, const struct stat *st)
 {
-	struct file key = { st->st_dev, st->st_ino, NULL };
+	struct file key = { st->st_dev, st->st_ino, NULL, 0, 0, false };
 	struct file **slot = tfind(&key, &set->root, compare);
 	if (!slot)
 		return;

@@ -69,6 +69,8 @@ struct spmove_options {
 	bool in_place;             /* --in-place: write DST directly */
 	bool dash_stdin;           /* spmove: SRC "-" is standard input (for cp and mv,
 				    * a file of that name) */
+	bool backup_copy;          /* cp -bf F F's copy to F's backup name: a link
+				    * there is replaced, never written through */
 	bool fsync;                /* --fsync */
 	bool verify;               /* --verify */
 	unsigned keep;             /* enum keep bits: --preserve, -p, -a */
@@ -116,6 +118,8 @@ struct spmove {
 	struct seen *sources;      /* command-line sources seen (name, file) */
 	struct seen *created;      /* command-line destinations made (name, file) */
 	struct seen *copies;       /* source file -> the name of its copy */
+	struct seen *moved_dirs;   /* a move's source directories copied: only
+				    * these are emptied by remove_source() */
 	unsigned tree_depth;       /* copy_children() calls under way */
 	bool in_new_dir;           /* copy_children() fills a directory it made:
 				    * its names are free, not looked up */
@@ -153,9 +157,12 @@ void personality_help(enum personality p);
  */
 struct loc {
 	int dir;           /* AT_FDCWD for an operand without a slash */
-	const char *name;  /* one component (an operand's keeps its trailing slashes) */
+	const char *name;  /* one component, never with a slash */
 	const char *path;  /* the whole name, for messages */
 	dev_t dir_dev;     /* dir's device when known (a tree's), else 0 */
+	bool must_dir;     /* the operand ended in a slash: it must be a directory */
+	bool no_link;      /* with must_dir: a link there is refused (a move) */
+	bool seen_absent;  /* the command line's first look found no file there */
 };
 
 /* Room for an operand's directory part. */
@@ -166,6 +173,20 @@ struct loc_buf {
 /* The operand path as a loc: its directory opened (O_PATH) once.
  * Returns 0 or a negative errno. */
 int loc_operand(const char *path, struct loc_buf *b, struct loc *l);
+
+/* The time before a file is made, for loc_made_here(). */
+void loc_now(struct timespec *t);
+
+/* Whether fd (which may be O_PATH) is a file of type type (S_IFDIR...)
+ * that this process made at or after since (loc_now()): its own, born
+ * since then (or, where the file system keeps no birth time, an empty
+ * directory or a file with one link).  What mkdirat(2), mknodat(2) or
+ * symlinkat(2) made in a directory another user can write may have been
+ * swapped for something else before it was opened; this tells. */
+bool loc_made_here(int fd, mode_t type, const struct timespec *since);
+
+/* How long the directory part of l->path is ("d/" of "d/name/"). */
+size_t loc_dir_len(const struct loc *l);
 
 /* Close an operand's directory (none for AT_FDCWD). */
 void loc_close(struct loc *l);
@@ -178,7 +199,10 @@ int loc_child(const struct loc *parent, int dirfd, const char *name, char *buf, 
 /* Whether a and b are one file (device and inode). */
 bool same_inode(const struct stat *a, const struct stat *b);
 
-/* fstatat() of l, through a symbolic link when follow.  Returns 0 or -errno. */
+/* fstatat() of l, through a symbolic link when follow.  An operand written
+ * with a trailing slash (must_dir) must be a directory (-ENOTDIR), and a
+ * symbolic link there is followed, as the slash asks (once, here: later
+ * opens check that they reach what this saw).  Returns 0 or -errno. */
 int loc_stat(const struct loc *l, struct stat *st, bool follow);
 
 /* Open l with flags (O_CLOEXEC and O_NOCTTY added) and check that it is
@@ -432,6 +456,12 @@ const char *seen_add(struct seen *set, const struct stat *st, const char *name);
 
 /* The name remembered for st's file, or NULL. */
 const char *seen_find(const struct seen *set, const struct stat *st);
+
+/* The file made as the copy of st's file is copy's (device and inode):
+ * remembered for the name seen_add() gave it.  seen_copy() tells it into
+ * copy's st_dev and st_ino (false when not known). */
+void seen_set_copy(struct seen *set, const struct stat *st, const struct stat *copy);
+bool seen_copy(const struct seen *set, const struct stat *st, struct stat *copy);
 
 /* Forget st's file. */
 void seen_forget(struct seen *set, const struct stat *st);

@@ -207,12 +207,29 @@ int copy_children(struct spmove *s, const struct loc *src, const struct loc *dst
 	return status;
 }
 
-/* -v: what rm -v says of each removal (arg: the path's directory part). */
+/* What remove_source() may empty: the top it identified, and below it only
+ * the directories the move copied; and -v's prefix of the paths. */
+struct removal {
+	const struct spmove *s;
+	const struct stat *top;
+	char prefix[PATH_MAX];   /* the path's directory part */
+};
+
+/* -v: what rm -v says of each removal. */
 static void say_removed(const char *path, bool is_dir, void *arg)
 {
+	const struct removal *r = arg;
 	char whole[PATH_MAX];
-	snprintf(whole, sizeof(whole), "%s%s", (const char *)arg, path);
+	snprintf(whole, sizeof(whole), "%s%s", r->prefix, path);
 	printf(is_dir ? "removed directory %s\n" : "removed %s\n", quoted(whole));
+}
+
+static bool copied_dir(const struct stat *st, bool top, void *arg)
+{
+	const struct removal *r = arg;
+	if (top)
+		return same_inode(st, r->top);
+	return seen_find(r->s->moved_dirs, st) != NULL;
 }
 
 int remove_source(const struct spmove *s, const struct loc *src, const struct stat *st)
@@ -222,12 +239,11 @@ int remove_source(const struct spmove *s, const struct loc *src, const struct st
 	int err = loc_stat(src, &now, false);
 	if (!err && (!same_inode(st, &now) || (st->st_mode & S_IFMT) != (now.st_mode & S_IFMT)))
 		err = -ESTALE;
-	char prefix[PATH_MAX];
-	snprintf(prefix, sizeof(prefix), "%.*s", (int)(strlen(src->path) - strlen(src->name)),
-		 src->path);
+	struct removal r = { s, st, "" };
+	snprintf(r.prefix, sizeof(r.prefix), "%.*s", (int)loc_dir_len(src), src->path);
 	if (!err)
-		err = rm_tree_at_told(src->dir, src->name, s->o->verbose ? say_removed : NULL,
-				      prefix);
+		err = rm_tree_at_checked(src->dir, src->name, s->o->verbose ? say_removed : NULL,
+					 copied_dir, &r);
 	if (err == -ESTALE) {
 		cli_error(0, "cannot remove %s: it was replaced while being moved",
 			  quoted(src->path));

@@ -126,6 +126,43 @@ static rlim_t limit_with_free(int wanted)
 	return (rlim_t)fd + 1;
 }
 
+/* rm_tree_at_checked()'s check: the inode of the one subdirectory it
+ * refuses (0: none) and the top it expects. */
+static ino_t refused_ino;
+static ino_t top_ino;
+
+static bool check_dir(const struct stat *st, bool top, void *arg)
+{
+	(void)arg;
+	return top ? st->st_ino == top_ino : st->st_ino != refused_ino;
+}
+
+START_TEST(leaves_a_directory_the_check_refuses)
+{
+	scratch_make();
+	struct stat st;
+	int top = make_dir(scratch_fd, "top");
+	touch(top, "f");
+	int keep = make_dir(top, "keep");
+	touch(keep, "k");
+	ck_assert_int_eq(fstat(keep, &st), 0);
+	refused_ino = st.st_ino;
+	ck_assert_int_eq(fstat(top, &st), 0);
+	top_ino = st.st_ino + 1; /* first: the top is not the one expected */
+	ck_assert_int_eq(rm_tree_at_checked(scratch_fd, "top", NULL, check_dir, NULL), -ESTALE);
+	ck_assert(exists(top, "f") && exists(keep, "k"));
+	top_ino = st.st_ino;
+	ck_assert_int_eq(rm_tree_at_checked(scratch_fd, "top", NULL, check_dir, NULL), -ESTALE);
+	ck_assert(exists(keep, "k")); /* the refused directory is whole */
+	refused_ino = 0;
+	ck_assert_int_eq(rm_tree_at_checked(scratch_fd, "top", NULL, check_dir, NULL), 0);
+	ck_assert(!exists(scratch_fd, "top"));
+	close(keep);
+	close(top);
+	scratch_remove();
+}
+END_TEST
+
 START_TEST(deep_trees_take_few_descriptors)
 {
 	enum { DEPTH = 200 };
@@ -168,6 +205,7 @@ static Suite *rmtree_suite(void)
 	tcase_add_test(tc, never_follows_symlinks);
 	tcase_add_test(tc, reports_a_missing_name);
 	tcase_add_test(tc, deep_trees_take_few_descriptors);
+	tcase_add_test(tc, leaves_a_directory_the_check_refuses);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -7,6 +7,9 @@
 require_root
 OLD=981173106 # 2001-02-03 04:05:06 UTC
 
+# Unlike GNU cp, a copy whose owner is not the source's never keeps the
+# set-user-ID bit (issue 34): root's --preserve=mode copy of nobody's 4751
+# file is 0751, as chown(2) would leave it, and -v says so.
 # setup NAME: s ("S", nobody:nogroup, mode 4751, old times) in a fresh
 # directory NAME.
 setup() {
@@ -23,7 +26,7 @@ attrs() { stat -c '%a %U:%G %Y' "$1"; }
 NOW="[0-9]*"
 for case in \
 	"|751 root:root NOW" \
-	"--preserve=mode|4751 root:root NOW" \
+	"--preserve=mode|751 root:root NOW" \
 	"--preserve=ownership|751 nobody:nogroup NOW" \
 	"--preserve=timestamps|751 root:root $OLD" \
 	"--preserve=mode,ownership|4751 nobody:nogroup NOW" \
@@ -33,13 +36,13 @@ for case in \
 	"-p|4751 nobody:nogroup $OLD" \
 	"-a|4751 nobody:nogroup $OLD" \
 	"-a --no-preserve=mode|644 nobody:nogroup $OLD" \
-	"-a --no-preserve=ownership|4751 root:root $OLD" \
+	"-a --no-preserve=ownership|751 root:root $OLD" \
 	"-a --no-preserve=timestamps|4751 nobody:nogroup NOW" \
 	"-p --no-preserve=mode,ownership|644 root:root $OLD" \
 	"--preserve=all --no-preserve=all|644 root:root NOW" \
 	"--preserve=mode --no-preserve=mode|644 root:root NOW" \
-	"--no-preserve=mode --preserve=mode|4751 root:root NOW" \
-	"--pres=m,t|4751 root:root $OLD"; do
+	"--no-preserve=mode --preserve=mode|751 root:root NOW" \
+	"--pres=m,t|751 root:root $OLD"; do
 	opts=${case%%|*} want=${case#*|}
 	setup preserve
 	# shellcheck disable=SC2086 # opts is a list of words
@@ -52,6 +55,14 @@ for case in \
 	esac
 	check_eq "'$opts': the data" S "$(content c)"
 done
+setup setid
+expect "--preserve=mode -v: the set-ID bits cleared, said" 0 \
+	"'s' -> 'c'
+cleared the set-ID bits of 'c': its owner is not the source's" "" --preserve=mode -v s c
+check_eq "--preserve=mode -v: mode" 751 "$(stat -c %a c)"
+setup setid-owner
+expect "-a -v: the owner kept, the set-ID bits too" 0 "'s' -> 'c'" "" -a -v s c
+check_eq "-a -v: mode" 4751 "$(stat -c %a c)"
 setup atime
 touch -a -d @1000000000 s
 expect "--preserve=timestamps: atime too" 0 "" "" --preserve=timestamps s c
@@ -134,7 +145,7 @@ if nobody_runs "$SPMOVE"; then
 		"root:users|-p|755 nobody:users $OLD" \
 		"root:users|-a|755 nobody:users $OLD" \
 		"root:users|--preserve=ownership|755 nobody:users NOW" \
-		"root:users|--preserve=mode|6755 nobody:nogroup NOW" \
+		"root:users|--preserve=mode|755 nobody:nogroup NOW" \
 		"root:users||755 nobody:nogroup NOW" \
 		"nobody:root|-p|755 nobody:nogroup $OLD" \
 		"nobody:users|-p|6755 nobody:users $OLD"; do

@@ -77,8 +77,11 @@ command -v setpriv >/dev/null && as_nobody true 2>/dev/null || skip "nobody cann
 chmod 755 "$T_DIR"
 as_nobody test -x "$T_DIR" || skip "nobody cannot reach $T_DIR"
 
-SP=$(real_bin spmove)
+SP=${RACE_SPMOVE:-$(real_bin spmove)}
 use_built_library
+# spcp is spmove under another name (its personality: cp's options).
+mkdir "$T_DIR/bin" && ln -s "$SP" "$T_DIR/bin/spcp" || exit 99
+SPCP=$T_DIR/bin/spcp
 if [ -x "${PEER_COREUTILS:-}/cp" ]; then
 	GNU_CP=$PEER_COREUTILS/cp
 else
@@ -86,12 +89,18 @@ else
 fi
 GNU_MV=$(command -v mv)
 : "${RACE_POINTS:=5}" "${RACE_DELAY:=300000}" "${RACE_LIMIT:=5}" "${RACE_GNU:=yes}"
-: "${RACE_MODES:=copy dest-link into-dir -r -a -p move-1fs move-2fs workers walker}"
+: "${RACE_MODES:=copy dest-link into-dir -r -a -p move-1fs move-2fs workers walker slash-r
+slash-mv in-place parents attr-only attr-only-hl backup-num backup-posix bf link symlink
+special-a special-mv hardlinks acl}"
+command -v setfacl >/dev/null || RACE_MODES=${RACE_MODES/acl/}
 
 TPL=$T_DIR/tpl     # the scene as it starts, copied to W for each run
 W=$T_DIR/w
 M=$T_DIR/mnt       # the second file system
 H=$W/home S=$W/src O=$W/out
+# The modes whose command copies the secret itself (elsewhere, its bytes
+# anywhere but in vault/ were read through a link).
+SECRET_MODES="copy in-place acl"
 MARKER=secret-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')
 
 mkdir "$M" || exit 99
@@ -119,7 +128,24 @@ make_scene() {
 	echo "nobody's report" >"$t/home/mine"
 	ln -s mine "$t/home/report"
 	echo "nobody's docs" >"$t/home/docs/readme"
+	mkdir "$t/home/hls"
+	echo "nobody's linked file" >"$t/home/hls/passwd"
+	ln "$t/home/hls/passwd" "$t/home/hls/zz"
 	chown -R nobody:nogroup "$t/home" "$t/stage"
+	# root's things in nobody's home (left there by an earlier copy, say):
+	# a directory (nobody can rename it, not empty it), a private file, and
+	# a hard link to a victim.
+	mkdir "$t/home/rd"
+	echo "root's keep" >"$t/home/rd/keep"
+	chmod 755 "$t/home/rd"; chmod 644 "$t/home/rd/keep"
+	echo "root's file in nobody's home" >"$t/home/rf"; chmod 600 "$t/home/rf"
+	ln "$t/victim/passwd" "$t/home/hl"
+	# root's special files (mode 0600, unlike any victim's), and a tree for
+	# --parents.
+	mkdir "$t/src/pa" && echo "root's parents file" >"$t/src/pa/f"
+	mkfifo -m 600 "$t/src/fifo" && mknod -m 600 "$t/src/null" c 1 3 || return 1
+	python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' \
+		"$t/src/sock" && chmod 600 "$t/src/sock" || return 1
 	# root's: a file, a conf of another mode than victim/etc/conf, a tree.
 	echo "root's new report" >"$t/src/f"
 	echo "root's conf" >"$t/src/conf"; chmod 600 "$t/src/conf"
@@ -137,7 +163,9 @@ ALLOWED=$(cd "$TPL" && find home src -type f -exec sha1sum {} + | cut -d' ' -f1 
 
 reset_scene() {
 	rm -rf "$W" && cp -a "$TPL" "$W" && chmod 755 "$W" &&
-		find "$M" -mindepth 1 -delete
+		find "$M" -mindepth 1 -delete &&
+		cp -a "$W/src/fifo" "$W/src/null" "$W/src/sock" "$M/" || return 1
+	RD_INO=$(stat -c %i "$W/home/rd")
 }
 
 # What is wrong after a run (empty: nothing).  $1: the run's exit status.
@@ -148,13 +176,29 @@ breaches() {
 	comm -23 <(echo "$EXPECTED") <(echo "$live") | sed 's/^/victim changed or gone (was): /'
 	echo "$live" | awk '$2 != "root" { print "victim entry not root'\''s: " $0 }'
 	for f in victim/passwd victim/etc/conf vault/secret; do
+		# A hard link to a victim made anywhere else (home/hl: the scene's).
+		[ -f "$W/$f" ] && find "$W" "$M" -samefile "$W/$f" ! -path "$W/$f" \
+			! -path "$W/home/hl" -printf "hard link to $f: %p\n" 2>/dev/null
 		[ -f "$W/$f" ] && ! cmp -s "$TPL/$f" "$W/$f" || continue
 		sum=$(sha1sum <"$W/$f" | cut -d' ' -f1)
-		grep -qx "$sum" <<<"$ALLOWED" || echo "$f: contents changed"
+		# STRICT modes write only names they made: no link is followed.
+		[ -z "$STRICT" ] && grep -qx "$sum" <<<"$ALLOWED" || echo "$f: contents changed"
 	done
-	as_nobody grep -rlF -D skip -e "$MARKER" "$W" "$M" 2>/dev/null |
+	# root's directory in nobody's home: wherever nobody renamed it, still
+	# root's, 0755, holding only its keep.
+	live=$(find "$W" -inum "$RD_INO" -printf '%u %m %p\n' 2>/dev/null)
+	if [ -z "$live" ]; then
+		echo "root's directory home/rd gone"
+	else
+		set -- $live
+		[ "$1 $2" = "root 755" ] || echo "root's directory home/rd changed: $live"
+		[ "$(find "$3" -mindepth 1 -printf '%u %m %P\n')" = "root 644 keep" ] &&
+			[ "$(cat "$3/keep")" = "root's keep" ] ||
+			echo "root's directory home/rd: its contents changed:" $(find "$3" -mindepth 1 -printf '%u:%m:%P ')
+	fi
+	as_nobody grep -rlF -D skip -e "$MARKER" "$W" "$M" 2>/dev/null </dev/null |
 		sed 's/^/secret readable by nobody: /'
-	[ "$MODE" = copy ] ||
+	case " $SECRET_MODES " in *" $MODE "*) true ;; *) false ;; esac ||
 		grep -rlF -D skip -e "$MARKER" "$W" "$M" | grep -vx "$W/vault/secret" |
 		sed 's/^/secret read through a symbolic link: /'
 	find "$W" "$M" -name '.spmove-*' | sed 's/^/temporary file left: /'
@@ -207,14 +251,33 @@ stage() {
 		link) ln -s "$2" "$0" ;;
 		fifo) mkfifo "$0" ;;
 		file) echo "nobody'"'"'s other file" >"$0" ;;
+		aclfile) echo "nobody'"'"'s file with an ACL" >"$0" && chmod 600 "$0" &&
+			setfacl -m u:nobody:rw "$0" ;;
 		esac' "$W/stage/new" "$1" "${2-}" 2>/dev/null
 }
 
 # swap PATH: as nobody, put stage/new in PATH's place: in one rename
-# where PATH is not a directory, else by moving PATH aside first.
+# where PATH is not a directory, else by moving PATH aside first.  Kind
+# rdir: root's directory home/rd instead (nobody can rename it in home/).
+# Kind aclfile: PATH moved aside, to come back (swap_back).
 swap() {
+	case $KIND in
+	rdir)
+		as_nobody sh -c '[ ! -e "$0" ] || mv -T "$0" "$0.old"; mv -T "$1" "$0"' "$1" "$H/rd" \
+			2>/dev/null
+		return ;;
+	aclfile)
+		as_nobody sh -c 'mv -T "$0" "$0.old" && mv -T "$1" "$0"' "$1" "$W/stage/new" \
+			2>/dev/null
+		return ;;
+	esac
 	as_nobody mv -T "$W/stage/new" "$1" 2>/dev/null ||
 		as_nobody sh -c 'mv -T "$0" "$0.old" && mv -T "$1" "$0"' "$1" "$W/stage/new" 2>/dev/null
+}
+
+# swap_back PATH: as nobody, undo swap's aclfile: PATH's own file back.
+swap_back() {
+	as_nobody sh -c 'mv -T "$0" "$1" && mv -T "$0.old" "$0"' "$1" "$W/stage/new" 2>/dev/null
 }
 
 # traced STRACE-OPTIONS -- CMD...: run CMD under strace (killed, with
@@ -245,7 +308,17 @@ race_points() {
 	traced -o "$T_DIR/enum.log" -P "$path" -P "${path%/*}" -- "$@"
 	POINTS=$(sample_points "$path" 0)
 	CALLS=$(grep -c . <<<"$POINTS")
+	ORDER=$(ordered_points)
 	POINTS=$(sample_points "$path" "$RACE_POINTS")
+}
+
+# ordered_points: every race point of the last traced run, "SYSCALL N" a
+# line, in the order they came.
+ordered_points() {
+	awk '{ line = $0; sub(/^[0-9]+ +/, "", line) }
+		line ~ /^(<\.\.\.|---|\+\+\+)/ { next }
+		{ sc = line; sub(/\(.*/, "", sc); pt = sc " " ++count[$1, sc]
+		  if (!(pt in seen)) { seen[pt] = 1; print pt } }' "$T_DIR/enum.log"
 }
 
 # sample_points PATH K: the race points of the last traced run, at most
@@ -283,23 +356,56 @@ sample_points() {
 # One target of a mode: TOOL MODE TRACE SWAP KIND TARGET -- CMD...
 # Adds to TRIED_<tool>_<mode>, MISSED_..., BREACHED_...
 race_target() {
-	local tool=$1 mode=$2 trace=$3 path=$4 kind=$5 target=$6
+	local tool=$1 mode=$2 trace=$3 path=$4 kind=${5%:late} target=$6 late=
+	# KIND:late: a name the command makes; a swap before its first look
+	# there is the user's own choice of destination (a link to a
+	# directory is entered, by cp too), so only the later points count.
+	[ "$kind" = "$5" ] || late=yes
 	shift 7
 	local key=${tool}_${mode//[^a-z0-9]/_} sc n when pid rc what
 	race_points "$trace" "$@"
+	# Only the later points, RACE_POINTS of them, for KIND:late.
+	[ -z "$late" ] || POINTS=$(sample_points "$trace" 0 | awk -v k="$RACE_POINTS" \
+		'$3 == "late" && (k == 0 || n++ < k)')
 	eval "CALLS_$key=\$((\${CALLS_$key:-0} + $CALLS))"
 	while read -r sc n when; do
 		[ -n "$sc" ] || continue
+		[ "$late$when" = yesearly ] && continue
 		reset_scene
 		stage "$kind" "$target"
 		rm -f "$T_DIR/pid"
-		traced -o /dev/null -P "$trace" -P "${trace%/*}" -e inject="$sc:delay_enter=$RACE_DELAY:when=$n" \
+		KIND=$kind
+		# Swapped and back: held again at the next race point, when the
+		# name gets its own file back -- what runs in between (calls on
+		# other names, such as /proc/self/fd/N/NAME) sees the other file.
+		local inject=("-e" "inject=$sc:delay_enter=$RACE_DELAY:when=$n") next
+		if [ "$kind" = aclfile ]; then
+			next=$(awk -v pt="$sc $n" 'found { print; exit } $0 == pt { found = 1 }' \
+				<<<"$ORDER")
+			[ -n "$next" ] || continue
+			if [ "${next% *}" = "$sc" ]; then
+				inject=("-e" "inject=$sc:delay_enter=$RACE_DELAY:when=$n..${next#* }")
+			else
+				inject+=("-e" "inject=${next% *}:delay_enter=$RACE_DELAY:when=${next#* }")
+			fi
+		fi
+		traced -o /dev/null -P "$trace" -P "${trace%/*}" "${inject[@]}" \
 			-- "$@" &
 		pid=$!
 		if wait_pause $pid; then
 			swap "$path"
-			# Raced only if the swap was done within the pause.
+			# Raced only if the swap was done within the pause (and
+			# the swap back within the second one).
 			stopped_tasks "$PID"
+			if [ "$kind" = aclfile ]; then
+				case "$SIG|" in *"|$PAUSED|"*) ;; *) PAUSED=none ;; esac
+				sleep "$(awk -v d="$RACE_DELAY" 'BEGIN { print d / 1e6 }')"
+				stopped_tasks "$PID"
+				[ -n "$SIG" ] || PAUSED=none
+				swap_back "$path"
+				stopped_tasks "$PID"
+				[ "$PAUSED" = none ] || PAUSED=${SIG##*|}
+			fi
 			wait $pid
 			rc=$?
 			case "$SIG|" in
@@ -311,6 +417,10 @@ race_target() {
 			rc=$?
 			eval "MISSED_$key=\$((\${MISSED_$key:-0} + 1))"
 		fi
+		# A swap-and-back whose second half missed its pause left the
+		# other file under the name for the rest of the run: another
+		# scenario (a plain swap), not this one's -- not judged.
+		[ "$kind" = aclfile ] && [ "$PAUSED" = none ] && continue
 		# A FIFO there before the first look is the source the user
 		# gave: cp reads it too, and waits for a writer.
 		[ "$kind" = fifo ] && [ "$when" = early ] && [ "$rc" = 124 ] && rc=0
@@ -346,7 +456,7 @@ run_mode() {
 		set -- "$H/docs $H/docs link $W/victim/etc" ;;
 	-r)
 		sp=("$SP" -r "$S/t" "$H/new"); gnu=("$GNU_CP" -r "$S/t" "$H/new")
-		set -- "$H/new $H/new link $W/victim/etc" ;;
+		set -- "$H/new $H/new link $W/victim/etc" "$H/new $H/new rdir:late -" ;;
 	-a)
 		sp=("$SP" -a "$H/src/docs" "$H/"); gnu=("$GNU_CP" -a "$H/src/docs" "$H/")
 		set -- "$H/docs $H/docs link $W/victim/etc" ;;
@@ -360,7 +470,7 @@ run_mode() {
 		sp=("$SP" --remove-source "$H/t" "$M/"); gnu=("$GNU_MV" "$H/t" "$M/")
 		set -- "$H/t/a $H/t/a link $W/vault/secret" \
 			"$H/t/sub/secret $H/t/sub link $W/vault" \
-			"$H/t/sub $H/t/sub link $W/victim/etc" ;;
+			"$H/t/sub $H/t/sub link $W/victim/etc" "$H/t $H/t rdir:late -" ;;
 	workers)
 		sp=("$SP" -r "$H/t" "$O/t"); gnu=("$GNU_CP" -r "$H/t" "$O/t")
 		set -- "$H/t/a $H/t/a link $W/vault/secret" "$H/t/a $H/t/a fifo -" \
@@ -369,9 +479,70 @@ run_mode() {
 		sp=("$SP" -r -v "$H/t" "$O/t"); gnu=("$GNU_CP" -r -v "$H/t" "$O/t")
 		set -- "$H/t/a $H/t/a link $W/vault/secret" "$H/t/a $H/t/a fifo -" \
 			"$H/t/sub/secret $H/t/sub link $W/vault" ;;
+	slash-r)
+		sp=("$SP" -r "$S/t" "$H/backup/"); gnu=("$GNU_CP" -r "$S/t" "$H/backup/")
+		set -- "$H/backup $H/backup link:late $W/victim/etc" \
+			"$H/backup $H/backup rdir:late -" ;;
+	slash-mv)
+		sp=("$SP" --remove-source "$H/t/" "$M/"); gnu=("$GNU_MV" "$H/t/" "$M/")
+		set -- "$H/t $H/t link $W/vault" "$H/t $H/t rdir:late -" ;;
+	in-place)
+		sp=("$SP" --in-place "$W/vault/secret" "$H/new")
+		gnu=("$GNU_CP" "$W/vault/secret" "$H/new")
+		set -- "$H/new $H/new file:late -" ;;
+	parents)
+		sp=(env -C "$S" "$SPCP" --parents pa/f "$H/")
+		gnu=(env -C "$S" "$GNU_CP" --parents pa/f "$H/")
+		set -- "$H/pa $H/pa link:late $W/vault/secret" "$H/pa $H/pa rdir:late -" ;;
+	attr-only)
+		sp=("$SPCP" -p --attributes-only "$H/docs/readme" "$H/report")
+		gnu=("$GNU_CP" -p --attributes-only "$H/docs/readme" "$H/report")
+		set -- "$H/report $H/report link:late $W/victim/passwd" ;;
+	attr-only-hl)
+		sp=("$SPCP" -p --attributes-only "$H/docs/readme" "$H/hl")
+		gnu=("$GNU_CP" -p --attributes-only "$H/docs/readme" "$H/hl")
+		set -- "$H/hl $H/hl file -" ;;
+	backup-num)
+		sp=("$SP" --backup=numbered "$S/f" "$H/mine")
+		gnu=("$GNU_CP" --backup=numbered "$S/f" "$H/mine")
+		set -- "$H/mine $H/mine link $W/victim/passwd" ;;
+	backup-posix)
+		sp=(env POSIXLY_CORRECT=1 "$SP" -b "$S/f" "$H/mine")
+		gnu=(env POSIXLY_CORRECT=1 "$GNU_CP" -b "$S/f" "$H/mine")
+		set -- "$H/mine $H/mine link $W/victim/passwd" ;;
+	bf)
+		sp=("$SPCP" -bf "$H/rf" "$H/rf"); gnu=("$GNU_CP" -bf "$H/rf" "$H/rf")
+		set -- "$H/rf~ $H/rf~ link $W/victim/passwd" ;;
+	link)
+		sp=("$SPCP" -rl "$H/t" "$H/lt"); gnu=("$GNU_CP" -rl "$H/t" "$H/lt")
+		# cp -l follows the tree's links (as GNU's does): one there at the
+		# first look is linked to, so only the later points count.
+		set -- "$H/lt $H/lt link:late $W/victim/etc" "$H/t/a $H/t/a link:late $W/vault/secret" ;;
+	symlink)
+		sp=("$SPCP" -s "$S/f" "$H/sl"); gnu=("$GNU_CP" -s "$S/f" "$H/sl")
+		set -- "$H/sl $H/sl link $W/victim/passwd" ;;
+	special-a)
+		sp=("$SPCP" -a "$S/fifo" "$S/null" "$S/sock" "$H/")
+		gnu=("$GNU_CP" -a "$S/fifo" "$S/null" "$S/sock" "$H/")
+		set -- "$H/fifo $H/fifo link $W/victim/passwd" \
+			"$H/null $H/null link $W/victim/passwd" \
+			"$H/sock $H/sock link $W/victim/passwd" ;;
+	special-mv)
+		sp=("$SP" --remove-source "$M/fifo" "$M/null" "$M/sock" "$H/")
+		gnu=("$GNU_MV" "$M/fifo" "$M/null" "$M/sock" "$H/")
+		set -- "$H/fifo $H/fifo link $W/victim/passwd" \
+			"$H/null $H/null link $W/victim/passwd" \
+			"$H/sock $H/sock link $W/victim/passwd" ;;
+	hardlinks)
+		sp=("$SPCP" -a "$H/hls" "$H/hlc"); gnu=("$GNU_CP" -a "$H/hls" "$H/hlc")
+		set -- "$H/hlc $H/hlc link:late $W/victim" "$H/hlc $H/hlc rdir:late -" ;;
+	acl)
+		sp=("$SP" "$W/vault/secret" "$H/rf"); gnu=("$GNU_CP" "$W/vault/secret" "$H/rf")
+		set -- "$H/rf $H/rf aclfile:late -" ;;
 	*)
 		echo "# unknown mode $mode"; return 1 ;;
 	esac
+	case $mode in backup-*|bf) STRICT=1 ;; *) STRICT= ;; esac
 	local t trace path kind target
 	for t; do
 		read -r trace path kind target <<<"$t"
