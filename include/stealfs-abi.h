@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * stealfs-abi.h - what stealfs shows user space: its statfs magic, where its
  * counters live in sysfs and their names.  Included by the module and by the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* A monotonic clock for measuring how long things take (lib/clock.h). */
 #include "config.h"
 

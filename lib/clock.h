@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* A monotonic clock for measuring how long things take: the library's
  * (its statistics' elapsed_ns), which the tools linking the library's
  * objects use too, so that the tree has one. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* sp_compare(): are two byte ranges of two fds equal? */
 #include "config.h"
 

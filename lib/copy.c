@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* sp_copy(): the one entry point for a transfer from an fd to an fd; it
  * checks the caller's structs and hands over to lsp_move_range() or
  * lsp_copy_whole(). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The endpoint record: what the library knows of one descriptor, worked
  * out once per descriptor (see struct endpoint). */
 #include "config.h"

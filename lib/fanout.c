@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * sp_fanout(): copy one input to many outputs, duplicating it in the
  * kernel with tee(2).

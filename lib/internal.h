@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* libsplice internals shared between its source files; not installed. */
 #ifndef LIBSPLICE_INTERNAL_H
 #define LIBSPLICE_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The in-kernel copy paths: copy_file_range(2) and sendfile(2) from a
  * regular input. */
 #include "config.h"

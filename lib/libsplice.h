@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * libsplice — move bytes between any two file descriptors with the
  * kernel's zero-copy primitives (splice(2), tee(2), vmsplice(2),

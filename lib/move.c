@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* lsp_move_range(): one transfer from an fd to an fd, by the cheapest path. */
 #include "config.h"
 

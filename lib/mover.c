@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Creating and freeing movers; their options, counters and helpers. */
 #include "config.h"
 

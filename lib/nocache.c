@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* SP_NOCACHE: reading and writing regular files without leaving their
  * pages in the page cache. */
 #include "config.h"

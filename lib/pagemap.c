@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* lsp_page_frames(): the physical frame numbers behind a range of this process's
  * memory, read from /proc/self/pagemap -- the probe's independent measure of
  * whether two mappings show the same page. */

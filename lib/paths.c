@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The names of the paths (sp_path_name(), sp_path_parse()). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Pipe sizing and the mover's private pipe. */
 #include "config.h"
 

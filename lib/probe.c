@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* sp_probe(): measure, in a directory, which data paths work and what the
  * running kernel really does with the pages -- never assume it.  Every
  * verdict comes from an observation: data read back, a byte changed after

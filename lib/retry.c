@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What every data path does after a call that moves bytes failed: make it
  * again, wait for an fd, take another way, or stop. */
 #include "config.h"

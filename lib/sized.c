@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The one extension convention of every struct that crosses the ABI: the
  * caller says how large its struct is (a size field it fills, or for an
  * array an element size per call), and the library reads and writes only

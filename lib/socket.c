@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Sockets the mover writes to: datagram or stream, and growing a stream
  * socket's send buffer. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Adding up statistics: the one place where two sets of counters meet (a
  * fan-out's helper threads into its mover, a program's movers of several
  * threads into one total). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The system calls libsplice makes while moving data, each counted in the
  * statistics st points to (struct sp_stats: syscalls, and the call's own
  * counter where it has one) in this one place, never by hand at a call

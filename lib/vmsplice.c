@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The vmsplice(2) paths: a mapping of the input pushed into the private
  * pipe (SP_PATH_VMSPLICE), and fresh pages read from the input and given
  * to the kernel with SPLICE_F_GIFT (SP_PATH_GIFT); the pipe is then

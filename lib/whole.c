@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* lsp_copy_whole() (sp_copy() with SP_COPY_WHOLE): copy a whole file, its holes made holes of the copy
  * where the output can have them (SEEK_DATA/SEEK_HOLE, FALLOC_FL_PUNCH_HOLE). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The helpers every data path of one transfer shares (lib/xfer.h): the
  * failed side, the accounting of delivered bytes, reading and writing
  * with retries, the read/write path every other path falls back to, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The state of one transfer (lsp_move_range()) and the helpers every data
  * path shares, defined in lib/xfer.c; internal to libsplice. */
 #ifndef LIBSPLICE_XFER_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared helpers for the shell tests; sourced by every tests/*/*.sh.
 # The harness sets top_srcdir and top_builddir (see tests/Makemodule.am).
 set -u

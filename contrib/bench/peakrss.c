@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* peakrss FILE COMMAND [ARG]...: run COMMAND with this process's standard
  * input and output and write its peak resident set size in KiB to FILE.
  * The benchmark starts the tools through it: a child of the benchmark

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rawsplice [-r] FILE...: the raw ceiling for the spcat benchmarks -- the
  * smallest loop that splices each FILE to its end into standard output (a
  * pipe grown to 1 MiB): open, splice until 0, close.  With -r, through a

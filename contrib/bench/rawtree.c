@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rawtree [-r] [-n] SRC DST [THREADS]: the raw ceiling for the spmove -r
  * benchmark of a flat directory -- the least work that copies every file of
  * SRC into a new directory DST with spmove's guarantee that no file shows

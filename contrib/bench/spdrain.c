@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spdrain: drain standard input (a pipe) into /dev/null with splice(2),
  * the consumer side of the benchmarks. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* warmmem MIB SECONDS KEEP_MIB: touch up to MIB MiB of fresh memory, one
  * write a page, then give it all back by exiting.  On a new virtual machine
  * the first touch of each page of the guest's memory costs the host an

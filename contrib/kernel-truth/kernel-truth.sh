@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kernel-truth.sh - what `make kernel-truth` runs: the same measurements
 # (contrib/stealfs/tests/kt-guest.sh: spmove --probe --json on tmpfs, ext4
 # and stealfs, stealfs's counters around it, acctpin run --json, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * kt-bench - one timed data movement for `make kernel-truth`: only the
  * splice loop is timed (clock_gettime around it), not the program's start,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kt-powercut: what a file system itself keeps of a file written without
  * fsync when the power is cut, for make kernel-truth.  A bare program, no
  * libsplice, so that the answer is the kernel's.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kt-powercut.sh WORKDIR [FS...]: the power-cut rows of make kernel-truth
 # on the running kernel (root): for each file system (default xfs ext4
 # btrfs) on a loop device under WORKDIR, kt-powercut prepare; kt-powercut

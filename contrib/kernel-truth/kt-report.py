@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """kt-report.py - the reports of `make kernel-truth` from the records of
 contrib/stealfs/tests/kt-guest.sh (one file per kernel and boot, named
 KERNEL.BOOT.rec).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* acctpin: BSD process accounting versus unmount.  Declarations shared by
  * the files of the tool (record decoding, scratch filesystems, markers,
  * scenarios, race, report). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* acctpin dump: print accounting files as GNU acct's dump-acct does, or as JSON. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* acctpin: accounting to a file acctpin did not create (run --acct-file
  * with --allow-foreign).  The file is opened in the outer process without
  * following a symbolic link and checked; the sandbox opens it again in its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* acctpin: what BSD process accounting does when its filesystem goes away.
  * The command line: acctpin run | race | dump. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* acctpin: marker processes, children with a known name and a known way
  * of ending, whose accounting records the scenarios look for. */
 #include "config.h"

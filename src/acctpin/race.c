@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* acctpin race: hammer accounting against unmounts.  Marker threads fork
  * and reap marker processes without pause, a toggler thread switches
  * accounting off and on again, and the main thread mounts, fills with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* acctpin: decoding struct acct_v3 records (<linux/acct.h>). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* acctpin: reporting checks as TAP lines and a summary table, or as JSON. */
 #include "config.h"
 

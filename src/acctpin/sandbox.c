@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* acctpin: the sandbox.  The outer process makes a temporary directory,
  * then runs the work as init of a new PID namespace (so acct(2) switches
  * only that namespace's accounting, and the kernel turns it off when the

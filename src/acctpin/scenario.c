@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* acctpin run: the scenarios.  Each one makes its own scratch filesystem,
  * turns accounting on to a new file there, runs marker processes, plays
  * its action (an unmount of some kind), then checks the file. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* acctpin: scratch filesystems.  Everything lives on a private tmpfs
  * mounted on the temporary directory inside the sandbox's own mount
  * namespace, so the host's mount table never shows it; ext4 images are

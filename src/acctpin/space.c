@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* acctpin: free space on a scratch filesystem, for the nearly-full
  * scenario, and the /proc/sys/kernel/acct thresholds it depends on. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* acctpin: directories left behind by runs that were killed.
  *
  * A run that ends, even by a caught signal, removes its directories; one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* An option's argument matched against a list of words. */
 #include "config.h"
 

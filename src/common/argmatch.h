@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* An option's argument matched against a list of words, with GNU's
  * messages for a bad one. */
 #ifndef SPLICE_UTILS_ARGMATCH_H

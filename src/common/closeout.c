@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Closing standard output: a failed final write is a failure, as in GNU
  * tools ("PROG: write error"). */
 #include "config.h"

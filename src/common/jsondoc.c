@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reports as JSON, through json-c, with one rule for text that is not
  * valid UTF-8 (see jsondoc.h). */
 #include "config.h"

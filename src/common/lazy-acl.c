@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libacl, loaded on first use (see lazylib.h): the functions spmove calls
  * to keep permissions with their ACLs, under libacl's names and
  * prototypes.  A copy that keeps no permissions loads it only to give a

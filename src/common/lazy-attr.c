@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libattr, loaded on first use (see lazylib.h): the functions spmove calls
  * to keep extended attributes, under libattr's names and prototypes.  A
  * copy that keeps no extended attributes does not load it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* json-c, loaded on first use (see lazylib.h): the json_* functions the
  * tools call, under json-c's names and prototypes.  Only --json and the
  * reports that are JSON by nature load the library. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libsmartcols, loaded on first use (see lazylib.h): the scols_* functions
  * the tools call, under the library's names and prototypes.  Only the
  * tables of reports load it. */

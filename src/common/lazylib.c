@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared libraries loaded on first use (see lazylib.h). */
 #include "config.h"
 

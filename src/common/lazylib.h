@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared libraries loaded on first use.  json-c, libsmartcols, libacl and
  * libattr serve --json, tables and kept attributes only: a tool that links
  * them pays their loading and relocation at every start, which is most of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The running program's name, and its error messages ("PROG: ..."). */
 #ifndef SPLICE_UTILS_MESSAGE_H
 #define SPLICE_UTILS_MESSAGE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Command-line options read as GNU getopt_long reads them, from popt
  * option tables: the one option parser of every tool.

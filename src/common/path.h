@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Paths taken apart and put together: a directory and a name in it. */
 #ifndef SPLICE_UTILS_PATH_H
 #define SPLICE_UTILS_PATH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --progress: how far a copy has got, on stderr, redrawn by a thread of
  * its own so that it moves on while a system call blocks. */
 #ifndef SPLICE_UTILS_PROGRESS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* File names and outside text in messages, shell-escaped as coreutils
  * quotes them (its "shell-escape" and "shell-escape-always" styles). */
 #include "config.h"

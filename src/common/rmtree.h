@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Removing a directory tree, as rm -r does, without following symbolic
  * links. */
 #ifndef SPLICE_UTILS_RMTREE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Byte counts written with a unit suffix ("64K", "1MiB", "2GB"). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The --stats report: what a mover did, on stderr, as a line or as JSON. */
 #include "config.h"
 

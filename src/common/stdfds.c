@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Standard fds closed when a tool starts: held (see stdfds.h). */
 #include "config.h"
 

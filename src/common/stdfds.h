@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Standard fds closed when a tool starts: held, so that nothing the tool
  * opens later lands on them. */
 #ifndef SPLICE_UTILS_STDFDS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Helper threads that leave every signal to the main thread. */
 #include "config.h"
 

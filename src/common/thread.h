@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Helper threads that leave every signal to the main thread. */
 #ifndef SPLICE_UTILS_THREAD_H
 #define SPLICE_UTILS_THREAD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Usage errors: "PROG: MESSAGE" and the hint to --help, exit status 1. */
 #ifndef SPLICE_UTILS_USAGE_H
 #define SPLICE_UTILS_USAGE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --version: the text, and the option that prints it. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --version: the text, and the option that prints it. */
 #ifndef SPLICE_UTILS_VERSION_H
 #define SPLICE_UTILS_VERSION_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spcat: concatenate files to standard output through splice(2). */
 #include "config.h"
 

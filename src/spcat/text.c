@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cat's text options: read into a large buffer, format line by line into
  * an output buffer, write that in large blocks.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* cat's text options (-n, -b, -s, -v, -E, -T and their combinations -A,
  * -e, -t): the bytes go through user memory, formatted as GNU cat formats
  * them, with the state (line number, blank lines, a carriage return at the

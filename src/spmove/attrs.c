@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spmove: the attributes a copy keeps -- times, ownership, extended
  * attributes (libattr), mode and ACLs (libacl) -- as cp -p/-a and mv do. */
 #include "config.h"

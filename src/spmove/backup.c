@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spmove: backups of replaced files (--backup, -b, -S), named as GNU's
  * simple (FILE~) and numbered (FILE.~N~) backups. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spmove: make one file at its destination -- a regular file's data, a
  * symbolic link, a special file.  Each is made under a temporary name in
  * the destination's directory and renamed over it only when complete (and

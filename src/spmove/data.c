@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spmove: the data of one file, through libsplice: shared with the source
  * by a clone as --reflink says, else copied with holes as --sparse says. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spmove: which file systems lose a file's new data in a power cut when
  * a temporary replaces an existing name before its data is on disk.
  *

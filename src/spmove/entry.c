@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spmove: one source to one destination, as cp and mv decide it -- the
  * same file, an existing destination (-n, -i, -u, backups), one made
  * earlier in the run, hard links kept, a rename for a move -- and then the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spmove: how a file is reached -- a name in a directory held open.
  *
  * Every source and destination spmove touches is an entry of a directory

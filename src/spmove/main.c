@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spmove: copy and move files through splice(2) -- the command line. */
 #include "config.h"
 

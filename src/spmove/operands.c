@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spmove: the operands -- SRC DST, SRC... DIR, -t DIR SRC... or -T SRC
  * DST -- each copied (or moved) as cp and mv do; a move across file
  * systems removes a source only once all of it is copied. */

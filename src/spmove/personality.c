@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spmove: its two other names, spcp and spmv -- which one runs, and their
  * --help (GNU cp's and mv's usage lines and options, in our words). */
 #include "config.h"

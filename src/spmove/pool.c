@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spmove -r: the new regular files of a tree copied by worker threads,
  * next to the thread that walks the tree.
  *

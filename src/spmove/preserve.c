@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spmove: the --preserve and --no-preserve lists, on their own so that a
  * fuzz target can link them without the rest of spmove
  * (tests/fuzz/fuzz-preserve.c). */

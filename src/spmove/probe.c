@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spmove --probe: print what sp_probe() measured in a directory -- which
  * data paths work and what the kernel really does with the pages, with the
  * observations each verdict rests on -- as text or (--json) one JSON

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spmove --progress: the shared display (progress.h) fed with the bytes
  * the whole run will copy, each file's name and each file done. */
 #include "config.h"

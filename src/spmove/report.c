@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spmove's messages: per-pair errors, questions and -v's lines. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spmove: sets of files by device and inode -- the sources already seen,
  * the destinations made in this run, and which copy each source has (to
  * make hard links again).  A binary tree (tsearch) keyed on (dev, ino). */

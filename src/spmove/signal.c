@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spmove's signal handling: every fatal signal that can be caught only
  * sets a flag; the copy in progress stops (libsplice returns -ECANCELED),
  * its temporary file is removed, and the process then dies of the same

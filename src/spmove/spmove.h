@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spmove: copy and move files through splice(2) -- what its parts share. */
 #ifndef SPMOVE_H
 #define SPMOVE_H

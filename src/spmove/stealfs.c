@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spmove: the stealfs module's page counters, to tell pages moved from
  * pages copied (see contrib/stealfs). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spmove -r: the entries of a directory, each copied in turn; and the
  * source of a move across file systems removed once all of it is copied. */
 #include "config.h"

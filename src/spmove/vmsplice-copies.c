@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* spmove --stats: whether the running kernel's vmsplice(2) copies the
  * user pages it is given (upstream turned vmsplice into a plain copy in
  * the 7.2 cycle and dropped SPLICE_F_GIFT's page gifting) or puts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sptee: copy standard input to standard output and files, in the kernel
  * with tee(2); GNU tee's options, messages and exit statuses. */
 #include "config.h"

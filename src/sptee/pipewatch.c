@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sptee: ending the copy when every output left is a broken pipe, even
  * while the input is idle.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Helpers for the privileged acctpin tests (sourced after tests/lib.sh).
 require_root
 # acctpin makes its temporary directory here, so a test can see it go.

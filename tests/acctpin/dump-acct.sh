@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # acctpin dump compared field by field with GNU acct's dump-acct on a file
 # that accton(8) made (in a PID namespace of its own, so that the host's
 # accounting is left alone).

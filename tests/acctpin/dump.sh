@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # acctpin dump: decoding acct_v3 files made here byte by byte, side by side
 # with GNU acct's dump-acct; truncated, garbage, empty and foreign files.
 . "$top_srcdir/tests/lib.sh"

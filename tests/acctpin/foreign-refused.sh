@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # acctpin run --acct-file: a file acctpin did not create is refused without
 # --allow-foreign (before anything is made, for any user), and with it only
 # a regular file reached without a symbolic link is taken.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # acctpin run --acct-file FILE --allow-foreign: accounting goes to the
 # caller's file (through a bind mount of it that each scenario takes away);
 # what was in it stays, only records appended during the run are judged,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # acctpin's command line as GNU getopt_long reads it, for acctpin itself
 # and each command (run, race, dump): abbreviations, errors worded as glibc
 # words them with status 1, "--", operands among options, --help and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # acctpin killed with SIGKILL mid-run leaves its temporary directory and its
 # directory in --dir behind, but no mount and no accounting; the next run
 # removes them, and only them: a live run's directories, another user's and

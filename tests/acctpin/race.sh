@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # acctpin race, bounded: nothing lost, torn or written after the unmount,
 # nothing hung.
 . "$top_srcdir/tests/lib.sh"

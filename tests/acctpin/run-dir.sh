@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # acctpin run and race --dir DIR: on a filesystem the caller mounted, using
 # only bind mounts of a directory of its own there, which it removes.
 . "$top_srcdir/tests/lib.sh"

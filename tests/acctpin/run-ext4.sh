@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # acctpin run on ext4 over a loop device: every scenario, and no loop
 # device, mount or temporary file left behind.
 . "$top_srcdir/tests/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # acctpin run on tmpfs: every scenario matches what Linux promises, the
 # output is TAP and a table (or JSON), --expect bsd reports the differences,
 # and nothing is left behind.

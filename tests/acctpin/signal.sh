@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # acctpin run stopped by SIGINT or SIGTERM in the middle of the nearly-full
 # scenario: it cleans up (accounting off, sysctl restored, no mount, loop
 # device or temporary file left) and dies of the signal.

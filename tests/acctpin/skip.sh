@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # acctpin run and race without CAP_SYS_PACCT/CAP_SYS_ADMIN: a clear message
 # and exit 77, nothing made.
 . "$top_srcdir/tests/lib.sh"

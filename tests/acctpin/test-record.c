@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for acctpin's acct_v3 decoder (src/acctpin/record.c). */
 #include "config.h"
 

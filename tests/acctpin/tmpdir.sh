@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # acctpin makes its temporary directory in $TMPDIR and reaches it by name
 # (and removes there what killed runs left): $TMPDIR is checked as --dir
 # is.  A symbolic link, a directory other users may write without the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The watchdog: when the work stops making progress (here: stopped with
 # SIGSTOP) acctpin reports a hang, kills it, cleans up and exits 1 instead
 # of hanging.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # contrib/bench/bench run by hand in a build tree without its helper
 # programs fails at once with a message naming what to build, and writes
 # no table.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # contrib/bench/bench --quick: one run of every default case with tiny
 # inputs; the CSV has one row per case and contender with the documented
 # columns, the JSON parses and holds the machine header and the same rows,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The benchmark figures published in doc/benchmarks.md (the whole tables) and
 # in the README (its five-row summary) are the recorded runs'
 # (contrib/bench/results/*.json; a row is matched to the run and case that

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Closed standard fds (issue 30): every tool holds fds 0, 1 and 2 when they
 # are closed at start, so that nothing it opens takes their numbers: a
 # destination opened as fd 2 took spmove's progress lines into its data.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A signal while spcat or sptee is blocked opening a FIFO (issue 30):
 # silent, as GNU cat and tee.  Without a handler the kernel makes the open
 # again (stopped and continued, or a signal ignored by default); after a

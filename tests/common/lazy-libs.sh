@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The tools start with the C library and popt only: libsplice is linked in,
 # and json-c, libsmartcols, libacl and libattr are loaded on first use, by
 # soname (src/common/lazylib.h).  A run that needs none of them loads none;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # --nocache of spcat, sptee and spmove: the copies are whole, and on a file system
 # with a page cache of its own (not tmpfs) the files' pages the copy
 # brought in are gone after it (fincore), while pages cached before stay.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # --progress of spcat, sptee and spmove: numbers as pv -n off a terminal
 # (or when asked), at least twice a second even while the input blocks,
 # and under a pseudo-terminal a bar as wide as the terminal, then a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Pseudo-files (/sys, /proc): a size that is a guess and no blocks.  spmove
 # and spcat copy what reading them to the end gives, as cat does: never
 # padded with zeros to st_size (issue 23: 23 bytes of a /sys file became

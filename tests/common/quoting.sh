@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Names in every tool's messages, shell-escaped as coreutils quotes them:
 # never a raw newline, escape byte or invalid UTF-8 on the terminal, and
 # the same text from every tool (cat and tee quote only when needed, cp and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # --stats --json of spcat, sptee and spmove: one valid JSON object on
 # stderr that python3 and jq accept, with figures that add up.
 . "$top_srcdir/tests/lib.sh"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for the JSON helpers of src/common (jsondoc.h): the rule for
  * text that is not valid UTF-8, and numbers as written. */
 #include "config.h"

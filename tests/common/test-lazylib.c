@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for the libraries loaded on first use (lazylib.h): a symbol
  * of a library found by soname; a missing library or symbol fails the
  * call (NULL, errno ELIBACC) and the library is not tried again; a

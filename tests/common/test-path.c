@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for the path helpers of src/common (path.h). */
 #include "config.h"
 

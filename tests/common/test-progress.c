@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for the last state --progress draws (progress.h): it counts
  * only the files that completed and their bytes, never a file that failed
  * or was interrupted (issue 30). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for the quoting of names in messages (quote.h), against what
  * coreutils 9.11's ls --quoting-style=shell-escape[-always] prints. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for rm_tree_at() of src/common (rmtree.h). */
 #include "config.h"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spcat and sptee into a UDP socket (issue 30): splice and sendfile send a
 # whole chunk as one datagram, which UDP refuses over 64 KiB (EMSGSIZE,
 # nothing sent).  Into a socket that keeps message boundaries the tools

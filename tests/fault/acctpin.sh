@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The fault-injection matrix for acctpin (see tests/fault/matrix.sh): the
 # plain scenario on tmpfs and on ext4 over a loop device, the switch to a
 # second filesystem, accounting to the caller's file (--acct-file), and dump.  Whatever fails, nothing is left behind: no

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The fault-injection matrix, sourced by tests/fault/*.sh.
 #
 # A scenario is one command line of one tool.  The matrix first runs it once

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The fault-injection matrix for spcat (see tests/fault/matrix.sh): files,
 # standard input, a pipe on either side and an append-mode output.
 . "$top_srcdir/tests/fault/matrix.sh"

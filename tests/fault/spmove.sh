@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The fault-injection matrix for spmove (see tests/fault/matrix.sh): a copy
 # over an old destination by every method, from standard input, several
 # sources into a directory, --fsync, and --remove-source on one filesystem

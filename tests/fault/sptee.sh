@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The fault-injection matrix for sptee (see tests/fault/matrix.sh): a file
 # or a pipe in, files and pipes out, an output in append mode, a
 # non-blocking output pipe (poll).

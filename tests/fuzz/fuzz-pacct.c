@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: the acct_v3 decoder behind "acctpin dump" and every
  * acctpin check (ap_record_read over a whole file). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: spmove's --preserve list (preserve_list).  Checks it
  * against a second, independent reading of the list (splitting at every
  * comma and comparing each word with the prefixes of the known words),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer target: the byte-count parser behind --offset, --length,
  * --pipe-size and friends (cli_parse_size). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The entry point every fuzz target defines (libFuzzer's convention). */
 #ifndef SPLICE_UTILS_FUZZ_H
 #define SPLICE_UTILS_FUZZ_H

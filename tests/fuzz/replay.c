@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Replays fuzz inputs (files, or every file in the directories given)
  * through a fuzz target without libFuzzer: the regression half of fuzzing,
  * run by "make check" with the normal compiler. */

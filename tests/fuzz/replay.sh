@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Replay each fuzz target's seed corpus and kept crash inputs.
 . "$top_srcdir/tests/lib.sh"
 for replay in "$top_builddir"/tests/fuzz/replay-*; do

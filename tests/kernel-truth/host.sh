@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The host part of make kernel-truth, small: the guest script's measurements
 # (spmove --probe --json on a tmpfs and two runs of each timed move; not
 # acctpin, whose accounting file is system-wide and tests/acctpin's) on the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make kernel-truth's reports from recorded measurements (a real run's
 # records, tests/kernel-truth/recorded/): the JSON follows the schema, every
 # verdict agrees with the raw measurement beside it, the Markdown has a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sp_copy() as the tests call it: one transfer of a range, or one whole
  * copy with holes; res (may be NULL) gets the call's outcome. */
 #ifndef TESTS_LIB_COPY_CALLS_H

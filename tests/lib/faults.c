@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fault injection by link-time wrapping of system calls (see faults.h). */
 #include "config.h"
 

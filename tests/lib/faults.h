@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Fault injection for unit tests: the test binaries link libsplice
  * statically with -Wl,--wrap for the system calls below, so a test can make

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Shared helpers for the Check unit tests of libsplice. */
 #ifndef SPLICE_UTILS_TEST_HARNESS_H
 #define SPLICE_UTILS_TEST_HARNESS_H

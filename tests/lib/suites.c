@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The suites of test-libsplice, which the harness's main() runs. */
 #include "config.h"
 

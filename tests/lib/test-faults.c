@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for sp_copy() under injected system call failures. */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for libsplice's added data paths: vmsplice, gift,
  * copy_file_range, sendfile, the auto policy, path names, sp_compare. */
 #include "config.h"

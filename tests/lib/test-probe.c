@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for sp_probe(): the caller's size is honoured, each page
  * verdict agrees with what this test observes of the kernel by itself
  * (its own splice and tee, written here without the library), and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the sized structs: every struct that crosses the ABI
  * carries the caller's size (or, for an array, an element size per call),
  * and the library reads and writes only what both sides know.  A caller

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for sp_copy(SP_COPY_WHOLE): holes kept, punched or filled, into
  * files and into fds that cannot seek. */
 #include "config.h"

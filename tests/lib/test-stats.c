@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for sp_stats_add(): every field of struct sp_stats merged by
  * its own rule, and no field left without one. */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* How a test's mover chooses its path: a policy and a path, by name. */
 #ifndef TESTS_LIB_WAYS_H
 #define TESTS_LIB_WAYS_H

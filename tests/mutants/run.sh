@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A small mutation check: each mutant in tests/mutants/list breaks the code
 # on purpose, and the test it names must then fail.  The mutants are made in
 # a scratch copy of the built tree (the tree itself is never changed), one at

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # libsplice's ABI is the one recorded in lib/libsplice.abi: the functions
 # it exports and the layout of every type they take or return (abidiff
 # from Debian's abigail-tools).  A change is deliberate only when the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The bash completions in contrib/completion/ load with bash-completion and
 # complete what the tools accept: every option of --help, each option's
 # values exactly as the tool's own argument parser lists them, acctpin's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every Debian package the harnesses need to build kernel trees and modules
 # is installed by contrib/deps.txt, the one list a fresh machine (and CI)
 # gets: vm-lib.sh's kbuild_packages and debug-kernel.sh's DK_BUILD_DEPS are

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # libsplice exports exactly the functions its public header declares, each
 # named in the version node of the release that added it (lib/libsplice.sym).
 . "$top_srcdir/tests/lib.sh"

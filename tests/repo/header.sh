@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # libsplice.h stands on its own: it compiles in strict C11 without
 # _GNU_SOURCE (the SPLICE_F_* flags included), before or after glibc's own
 # definitions, as C++ too when a compiler is there, and names no tool.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Nothing under lib/ or src/ reaches into contrib/: no #include names a path
 # under contrib/, no Makemodule.am of lib/ or src/ puts a contrib/ folder on
 # the include path, and every quoted #include of lib/ and src/ is found in

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The layers of the tree, each using only those below it:
 #   the tools (src/spcat, src/sptee, src/spmove, src/acctpin)
 #   src/common

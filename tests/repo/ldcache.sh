@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # "make install" rebuilds the dynamic linker's cache only when libsplice
 # goes into a directory the linker searches, never for a private --prefix
 # (which the tools reach through their run path), and never for a staged

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every source file names its licence in an SPDX-License-Identifier line:
 # LGPL-2.1-or-later in lib/ (libsplice) and include/stealfs-abi.h, which
 # lib/ includes; what the stealfs module declares (MODULE_LICENSE) in its

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The links between the README, doc/*.md, the manual pages and NEWS: every
 # relative Markdown link of README and doc/*.md names a file of the tree (and
 # a heading of it, after '#'); every path under a top-level folder written in

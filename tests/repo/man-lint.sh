@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every manual page is lint-clean for groff (and mandoc when installed),
 # link pages included.  A link page is one ".so man3/PAGE.3" line (Debian's
 # convention); groff and mandoc resolve it against the working directory,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every function libsplice.h declares has its manual page, "man FUNCTION":
 # man/FUNCTION.3, the page itself or a link page (".so man3/PAGE.3") to
 # the page whose NAME lists it; every page's SYNOPSIS declares the functions

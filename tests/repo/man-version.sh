@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The manual pages name the release configure.ac declares (AC_INIT) in
 # their .TH line; a "since X.Y" in them names a release NEWS lists; and no
 # page has a section heading twice.  Then the same checks on pages with a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every global symbol libsplice defines is sp_ (public) or lsp_ (internal):
 # a program linking the static library that defines a function of its own
 # (a now_ns, say) must never meet, and silently replace, one of the

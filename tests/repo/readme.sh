@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The README stays short enough to read in minutes (at most 250 lines; the
 # depth goes to doc/), keeps the quick start's two commands exactly, and
 # its one-line "dpkg -i" installs the supported packages, not the

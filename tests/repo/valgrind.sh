@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every Check test program (tests/*/test-*) under valgrind, unforked (CK_FORK=no): no invalid
 # access, no definite or indirect leak.
 . "$top_srcdir/tests/lib.sh"

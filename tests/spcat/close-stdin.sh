@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spcat closes standard input after reading '-' and reports a failure as
 # cat does: "closing standard input: REASON", status 1.
 . "$top_srcdir/tests/lib.sh"

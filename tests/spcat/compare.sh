@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spcat side by side with GNU cat: sizes around page and pipe boundaries,
 # several operands with - among them, every kind of input and output.
 . "$top_srcdir/tests/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A directory operand is read as cat reads it: the error is the kernel's
 # answer to read(2) (EISDIR), or whatever fails on the way there.
 . "$top_srcdir/tests/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spcat's messages and exit statuses, compared with GNU cat's.
 . "$top_srcdir/tests/lib.sh"
 

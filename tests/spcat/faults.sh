@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Fault injection with strace: each fallback and each hard error of spcat.
 . "$top_srcdir/tests/lib.sh"
 require_strace

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spcat's command line as GNU getopt_long reads it: abbreviations, errors
 # worded and answered (status 1) as by GNU cat, "--", operands among
 # options, --help and --version into a closed or full stdout.

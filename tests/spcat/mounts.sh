@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Privileged: spcat against a full tmpfs and an ext4 filesystem on a loop device.
 . "$top_srcdir/tests/lib.sh"
 require_root

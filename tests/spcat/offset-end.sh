@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Offsets past the end of a file read nothing and succeed, whatever their
 # size up to the largest file offset (2^63 - 1): no EINVAL from a read that
 # would run past it; on a file, on standard input and on a pipe, with and

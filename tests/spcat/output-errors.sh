@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # An output error ends spcat's run with one "write error", as GNU cat's:
 # never blamed on the input file, never followed by the next operand
 # (issue 30: into a socket, a sendfile(2) error was reported as the input

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The output's facts are asked of the kernel once per run, not once per
 # operand: the mover remembers what it learnt of the output (its flags, its
 # pipe size) across sp_copy() calls into the same descriptor.  Counted with

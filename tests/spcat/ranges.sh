@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spcat --offset/--length, with offsets past 4 GiB in a sparse file, and --stats.
 . "$top_srcdir/tests/lib.sh"
 

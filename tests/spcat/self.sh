@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Input is output: spcat refuses an operand that is the output file only
 # when the output's position is ahead of where reading starts (the copy
 # would read what it wrote and might never end), as cat 9.6 and later; it

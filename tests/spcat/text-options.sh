@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spcat's text options byte for byte against GNU cat ($GNU_CAT, default
 # tests/lib.sh's gnu cat: the 9.11 peer build where there is one, else the
 # system's, whose 9.1 shares 9.11's behaviour for these options): every

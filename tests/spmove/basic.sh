@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove: plain copies side by side with cp; operands, errors, standard input.
 . "$top_srcdir/tests/lib.sh"
 

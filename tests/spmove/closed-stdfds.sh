@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A name that reaches a closed standard descriptor (/dev/stdin, /dev/fd/N,
 # /proc/self/fd/N) names nothing, as with GNU cp 9.11: spcp fails with
 # GNU's message instead of copying what holds the fd (once "/", so that

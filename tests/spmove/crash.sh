@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove killed with SIGKILL at every system call it makes (root; strace
 # delivers the signal on entry to the Nth call of each kind, one run per
 # point): (a) a move of a tree across file systems always leaves at least

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove as root: --remove-source between tmpfs and ext4 on a loop device,
 # side by side with mv.
 . "$top_srcdir/tests/lib.sh"

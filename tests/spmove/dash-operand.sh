@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A file named '-': spcp and spmv copy and move it, as GNU cp and mv do
 # ('-' is standard input for cat and tee, not for cp or mv); spmove under
 # its own name streams standard input, as its manual says (issue 35,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove: -r copies a tree 60 levels deep with at most 12 open files
 # (ulimit -n 12), every level with its file, as GNU cp does; a move of it
 # across file systems (root) does too, and removes the source only when

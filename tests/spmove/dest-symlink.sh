@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove: a destination that is a symbolic link.  A move replaces the link
 # itself, as mv does (on one file system and across two), and never writes
 # through it; a copy writes through it into the target as cp does (coreutils

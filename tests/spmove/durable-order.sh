@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The order of spmove's durability calls in a move across file systems,
 # per file system (root; ext4, XFS and btrfs on loop devices, the source
 # on tmpfs).  Each file of the moved tree is made unnamed (O_TMPFILE),

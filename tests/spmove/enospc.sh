@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove as root: running out of space on a small tmpfs leaves the old DST
 # intact and nothing behind; a move that fails keeps its source.
 . "$top_srcdir/tests/lib.sh"

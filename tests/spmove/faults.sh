@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove: failures injected with strace never lose data: the old DST stays,
 # no temporary file remains, the exit status is 1; refusals fall back.
 . "$top_srcdir/tests/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove's command line as GNU getopt_long reads it, side by side with GNU
 # cp: abbreviations, -tDIR and -t DIR, bundles, "--", operands among
 # options, errors and their status, --help and --version into a closed or

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove: a directory copied or moved into itself or into one of its
 # subdirectories is refused as cp and mv (coreutils 9.11) refuse it --
 # "cannot copy a directory, 'a', into itself, 'a/b/a'" and "cannot move 'a'

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove: a destination made earlier in the same run is never overwritten
 # by a later source operand, as cp and mv (coreutils 9.11) refuse it:
 # "will not overwrite just-created 'c/f' with 'b/f'", exit 1, the later

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A library loaded on first use that cannot be loaded (here: a broken copy
 # of it found first on LD_LIBRARY_PATH) is an error like any other: the
 # dynamic linker's words once, the file it was needed for reported, its

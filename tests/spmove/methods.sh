@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove --method, -M and --probe.
 . "$top_srcdir/tests/lib.sh"
 

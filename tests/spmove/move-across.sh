@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove --remove-source across file systems (root; two tmpfs), as mv
 # (coreutils 9.11): onto a non-empty directory it fails "Directory not
 # empty" and changes nothing; when the destination fills up half way the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spcp -r: the modes of the directories it makes, as mkdir(1) and GNU cp
 # 9.11 make them: a sticky source directory (1777) under umask 022 and 0,
 # a directory made inside a set-group-ID parent (it inherits the bit), one

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove -a/--archive, as GNU cp 9.11: -dR --preserve=all, quiet about
 # attributes that cannot be kept (extended attributes on a file system
 # without them; ownership as a user) where an explicit --preserve=xattr

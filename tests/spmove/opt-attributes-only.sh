@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spcp --attributes-only: a new DEST made empty, an existing one keeping
 # its data (and its other hard links), either given SOURCE's attributes as
 # -p/-a say; a symbolic link SOURCE does not replace an existing file

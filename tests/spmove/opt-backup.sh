@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove -b, --backup[=CONTROL], -S/--suffix, VERSION_CONTROL and
 # SIMPLE_BACKUP_SUFFIX, as GNU cp 9.11 (copy) and mv 9.11 (--remove-source).
 . "$top_srcdir/tests/spmove/opt-lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spcp -R --copy-contents: special files in a tree are read as data into
 # regular files (a FIFO, a block device, a character device), symbolic
 # links stay links; without it they are made again as special files.  The

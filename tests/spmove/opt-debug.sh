@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # --debug (spcp, spmv): -v's line, then for each file copied GNU's
 # "copy offload: ..., reflink: ..., sparse detection: ..." in our terms
 # (the path that moved the bytes in parentheses); "skipped 'b'" for a file

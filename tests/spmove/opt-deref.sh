@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove -d, -P/--no-dereference, -L/--dereference, -H, with and without -r,
 # and --preserve=links with -L, as GNU cp 9.11: without -r symlinks are
 # followed; -r alone implies -P unless -L or -H is given.

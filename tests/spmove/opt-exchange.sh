@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmv --exchange: the two names swapped in one renameat2(RENAME_EXCHANGE)
 # (a file and a directory too), "exchanged 'a' <-> 'b'" with -v, both
 # must exist, one SOURCE and one DEST only, not with --backup; -n keeps.

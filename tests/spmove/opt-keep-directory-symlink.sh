@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spcp --keep-directory-symlink: copying a directory onto a symbolic link
 # to a directory enters the directory it names (without the option: cp's
 # "cannot overwrite non-directory"), as GNU cp 9.11 (its

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared by tests/spmove/opt-*.sh (spmove's cp/mv options, issue 13): the
 # expected results were settled by running GNU cp 9.11 (and for moves by
 # reading mv 9.11's sources); the tests do not need GNU's tools.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spcp -l/--link: hard links instead of copies (no data moves), trees made
 # of new directories and linked files, links followed unless -P/-d, an
 # existing DEST replaced only with -f, and cp's same-file rules for it.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmv --no-copy: where rename(2) cannot move (another file system), mv
 # fails instead of copying: "cannot move 'f' to 'D/f': Invalid cross-device
 # link", the source kept.  Needs /dev/shm on another file system than the

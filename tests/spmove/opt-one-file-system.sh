@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spcp -x: a directory on another file system than its parent is made
 # (with its attributes) but not filled, as cp -x does; files and
 # directories of the tree's own file system are copied.  Root: mounts a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spcp --parents: SOURCE copied to DIRECTORY/SOURCE, the directories of its
 # name made (-v: "a -> d/a", unquoted, as cp prints them) with the source
 # directories' modes (or the default with --no-preserve=mode), -p giving

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove --preserve=mode,ownership,timestamps,links,xattr,all and
 # --no-preserve=LIST, as GNU cp 9.11: ACLs go with mode; bad words; context
 # refused. Ownership and trusted.* as root; as a user (nobody, through

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove --reflink[=auto|always|never], as GNU cp 9.11: where the file
 # system cannot clone (tmpfs, ext4) always fails with GNU's message and
 # leaves nothing behind; auto and never copy. Unlike cp 9.11, which has

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove --remove-destination, as GNU cp 9.11: an existing destination is
 # removed before the copy is made (a new inode; other hard links and a
 # symlink's target keep their data); and --rem is now ambiguous.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spcp -s/--symbolic-link: symbolic links to each SOURCE as named (relative
 # names only into the current directory), trees of new directories and
 # links, an existing DEST replaced only with -f, an existing symbolic link

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove -T/--no-target-directory and the operand count, as GNU cp 9.11
 # (copy) and mv 9.11 (--remove-source).
 . "$top_srcdir/tests/spmove/opt-lib.sh"

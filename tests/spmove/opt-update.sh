@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove -u/--update[=all|none|none-fail|older] with -n, -i and -f, as GNU
 # cp 9.11 (copy) and mv 9.11 (--remove-source). In both, -n means
 # --update=none whatever the order (skip, status 0) and --update=none-fail

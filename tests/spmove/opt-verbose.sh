@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove -v/--verbose, worded as GNU cp 9.11 (copies) and mv 9.11
 # (--remove-source: renames, and as root moves across file systems).
 . "$top_srcdir/tests/spmove/opt-lib.sh"

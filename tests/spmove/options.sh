@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove: -f -n -i -p --preserve --in-place --verify --fsync --stats
 # --progress, side by side with cp where they overlap.
 . "$top_srcdir/tests/lib.sh"

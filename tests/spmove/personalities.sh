@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spcp and spmv: spmove under cp's and mv's names, with exactly GNU 9.11's
 # option sets.  Every option (short and long) and every abbreviation of a
 # long option is read as getopt_long reads it with cp's and mv's tables:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove across a power cut (root; XFS, ext4 and btrfs on loop devices).
 # Each case as a user would meet it: the destination exists and is on
 # disk; spmove runs with its source on another file system; another

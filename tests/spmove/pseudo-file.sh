@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove: pseudo-files (sysfs, procfs) report a size that is a guess and no
 # blocks; they are copied by reading to end of file, as cat and cp read
 # them, never taken for sparse files and extended to st_size (issue 23).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spcp and spmv print nothing unasked, as cp and mv: no progress bar and
 # no summary line on a terminal even for a copy of 64 MiB or more (spmove
 # under its own name shows one there); and they accept --no-progress,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove as root in directories another user can write (issue 23): the
 # symbolic-link race harness.
 #

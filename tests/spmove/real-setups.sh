@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spcp and spmv in the setups real machines have, side by side with GNU cp
 # 9.11 and the system's mv: a tree holding a setgid project directory, a
 # sticky /tmp-like directory, a directory with a default ACL, a hard-linked

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A copy over an existing file keeps that file's owner, mode and ACL, as
 # GNU cp does when it writes into it -- spmove writes a new file and renames
 # it into place, so it must give the new file all three: an ACL of the old

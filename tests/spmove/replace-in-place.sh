@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spcp over an existing file: replaced by a complete new file only where
 # the result is the one GNU cp gives by writing into it; otherwise written
 # in place, as cp does (-v says why): a bind-mounted file (docker's

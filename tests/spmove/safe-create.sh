@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Files are created safely: spmove's temporary file relative to the
 # destination directory's fd, with O_EXCL|O_NOFOLLOW and mode 0600, renamed
 # over the destination through the same fd; acctpin's accounting file with

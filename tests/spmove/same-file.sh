@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove: a source and destination that are the same file -- by name,
 # through a symbolic link either way, through hard links, through a bind
 # mount, on one file system and across two -- are refused as cp and mv

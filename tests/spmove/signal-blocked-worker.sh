@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A caught SIGTERM ends the run while a copy worker is blocked: regular
 # files that block when read (/proc/kmsg, bind-mounted into the tree, as a
 # hung network file system would), one read by the walker and one by a

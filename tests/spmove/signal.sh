@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove: every fatal signal that can be caught -- SIGINT, SIGTERM, SIGHUP,
 # SIGALRM, SIGUSR1, SIGUSR2, SIGQUIT, SIGPIPE -- in the middle of a copy from
 # a slow pipe leaves the old DST intact and no temporary file; the process

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A socket read as data (spcp without -R, or with --copy-contents, and
 # /dev/stdin connected to a socket) cannot be opened: "cannot open ... for
 # reading: No such device or address", exit 1, nothing made -- as GNU cp

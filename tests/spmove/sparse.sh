@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove: sparse files keep their holes (SEEK_DATA/SEEK_HOLE); --sparse.
 . "$top_srcdir/tests/lib.sh"
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove: a sparse file copied onto something that cannot seek -- a
 # character device, a FIFO, a pipe -- is written whole, holes as zeros, as
 # cp does; the destination stays what it was (never replaced by a file).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove under its own name takes every option spcp takes from cp (besides
 # its own): -l, -s, -x, --parents, --attributes-only, --copy-contents,
 # --keep-directory-symlink, --debug, --strip-trailing-slashes, each doing

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A stream (a FIFO, a character device) read as data into a free name is
 # made under that name at once, private (0600) until complete, as cp makes
 # it: whoever feeds the FIFO may wait for the name (coreutils'

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove: a trailing slash on an operand means "a directory", as in cp and
 # mv (coreutils 9.11): a file onto 'no-such/' or onto 'file/' is an error
 # and creates or changes nothing; onto 'dir/' it goes into the directory; a

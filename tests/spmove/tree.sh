@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove -r: directory trees side by side with cp -r, compared with diff -r.
 . "$top_srcdir/tests/lib.sh"
 

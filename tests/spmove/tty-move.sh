@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove --remove-source to a new name with standard error on a terminal
 # (where --progress is on by default): finding the destination's device
 # for the progress total once crashed spmove (a null pointer, found by

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove: a destination file the user may write in a directory the user may
 # not: the copy cannot go through a temporary file, so it is written in
 # place, as GNU cp writes every copy (root; the copy runs as nobody).  -v

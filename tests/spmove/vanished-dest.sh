@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove: a destination that was there when looked at and is gone when the
 # copy replaces it (removed meanwhile, as on NFS) is made anew, as GNU cp
 # does (coreutils' tests/cp/nfs-removal-race.sh): a preloaded library says

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove --stats names the paths that ran and, when one of them was
 # vmsplice or gift, says whether this kernel's vmsplice copied the pages
 # (upstream's plain-copy vmsplice, the 7.2 cycle): asked of the kernel with

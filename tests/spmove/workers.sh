@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # spmove -r's copy workers and its unnamed new files (O_TMPFILE, linked in
 # when complete): the copy is cp's, whatever fails, with nothing left
 # behind; --stats says how many workers ran.

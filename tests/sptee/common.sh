@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Helpers for the sptee tests: GNU tee and sptee side by side.
 # Sourced by tests/sptee/*.sh after tests/lib.sh.
 LC_ALL=C

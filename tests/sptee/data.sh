@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # sptee copies every byte, as GNU tee does: sizes around pipe and chunk
 # boundaries, stdin and stdout pipes or files, 1, 3 and 64 outputs.
 . "$top_srcdir/tests/lib.sh"

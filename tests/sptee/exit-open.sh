@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # --output-error=exit and exit-nopipe: a FILE that cannot be opened ends
 # the run at once, before anything is copied, with one message and exit
 # status 1 (as GNU tee 9.11: the files before it are created, those after

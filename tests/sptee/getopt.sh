@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # sptee's command line as GNU getopt_long reads it, side by side with GNU
 # tee: abbreviations, errors and their status, "--", operands among
 # options, --help and --version into a closed or full stdout.

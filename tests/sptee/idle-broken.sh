@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # -p (warn-nopipe) and --output-error=exit-nopipe end as soon as every
 # output left is a pipe without readers, even while standard input is idle
 # (as GNU tee, which polls its outputs while it waits for input); an output

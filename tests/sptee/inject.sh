@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Fault injection on tee(2), splice(2) and write(2): a refusal (EINVAL) at
 # any of the first calls falls back and still gives every output the same
 # bytes; EINTR and EAGAIN change nothing.

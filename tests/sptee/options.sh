@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # sptee's options, operands and error messages, side by side with GNU tee.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/sptee/common.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Readers that go away, under every --output-error mode, side by side with
 # GNU tee; non-blocking outputs are polled, never spun on.
 . "$top_srcdir/tests/lib.sh"

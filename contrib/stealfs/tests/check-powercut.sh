@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # check-powercut.sh - spmove across power cuts on Debian's kernels (6.1 and
 # 6.12 by default), in qemu through check-vm.sh's machinery (vm-lib.sh:
 # the same cache of packages): dm-log-writes records every write and flush

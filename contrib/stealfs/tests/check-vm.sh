@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # check-vm.sh - the stealfs VM tests: for each Debian kernel series (6.1,
 # 6.12 and 7.2 by default; 5.10 on demand) fetch the linux-image package
 # that has matching headers (vm-lib.sh: a private apt state with bullseye,

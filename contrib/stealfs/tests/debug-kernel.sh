@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # debug-kernel.sh - build, cache and boot the stealfs debug kernel.
 #
 # Builds Debian's linux-source-6.12 with tinyconfig plus

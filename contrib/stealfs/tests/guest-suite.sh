@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # guest-suite.sh - the stealfs suite, run inside the VM by /init (busybox).
 # Prints TAP-like "ok N - ..." / "not ok N - ..." lines, "BENCH ..." lines,
 # and one "STEALFS-SUMMARY ..." line that contrib/stealfs/tests/check-vm.sh parses.

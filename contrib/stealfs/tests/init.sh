@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # init.sh - /init of the stealfs test VM (busybox).  Mounts the kernel's
 # filesystems, loads the modules listed in /lib/modules/order, runs the guest
 # suite (or, in `make kernel-truth`'s VM, kt-run.sh), dumps the kernel log

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kt-guest.sh - the measurements of `make kernel-truth` on one kernel: in the
 # VM (run by kt-init.sh as /init's payload, busybox) and on the host (run by
 # contrib/kernel-truth/kernel-truth.sh).  Prints records, one a line, that

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kt-run.sh - the payload of /init in `make kernel-truth`'s VM (instead of
 # guest-suite.sh): loads stealfs, mounts stealfs (steal=on and steal=off),
 # ext4 on a loop device and a tmpfs, and runs kt-guest.sh, then (first

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* lwreplay: replay a dm-log-writes log (the format of the kernel's
  * Documentation/admin-guide/device-mapper/log-writes.rst and
  * drivers/md/dm-log-writes.c) onto a device, and compare what a mounted

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # powercut-guest.sh - the power-cut checks in the VM (check-powercut.sh):
 # for each file system and case, every write and flush of a run of spmove
 # is recorded by dm-log-writes, then replayed by lwreplay, forward onto

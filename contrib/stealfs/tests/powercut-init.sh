@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # powercut-init.sh - /init of the power-cut VM (check-powercut.sh): mounts,
 # loads the modules of /lib/modules/order, runs powercut-guest.sh on the
 # file systems of pc_fs= (kernel command line), dumps the kernel log and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * stealprobe - the guest suite's probe for stealfs: splices data into a
  * file with or without SPLICE_F_MOVE, gifts pages with vmsplice, checks mmap

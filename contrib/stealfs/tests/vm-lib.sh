@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # vm-lib.sh - the VM machinery shared by check-vm.sh and `make kernel-truth`
 # (contrib/kernel-truth/kernel-truth.sh), sourced by both: installing the
 # host tools, fetching a Debian kernel (image and headers, cached), building
