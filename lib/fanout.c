@@ -869,6 +869,10 @@ int64_t sp_fanout(struct sp_mover *m, int in_fd, const int *out_fds, size_t n,
 		if (rc <= 0)
 			break;
 		f.total += f.chunk;
+		/* The caller's elements are current when its progress
+		 * callback reads them (sptee's bar counts from them). */
+		for (size_t i = 0; m->opts.progress && i < n; i++)
+			publish(&f, i);
 		rc = lsp_report_progress(m);
 	}
 
