@@ -28,6 +28,9 @@ chmod +x fake/ldconfig
 hook() {
 	libdir=$1; shift
 	: >calls
+	# A make of its own, not a sub-make of make check's (whose flags, under
+	# -j, have it say "Entering directory").
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
 	PATH=$T_DIR/fake:$PATH LDCONFIG=$T_DIR/fake/ldconfig make -s --no-print-directory -C "$top_builddir" install-exec-hook \
 		bindir="$T_DIR/bin" libdir="$libdir" "$@" 2>&1
 }
