@@ -236,11 +236,8 @@ void lsp_result_store(struct sp_result *result, const struct sp_result *res);
 
 /* One transfer of up to length bytes from the input in (from offset, or
  * SP_OFFSET_CURRENT) to the output out.  What the endpoints already know
- * is not asked of the kernel again (on this machine every system call
- * costs more than the 4 KiB copy it serves: perf record of spmove -r on
- * 1000 small files showed a third of the time in the hypervisor's
- * interrupt re-enabling on system call return); what is not, is looked
- * up and filled in.  res (never NULL) gets the bytes written, the path
+ * is not asked of the kernel again (a system call can cost more than the
+ * 4 KiB copy it serves); what is not, is looked up and filled in.  res (never NULL) gets the bytes written, the path
  * and the failed side.  Returns the count or a negative errno
  * (lib/move.c). */
 int64_t lsp_move_range(struct sp_mover *m, struct endpoint *in, struct endpoint *out,
