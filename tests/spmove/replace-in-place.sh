@@ -55,7 +55,7 @@ run_case() {
 }
 
 NOBODY=no
-nobody_runs "$SPMOVE" && NOBODY=yes
+nobody_runs "$SPCP" && NOBODY=yes
 ours=$(run_case "$SPCP" ours 2>&1)
 echo "$ours"
 check_eq "a bind-mounted file is written (its mount's file too)" \
