@@ -47,7 +47,9 @@ if [ "$(id -u)" = 0 ]; then
 	out=$(hook "$T_DIR/sys" DESTDIR="$T_DIR/stage")
 	check_eq "root, DESTDIR: the cache is left alone" "" "$(cat calls)"
 fi
-if nobody_runs "$SPCAT"; then
+if command -v setpriv >/dev/null &&
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		sh -c ": <'$top_srcdir/contrib/ldcache-refresh'" 2>/dev/null; then
 	chown nobody "$T_DIR" "$T_DIR/bin"
 	out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups \
 		env LDCONFIG="$T_DIR/fake/ldconfig" sh "$top_srcdir/contrib/ldcache-refresh" "$T_DIR/sys")
@@ -58,6 +60,6 @@ if nobody_runs "$SPCAT"; then
 		env LDCONFIG="$T_DIR/fake/ldconfig" sh "$top_srcdir/contrib/ldcache-refresh" "$T_DIR/private")
 	check_eq "a user, a private prefix: nothing said" "" "$out"
 else
-	echo "# the checks as the user nobody are left out (no setpriv, or the tree is closed)"
+	echo "# the checks as the user nobody are left out (no setpriv, or nobody cannot read the tree)"
 fi
 done_testing
