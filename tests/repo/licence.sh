@@ -12,7 +12,10 @@
 # changes nothing), which must then pass, and fail with one line taken out.
 . "$top_srcdir/tests/lib.sh"
 ADD=$top_srcdir/contrib/add-spdx
-if ! git -C "$top_srcdir" rev-parse --is-inside-work-tree >/dev/null 2>&1 &&
+# A release tree unpacked inside some other checkout (distcheck in a clone)
+# is not a checkout of its own: only the checkout's top counts.
+top_git=$(git -C "$top_srcdir" rev-parse --show-toplevel 2>/dev/null)
+if [ "$(cd "$top_srcdir" && pwd -P)" != "$(cd "${top_git:-/nonexistent}" 2>/dev/null && pwd -P)" ] &&
 	[ -e "$top_srcdir/configure" ]; then
 	skip "not a git checkout: the source files cannot be told from generated ones"
 fi
