@@ -151,3 +151,13 @@ gnu() {
 	echo "# GNU $1: $path ($("$path" --version 2>/dev/null | head -n 1))" >&2
 	echo "$path"
 }
+
+# as_cp NAME...: standard input with each program's name that starts a
+# message ("spcp:", "./gnucp:", "/usr/bin/cp:") written as "CP:", so that
+# messages compare whatever the name a program was run under: GNU 9.11
+# prints its base name, Debian's 9.1 the name it was run as.
+as_cp() {
+	local alt
+	alt=$(IFS='|'; echo "$*")
+	sed -E "s#(^|[[:space:]])([^[:space:]]*/)?($alt):#\1CP:#g"
+}

@@ -102,9 +102,13 @@ cat src >/dev/null
 python3 -c 'import os, sys
 fd = os.open(sys.argv[1], os.O_RDONLY)
 os.posix_fadvise(fd, int(sys.argv[2]), 0, os.POSIX_FADV_DONTNEED)' src $((size / 2))
+# What stays is compared with what was cached right before the copy, not
+# with half the file: under memory pressure (CI runs the suite two at a
+# time) the kernel may reclaim a few of those pages on its own.
+before=$(resident src)
 refuse "$(real_bin spcat)" --nocache src >out
-ok "without RWF_DONTCACHE: the input's pages read are gone, those cached before stay ($(resident src) bytes)" \
-	test "$(resident src)" -ge $((size / 2)) -a "$(resident src)" -le $((size / 2 + small))
+ok "without RWF_DONTCACHE: the input's pages read are gone, those cached before stay ($before before, $(resident src) after)" \
+	test "$(resident src)" -ge $((before - small)) -a "$(resident src)" -le $((before + small))
 ok "without RWF_DONTCACHE: the output's pages are gone after ($(resident out) bytes)" \
 	test "$(resident out)" -le $small
 same_files "without RWF_DONTCACHE: the copy is whole" src out
@@ -119,9 +123,10 @@ cat src >/dev/null
 python3 -c 'import os, sys
 fd = os.open(sys.argv[1], os.O_RDONLY)
 os.posix_fadvise(fd, int(sys.argv[2]), 0, os.POSIX_FADV_DONTNEED)' src $((size / 2))
+before=$(resident src)
 refuse "$(real_bin spmove)" --nocache src m1
-ok "spmove without RWF_DONTCACHE: the source's pages read are gone, those cached before stay ($(resident src) bytes)" \
-	test "$(resident src)" -ge $((size / 2)) -a "$(resident src)" -le $((size / 2 + small))
+ok "spmove without RWF_DONTCACHE: the source's pages read are gone, those cached before stay ($before before, $(resident src) after)" \
+	test "$(resident src)" -ge $((before - small)) -a "$(resident src)" -le $((before + small))
 ok "spmove without RWF_DONTCACHE: the copy's pages are gone after ($(resident m1) bytes)" \
 	test "$(resident m1)" -le $small
 same_files "spmove without RWF_DONTCACHE: the copy is whole" src m1

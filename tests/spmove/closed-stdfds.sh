@@ -27,7 +27,7 @@ cases() {
 	timeout 60 "$cp" -r /proc/self/fd/2 z 2>&-; echo "proc fd 2: $?"
 	echo "made: $(ls -A | grep -v -e '^f$' -e '^spcp$' -e '^gnucp$' | tr '\n' ' ')"
 }
-ours=$(cases ./spcp | sed 's/spcp:/CP:/g')
+ours=$(cases ./spcp | as_cp spcp)
 echo "$ours"
 check_eq "-rH /dev/stdin with stdin closed" \
 	"rH stdin: 1 CP: cannot stat '/dev/stdin': No such file or directory" \
@@ -43,7 +43,7 @@ check_eq "into /proc/self/fd/1" \
 check_eq "-r /proc/self/fd/2 with stderr closed" "proc fd 2: 1" "$(echo "$ours" | grep '^proc fd 2:')"
 check_eq "nothing made" "made: " "$(echo "$ours" | grep '^made:')"
 if [ -x gnucp ]; then
-	gnu=$(cases ./gnucp | sed 's/cp:/CP:/g; s/gnuCP:/CP:/g')
+	gnu=$(cases ./gnucp | as_cp gnucp)
 	check_eq "as GNU cp" "$gnu" "$ours"
 fi
 

@@ -28,6 +28,6 @@ check_eq "spcp - with no file '-': GNU's message" \
 	"spcp: cannot stat '-': No such file or directory 1" "$(cat err) $RC"
 if [ -x "$GNU_CP" ]; then
 	run_cmd out err2 "$GNU_CP" - t4 </dev/null
-	check_eq "GNU cp says the same" "$(sed 's/^spcp:/cp:/' err)" "$(cat err2)"
+	check_eq "GNU cp says the same" "$(as_cp spcp <err)" "$(as_cp cp <err2)"
 fi
 done_testing

@@ -28,7 +28,7 @@ a.shutdown(socket.SHUT_WR)
 sys.exit(subprocess.call([sys.argv[1], "/dev/stdin", "out/in"], stdin=b))' "$cp" 2>&1)
 	echo "stdin socket: $? $err $(cat out/in 2>&1 | sed 's/.*: //')"
 }
-ours=$(cases "$SPCP" | sed 's/spcp:/CP:/g')
+ours=$(cases "$SPCP" | as_cp spcp)
 echo "$ours"
 check_eq "a socket as data: GNU's error, nothing made" \
 	"plain: 1 CP: cannot open 'sock' for reading: No such device or address No such file or directory" \
@@ -41,7 +41,7 @@ check_eq "/dev/stdin a connected socket: GNU's error" \
 	"stdin socket: 1 CP: cannot open '/dev/stdin' for reading: No such device or address No such file or directory" \
 	"$(echo "$ours" | grep '^stdin socket:')"
 if [ -x "$GNU_CP" ]; then
-	gnu=$(cases "$GNU_CP" | sed 's/^\(.*\)cp:/\1CP:/')
+	gnu=$(cases "$GNU_CP" | as_cp cp)
 	check_eq "as GNU cp" "$gnu" "$ours"
 fi
 done_testing
