@@ -9,6 +9,9 @@ set -u
 SPCAT="$top_builddir/src/spcat/spcat"
 SPTEE="$top_builddir/src/sptee/sptee"
 SPMOVE="$top_builddir/src/spmove/spmove"
+# spmove under cp's and mv's names (the personalities of spmove(1)).
+SPCP="$top_builddir/src/spmove/spcp"
+SPMV="$top_builddir/src/spmove/spmv"
 ACCTPIN="$top_builddir/src/acctpin/acctpin"
 
 # real_bin TOOL: the path of TOOL's real binary, not libtool's wrapper script

@@ -8,8 +8,6 @@
 . "$top_srcdir/tests/lib.sh"
 LC_ALL=C
 export LC_ALL
-SPCP=$top_builddir/src/spmove/spcp
-SPMV=$top_builddir/src/spmove/spmv
 GNU_CP=$(gnu cp)
 
 echo dash >./-

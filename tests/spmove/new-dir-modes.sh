@@ -10,7 +10,6 @@
 . "$top_srcdir/tests/lib.sh"
 LC_ALL=C
 export LC_ALL
-SPCP=$top_builddir/src/spmove/spcp
 GNU_CP=$(gnu cp)
 
 # make_dirs CP DIR: the cases, made by CP in DIR; prints each new mode.

@@ -6,7 +6,6 @@
 # unless --remove-destination.  Expected results as GNU cp 9.11's (its
 # tests/cp/attr-existing.sh and reflink-perm.sh).
 . "$top_srcdir/tests/spmove/opt-lib.sh"
-SPCP=$top_builddir/src/spmove/spcp
 
 fresh new
 echo data >a && chmod 640 a && touch -d 2001-02-03 a

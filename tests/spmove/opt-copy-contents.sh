@@ -7,7 +7,6 @@
 # carry data, so that a copy which does not read them cannot pass.  Root
 # (mknod, losetup).
 . "$top_srcdir/tests/spmove/opt-lib.sh"
-SPCP=$top_builddir/src/spmove/spcp
 require_root
 fresh tree
 mkdir t && mknod t/null c 1 3 2>/dev/null || skip "cannot mknod"

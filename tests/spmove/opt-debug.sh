@@ -5,8 +5,6 @@
 # (the path that moved the bytes in parentheses); "skipped 'b'" for a file
 # --update=none keeps; no such line for --attributes-only or a rename.
 . "$top_srcdir/tests/spmove/opt-lib.sh"
-SPCP=$top_builddir/src/spmove/spcp
-SPMV=$top_builddir/src/spmove/spmv
 pattern='^copy offload: [a-z]*, reflink: [a-z]*, sparse detection: [A-Za-z_ +]*\( (data: [a-z_]*)\)\?$'
 
 fresh file

@@ -5,7 +5,6 @@
 # must exist, one SOURCE and one DEST only, not with --backup; -n keeps.
 # Expected results as mv 9.11's sources and tests/mv/mv-exchange.sh say.
 . "$top_srcdir/tests/spmove/opt-lib.sh"
-SPMV=$top_builddir/src/spmove/spmv
 
 fresh swap
 echo A >a && echo B >b

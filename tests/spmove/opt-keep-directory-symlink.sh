@@ -5,7 +5,6 @@
 # "cannot overwrite non-directory"), as GNU cp 9.11 (its
 # tests/cp/keep-directory-symlink.sh).
 . "$top_srcdir/tests/spmove/opt-lib.sh"
-SPCP=$top_builddir/src/spmove/spcp
 
 fresh tree
 mkdir -p a/b b/d/e && ln -s b a/d

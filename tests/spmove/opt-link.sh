@@ -5,7 +5,6 @@
 # existing DEST replaced only with -f, and cp's same-file rules for it.
 # Expected results settled against GNU cp 9.11.
 . "$top_srcdir/tests/spmove/opt-lib.sh"
-SPCP=$top_builddir/src/spmove/spcp
 inode() { stat -c %i "$1"; }
 
 fresh file

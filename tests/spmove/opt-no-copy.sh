@@ -5,7 +5,6 @@
 # link", the source kept.  Needs /dev/shm on another file system than the
 # scratch directory.
 . "$top_srcdir/tests/spmove/opt-lib.sh"
-SPMV=$top_builddir/src/spmove/spmv
 other=$(mktemp -d /dev/shm/splice-utils-test.XXXXXX 2>/dev/null) || skip "no /dev/shm"
 at_exit "rm -rf '$other'"
 [ "$(stat -c %d "$other")" != "$(stat -c %d "$T_DIR")" ] || skip "/dev/shm is the scratch directory's file system"

@@ -5,7 +5,6 @@
 # directories of the tree's own file system are copied.  Root: mounts a
 # tmpfs inside the tree.
 . "$top_srcdir/tests/spmove/opt-lib.sh"
-SPCP=$top_builddir/src/spmove/spcp
 require_root
 fresh tree
 mkdir -p t/mnt t/same && echo 1 >t/same/f && echo 0 >t/top

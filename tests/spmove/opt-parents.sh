@@ -7,7 +7,6 @@
 # directory, a name through a file, a file in the way: cp's messages.
 # Expected results as GNU cp 9.11's (tests/cp/cp-parents.sh, parent-perm.sh).
 . "$top_srcdir/tests/spmove/opt-lib.sh"
-SPCP=$top_builddir/src/spmove/spcp
 
 fresh verbose
 mkdir -p a/b/c d && echo x >a/b/c/f

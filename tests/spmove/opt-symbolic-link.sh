@@ -5,7 +5,6 @@
 # links, an existing DEST replaced only with -f, an existing symbolic link
 # made again.  Expected results settled against GNU cp 9.11.
 . "$top_srcdir/tests/spmove/opt-lib.sh"
-SPCP=$top_builddir/src/spmove/spcp
 
 fresh here
 echo data >a

@@ -11,8 +11,6 @@
 . "$top_srcdir/tests/lib.sh"
 LC_ALL=C
 export LC_ALL
-SPCP=$top_builddir/src/spmove/spcp
-SPMV=$top_builddir/src/spmove/spmv
 : "${GNU_CP:=${PEER_COREUTILS:-/nonexistent}/cp}"
 [ -x "$SPCP" ] && [ -x "$SPMV" ] || skip "no build-tree spcp and spmv"
 

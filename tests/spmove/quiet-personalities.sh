@@ -9,8 +9,6 @@
 . "$top_srcdir/tests/lib.sh"
 LC_ALL=C
 export LC_ALL
-SPCP=$top_builddir/src/spmove/spcp
-SPMV=$top_builddir/src/spmove/spmv
 command -v script >/dev/null || skip "no script(1) for a terminal"
 head -c 70000000 /dev/zero >big
 mkdir -p "${TMPDIR:-/tmp}" other

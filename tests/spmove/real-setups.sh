@@ -14,8 +14,6 @@
 require_root
 LC_ALL=C
 export LC_ALL
-SPCP=$top_builddir/src/spmove/spcp
-SPMV=$top_builddir/src/spmove/spmv
 GNU_CP=$(gnu cp)
 GNU_MV=$(command -v mv)
 [ -x "$GNU_CP" ] || skip "no GNU cp to compare with"

@@ -12,7 +12,6 @@
 require_root
 LC_ALL=C
 export LC_ALL
-SPCP=$top_builddir/src/spmove/spcp
 GNU_CP=$(gnu cp)
 chmod 755 "$T_DIR"
 as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; }

@@ -8,7 +8,6 @@
 . "$top_srcdir/tests/lib.sh"
 LC_ALL=C
 export LC_ALL
-SPCP=$top_builddir/src/spmove/spcp
 GNU_CP=$(gnu cp)
 command -v python3 >/dev/null || skip "python3 makes the sockets"
 python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind("sock")' || skip "no socket"

@@ -8,7 +8,6 @@
 . "$top_srcdir/tests/lib.sh"
 LC_ALL=C
 export LC_ALL
-SPCP=$top_builddir/src/spmove/spcp
 
 mkdir -p src/sub && echo data >src/sub/f && mkfifo src/fifo
 # each TOOL DIR: every option with TOOL into DIR; prints what results.

@@ -7,7 +7,6 @@
 # through a temporary: it keeps its old data until the new data is
 # complete, also when the copy is stopped half way.
 . "$top_srcdir/tests/spmove/opt-lib.sh"
-SPCP=$top_builddir/src/spmove/spcp
 command -v mkfifo >/dev/null || skip "no mkfifo"
 
 # wait_until CMD...: poll CMD until it succeeds, for at most about 30 s
