@@ -708,10 +708,11 @@ static bool may_write(const struct spmove *s, const struct target *t, const stru
 
 /* Open the source src, seen as st (through a link when follow), checked
  * to be that file: never following a link that was not there, never
- * waiting for a FIFO's writer that it was not.  Returns the descriptor
- * (its fstat in *now), or -1 after a report. */
+ * waiting for a FIFO's writer that it was not.  Returns 0 with the
+ * descriptor in *in (its fstat in *now), or 1 after a report (or none
+ * when the run was cancelled). */
 static int open_source(const struct loc *src, const struct stat *st, bool follow,
-		       struct stat *now)
+		       struct stat *now, int *in)
 {
 	bool fifo = S_ISFIFO(st->st_mode);
 	int fd;
@@ -721,20 +722,21 @@ static int open_source(const struct loc *src, const struct stat *st, bool follow
 					      (fifo ? 0 : O_NONBLOCK), st, now);
 	while (fd == -EINTR && !spmove_cancel);
 	if (fd == -EINTR)
-		return -1;
+		return 1;
 	if (fd == -ESTALE) {
 		loc_replaced(src);
-		return -1;
+		return 1;
 	}
 	if (fd < 0) {
 		cli_error(-fd, "cannot open %s for reading", quoted(src->path));
-		return -1;
+		return 1;
 	}
 	/* A device copied as data is read as usual (a regular file does not
 	 * care). */
 	if (!fifo && !S_ISREG(now->st_mode))
 		(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	return fd;
+	*in = fd;
+	return 0;
 }
 
 int copy_regular(struct spmove *s, const struct loc *src, const struct stat *src_st, bool follow,
@@ -750,7 +752,6 @@ int copy_regular(struct spmove *s, const struct loc *src, const struct stat *src
 	else if (resolve_output(s, dst, dst_st, &t))
 		return 1;
 	t.absent = dst_absent;
-	int status = 1;
 	if (dst_st && !may_write(s, &t, dst_st)) {
 		if (!s->o->force) {
 			cli_error(EACCES, "cannot create regular file %s", quoted(dst->path));
@@ -760,8 +761,9 @@ int copy_regular(struct spmove *s, const struct loc *src, const struct stat *src
 		dst_st = NULL; /* -f: a new file replaces it */
 	}
 	struct stat in_st;
-	int in = open_source(src, src_st, follow, &in_st);
-	if (in >= 0) {
+	int in = -1;
+	int status = open_source(src, src_st, follow, &in_st, &in);
+	if (!status) {
 		status = copy_into(s, src, in, &in_st, true, &t, dst_st);
 		close(in);
 	}

@@ -903,7 +903,7 @@ static int copy_by_type(struct spmove *s, const struct loc *src, const struct st
 		 * not a link's target: resolve_output() is the walker's. */
 		if (up && (d->absent || (d->exists && !d->link)) && pool_takes(s, st))
 			return pool_copy(s, src, st, follow, dst, d->absent ? NULL : &d->st, up,
-					 false);
+					 false) == STEP_FAILED;
 		return copy_file_data(s, src, st, follow, dst, d);
 	case S_IFIFO: case S_IFCHR: case S_IFBLK: case S_IFSOCK:
 		/* A socket read as data cannot be opened: GNU's error. */

@@ -107,14 +107,15 @@ static void job_free(struct job *j)
 }
 
 /* Copy as s says; STEP_GO_ON only for a listed job. */
-static int job_run(struct spmove *s, const struct job *j)
+static enum step job_run(struct spmove *s, const struct job *j)
 {
 	if (spmove_cancel)
-		return 1;
+		return STEP_FAILED;
 	if (j->listed)
-		return (int)copy_new_regular(s, &j->src, &j->dst);
+		return copy_new_regular(s, &j->src, &j->dst);
 	return copy_regular(s, &j->src, &j->st, j->follow, &j->dst,
-			    j->replaces ? &j->dst_st : NULL, !j->replaces, false);
+			    j->replaces ? &j->dst_st : NULL, !j->replaces, false)
+	       ? STEP_FAILED : STEP_DONE;
 }
 
 /* Take the first queued job and copy it as s (a worker's, or the
@@ -126,11 +127,11 @@ static void run_next(struct pool *p, struct spmove *s)
 	p->count--;
 	p->busy++;
 	pthread_mutex_unlock(&p->lock);
-	int rc = job_run(s, &j);
+	enum step rc = job_run(s, &j);
 	struct job *back = NULL;
 	if (rc == STEP_GO_ON && !(back = malloc(sizeof(*back)))) {
 		cli_error(ENOMEM, "cannot copy %s", quoted(j.src.path));
-		rc = 1;
+		rc = STEP_FAILED;
 	}
 	if (back)
 		*back = j;
@@ -141,7 +142,7 @@ static void run_next(struct pool *p, struct spmove *s)
 		back->next = p->again;
 		p->again = back;
 	} else {
-		p->status |= rc;
+		p->status |= rc == STEP_FAILED;
 	}
 	if (!--p->busy && !p->count)
 		pthread_cond_broadcast(&p->done);
@@ -274,8 +275,9 @@ static int job_make(struct job *j, const struct loc *src, const struct stat *st,
 	return 0;
 }
 
-int pool_copy(struct spmove *s, const struct loc *src, const struct stat *st, bool follow,
-	      const struct loc *dst, const struct stat *dst_st, struct ancestor *up, bool listed)
+enum step pool_copy(struct spmove *s, const struct loc *src, const struct stat *st, bool follow,
+		    const struct loc *dst, const struct stat *dst_st, struct ancestor *up,
+		    bool listed)
 {
 	if (!s->pool)
 		pool_start(s);
@@ -296,7 +298,7 @@ int pool_copy(struct spmove *s, const struct loc *src, const struct stat *st, bo
 			job_free(&j);
 	}
 	if (queued)
-		return 0;
+		return STEP_DONE;
 	/* Every worker has work (or none could start): the walker's copy. */
 	struct job here = { .src = *src, .dst = *dst, .listed = listed, .follow = follow,
 			    .replaces = dst_st != NULL };

@@ -379,11 +379,13 @@ bool pool_takes_listed(const struct spmove *s);
  * ancestor) to dst as copy_regular() does -- a free name, or with dst_st
  * a file (not a symbolic link) to replace, already checked as cp checks
  * it (listed: as copy_new_regular(), src not looked at) -- in a worker
- * (starting them on first use), or here when all are busy.  Returns 0 when handed over
- * (pool_wait() and pool_again() tell how it went), else the copy's result,
- * which may be STEP_GO_ON for a listed one. */
-int pool_copy(struct spmove *s, const struct loc *src, const struct stat *st, bool follow,
-	      const struct loc *dst, const struct stat *dst_st, struct ancestor *up, bool listed);
+ * (starting them on first use), or here when all are busy.  STEP_DONE
+ * when handed over (pool_wait() and pool_again() tell how it went), else
+ * the copy's step: STEP_DONE, STEP_FAILED after a report, or STEP_GO_ON
+ * (only for a listed one) when copy_entry() must take it. */
+enum step pool_copy(struct spmove *s, const struct loc *src, const struct stat *st, bool follow,
+		    const struct loc *dst, const struct stat *dst_st, struct ancestor *up,
+		    bool listed);
 
 /* Wait until every copy handed over has finished, copying from the queue
  * meanwhile.  Returns 1 when one of them failed (reported) since the last
@@ -486,8 +488,9 @@ void verbose_pair(const char *prefix, const char *src, const char *dst, const ch
 extern const struct cli_choice preserve_choices[PRESERVE_CHOICES];
 
 /* The attributes (enum keep bits) the comma-separated list names into
- * *keep; each word may be abbreviated.  Returns 0, or -1 for an unknown,
- * ambiguous or empty word, the first at list + *bad, *bad_len bytes long. */
+ * *keep; each word may be abbreviated.  Returns 0, or -EINVAL for an
+ * unknown, ambiguous or empty word, the first at list + *bad, *bad_len
+ * bytes long.  Prints nothing. */
 int preserve_list(const char *list, unsigned *keep, size_t *bad, size_t *bad_len);
 
 /* ---- signal.c ---- */
