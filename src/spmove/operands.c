@@ -35,7 +35,12 @@ static bool copy_onto_backup(const struct spmove *s, const char *src, const stru
 }
 
 /* Copy src to the name of its backup, without a backup of that.
- * Returns 0 or 1. */
+ * Returns 0 or 1.  The copy runs in a context of its own, whose
+ * description is the run's with no backup: s->o, shared read-only with
+ * the workers' contexts, is never pointed elsewhere.  A regular file at
+ * the top goes to no worker (pool_takes() needs a tree), so nothing keeps
+ * the context's address; what the copy changed in it (methods used,
+ * --debug's facts, the sets of names) is the walker's again after. */
 static int copy_to_backup(struct spmove *s, const struct loc *src)
 {
 	struct loc backup = *src;
@@ -48,12 +53,13 @@ static int copy_to_backup(struct spmove *s, const struct loc *src)
 	struct spmove_options o = *s->o;
 	o.backup = BACKUP_NONE;
 	o.backup_copy = true;
-	const struct spmove_options *was = s->o;
-	s->o = &o;
+	struct spmove here = *s;
+	here.o = &o;
 	struct top top = { src->path, path };
 	struct outcome out = { 0 };
-	int status = copy_entry(s, src, &backup, &top, NULL, &out, NULL);
-	s->o = was;
+	int status = copy_entry(&here, src, &backup, &top, NULL, &out, NULL);
+	here.o = s->o;
+	*s = here;
 	free(path);
 	return status;
 }
