@@ -246,7 +246,7 @@ int remove_source(const struct spmove *s, const struct loc *src, const struct st
 	struct removal r = { s, st, "" };
 	snprintf(r.prefix, sizeof(r.prefix), "%.*s", (int)loc_dir_len(src), src->path);
 	if (!err)
-		err = rm_tree_at_checked(src->dir, src->name, s->o->verbose ? say_removed : NULL,
+		err = rm_tree_at_checked(src->dir, src->name, s->c.o->verbose ? say_removed : NULL,
 					 copied_dir, &r);
 	if (err == -ESTALE) {
 		cli_error(0, "cannot remove %s: it was replaced while being moved",
