@@ -132,7 +132,7 @@ int ap_owner_text(char *buf, size_t size);
 
 /* Create the owner file in dir (which this run just made) holding text;
  * an empty text (the owner could not be told) makes none.  Returns 0, or a
- * negative errno after a message. */
+ * negative errno (ap_report_failure() says why). */
 int ap_owner_write(const char *dir, const char *text);
 
 /* Remove the directories acctpin.* in parent that runs of this user left
@@ -145,11 +145,25 @@ void ap_sweep_stale(const char *parent, const char *self);
 
 /* ---- scratch filesystems (scratch.c) ---- */
 
-/* Each function here that fails reports it (the message names the path)
- * and returns the negative errno of the failure (a refused --dir or
- * TMPDIR: -ELOOP for a symbolic link, -ENOTDIR, -EPERM for other users'
- * reach; a failed mkfs.ext4: -EIO); callers pass it on without a message
- * of their own.  None returns -1. */
+/* Failures, as doc/design.md's convention says: a helper prints nothing.
+ * One that fails returns the negative errno of the failure (a refused
+ * --dir or TMPDIR: -ELOOP for a symbolic link, -ENOTDIR, -EPERM for other
+ * users' reach; a failed mkfs.ext4: -EIO) and leaves, through ap_fail(),
+ * what failed in GNU's words (the message names the path); a helper that
+ * calls another passes its errno on.  The caller that decides the run's
+ * outcome reports it with ap_report_failure().  None returns -1.  The
+ * functions that clean up (ap_workspace_close(), ap_scratch_release(),
+ * ap_remove_our_dir()) report themselves and set ap_cleanup_failed. */
+
+/* Record the failure fmt describes, ending with strerror(shown) unless
+ * shown is 0, for this thread's next ap_report_failure(); returns rc.  A
+ * later failure replaces it. */
+int ap_fail(int rc, int shown, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Print the failure a helper recorded ("acctpin: ..."), once; nothing when
+ * the helper left none (a failure that never had a message). */
+void ap_report_failure(void);
+
 enum ap_fs_kind { AP_FS_TMPFS, AP_FS_EXT4, AP_FS_EXISTING };
 
 /* Where the scratch filesystems live: a private tmpfs on the temporary
@@ -164,7 +178,7 @@ struct ap_workspace {
 };
 
 /* Mount the workspace on ap_shared->tempdir (and, with --dir, create our
- * own directory in DIR).  Returns 0, or a negative errno after a message. */
+ * own directory in DIR).  Returns 0, or a negative errno (ap_report_failure() says why). */
 int ap_workspace_open(struct ap_workspace *ws);
 
 /* Unmount everything below the workspace and remove our files.  Safe to call
@@ -182,7 +196,7 @@ struct ap_scratch {
 
 /* Create a fresh scratch filesystem (tmpfs, ext4 on a loop device, or a bind
  * mount of our directory in --dir) for one scenario.  name labels the
- * directory.  Returns 0, or a negative errno after a message. */
+ * directory.  Returns 0, or a negative errno (ap_report_failure() says why). */
 int ap_scratch_new(struct ap_workspace *ws, const char *name, struct ap_scratch *s);
 
 /* Unmount what is left of a scratch filesystem (lazily, recursively).  A
@@ -201,23 +215,23 @@ void ap_remove_our_dir(const char *dir);
  * other user can swap acctpin's directory there for a symbolic link.
  * Only dir itself is checked, not the directories above it.  what names
  * dir in messages ("TMPDIR=/x", or NULL: dir itself).  Returns 0, or a
- * negative errno after a message. */
+ * negative errno (ap_report_failure() says why). */
 int ap_check_dir(const char *what, const char *dir);
 
-/* Write dir/name to out.  Returns 0, or -ENAMETOOLONG after a message. */
+/* Write dir/name to out.  Returns 0, or -ENAMETOOLONG (ap_report_failure() says why). */
 int ap_path(char out[PATH_MAX], const char *dir, const char *name);
 
 /* mkdir dir/name (0700) and write the path to out.  Returns 0, or a
- * negative errno after a message. */
+ * negative errno (ap_report_failure() says why). */
 int ap_make_dir(const char *dir, const char *name, char out[PATH_MAX]);
 
 /* Bind-mount from onto a new directory dir/name (written to out), private.
- * Returns 0, or a negative errno after a message. */
+ * Returns 0, or a negative errno (ap_report_failure() says why). */
 int ap_bind(const char *from, const char *dir, const char *name, char out[PATH_MAX]);
 
 /* Create dir/name as a new, empty accounting file (O_CREAT|O_EXCL|
  * O_NOFOLLOW, mode 0600) and write its path to out.  Returns 0, or a negative
- * errno after a message; never opens a file that already exists. */
+ * errno (ap_report_failure() says why); never opens a file that already exists. */
 int ap_acct_file_new(const char *dir, const char *name, char out[PATH_MAX]);
 
 /* Turn accounting on to path (a file ap_acct_file_new made) or off (NULL).
@@ -229,12 +243,12 @@ int ap_acct(const char *path);
 /* Open path, an accounting file acctpin did not create, for run
  * --acct-file: refused unless allowed (--allow-foreign); never follows a
  * symbolic link; must be a regular file.  Returns a read-only fd, or a
- * negative errno after a message (-EPERM: not allowed). */
+ * negative errno (ap_report_failure() says why) (-EPERM: not allowed). */
 int ap_foreign_open(const char *path, bool allowed);
 
 /* In the sandbox's mount namespace: open path again and make sure it is
  * still the file open on *fd, which the new fd replaces.  Returns 0, or a
- * negative errno after a message (-ESTALE: the file was replaced; -EBADF:
+ * negative errno (ap_report_failure() says why) (-ESTALE: the file was replaced; -EBADF:
  * no longer a regular file; or what opening it again failed with). */
 int ap_foreign_reopen(const char *path, int *fd);
 
@@ -244,7 +258,7 @@ int ap_foreign_size(int fd, uint64_t *size);
 /* Create dir/name as an empty placeholder (see ap_acct_file_new) and
  * bind-mount the file open on fd over it, privately; the path goes to out.
  * Unmounting out takes the file's mount away.  Returns 0, or a negative
- * errno after a message. */
+ * errno (ap_report_failure() says why). */
 int ap_acct_file_foreign(int fd, const char *dir, const char *name, char out[PATH_MAX]);
 
 /* ---- free space and the accounting thresholds (space.c) ---- */

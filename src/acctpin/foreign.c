@@ -40,19 +40,17 @@ static int open_regular(const char *path, struct stat *st)
 
 int ap_foreign_open(const char *path, bool allowed)
 {
-	if (!allowed) {
-		cli_error(0, "%s: not created by acctpin; use --allow-foreign to account to it",
-			  cli_quote(path));
-		return -EPERM;
-	}
+	if (!allowed)
+		return ap_fail(-EPERM, 0, "%s: not created by acctpin; use --allow-foreign to "
+			       "account to it", cli_quote(path));
 	struct stat st;
 	int fd = open_regular(path, &st);
 	if (fd == -ELOOP)
-		cli_error(0, "%s: a symbolic link; name the file itself", cli_quote(path));
-	else if (fd == -EBADF)
-		cli_error(0, "%s: not a regular file", cli_quote(path));
-	else if (fd < 0)
-		cli_error(-fd, "%s", cli_quote(path));
+		return ap_fail(fd, 0, "%s: a symbolic link; name the file itself", cli_quote(path));
+	if (fd == -EBADF)
+		return ap_fail(fd, 0, "%s: not a regular file", cli_quote(path));
+	if (fd < 0)
+		return ap_fail(fd, -fd, "%s", cli_quote(path));
 	return fd;
 }
 
@@ -64,12 +62,10 @@ int ap_foreign_reopen(const char *path, int *fd)
 		close(again);
 		again = -ESTALE;
 	}
-	if (again < 0) {
-		cli_error(0, "%s: %s", cli_quote(path), again == -ESTALE ?
-			  "replaced by another file while acctpin started" : again == -EBADF ?
-			  "no longer a regular file" : strerror(-again));
-		return again;
-	}
+	if (again < 0)
+		return ap_fail(again, 0, "%s: %s", cli_quote(path), again == -ESTALE ?
+			       "replaced by another file while acctpin started" : again == -EBADF ?
+			       "no longer a regular file" : strerror(-again));
 	close(*fd);
 	*fd = again;
 	return 0;
@@ -93,8 +89,8 @@ int ap_acct_file_foreign(int fd, const char *dir, const char *name, char out[PAT
 		return rc;
 	if (mount(self, out, NULL, MS_BIND, NULL) < 0 || mount(NULL, out, NULL, MS_PRIVATE, NULL) < 0) {
 		rc = -errno;
-		cli_error(-rc, "cannot bind-mount the accounting file on %s", cli_quote(out));
-		return rc;
+		return ap_fail(rc, -rc, "cannot bind-mount the accounting file on %s",
+			       cli_quote(out));
 	}
 	return 0;
 }

@@ -69,8 +69,10 @@ static bool parse_fs(const struct fs_args *a, struct ap_workspace *ws)
 		/* acctpin makes its directory in DIR and reaches it by name
 		 * later: whoever can rename entries of DIR could put a
 		 * symbolic link there instead and have root mount elsewhere. */
-		if (ap_check_dir(NULL, a->dir) < 0)
+		if (ap_check_dir(NULL, a->dir) < 0) {
+			ap_report_failure();
 			return false;
+		}
 		ws->existing = a->dir;
 	} else if (a->dir) {
 		return cli_usage_message("--dir goes with --fs existing") == 0;
@@ -187,6 +189,8 @@ static int run_main(int argc, char **argv)
 	if (!status && acct_file) {
 		o.foreign = acct_file;
 		o.foreign_fd = ap_foreign_open(acct_file, allow_foreign);
+		if (o.foreign_fd < 0)
+			ap_report_failure();
 		status = o.foreign_fd < 0;
 	}
 	if (!status) {

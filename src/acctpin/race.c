@@ -250,9 +250,9 @@ static int take_away(struct race *r, enum cut cut, bool last_try)
 		note_busy(r);
 		return 1;
 	}
-	cli_error(err, "cannot %s %s", cut == CUT_REMOUNT ? "remount read-only or unmount" :
-		  "unmount", cli_quote(r->cycle_mnt));
-	return -err;
+	return ap_fail(-err, err, "cannot %s %s",
+		       cut == CUT_REMOUNT ? "remount read-only or unmount" : "unmount",
+		       cli_quote(r->cycle_mnt));
 }
 
 /* Whether rec is a record the kernel wrote for one of our threads when a
@@ -323,8 +323,7 @@ static int cycle(struct race *r, unsigned long n)
 	if (mount(r->base.mnt, r->cycle_mnt, NULL, MS_BIND, NULL) < 0 ||
 	    mount(NULL, r->cycle_mnt, NULL, MS_PRIVATE, NULL) < 0) {
 		rc = -errno;
-		cli_error(-rc, "cannot bind-mount %s", cli_quote(r->cycle_mnt));
-		return rc;
+		return ap_fail(rc, -rc, "cannot bind-mount %s", cli_quote(r->cycle_mnt));
 	}
 	snprintf(name, sizeof name, "c%lu", n);
 	if ((rc = ap_path(reader, r->base.keep, name)) < 0 ||
@@ -335,10 +334,8 @@ static int cycle(struct race *r, unsigned long n)
 	rc = ap_acct(r->file);
 	atomic_store(&r->on, rc == 0);
 	change_end(r);
-	if (rc < 0) {
-		cli_error(-rc, "acct(%s)", cli_quote(r->file));
-		return rc;
-	}
+	if (rc < 0)
+		return ap_fail(rc, -rc, "acct(%s)", cli_quote(r->file));
 	resume_workers(r, false);
 	ap_progress("race: cycle %lu: storm", n);
 	ap_sleep_ms(2 + (unsigned)(n * 7919 % 19));
@@ -352,14 +349,11 @@ static int cycle(struct race *r, unsigned long n)
 		return rc;
 	struct ap_marker probe;
 	if ((rc = ap_marker_start(&probe, "apr-probe", 7, NULL)) < 0 ||
-	    (rc = ap_marker_reap(&probe)) < 0) {
-		cli_error(-rc, "cannot run the probe");
-		return rc;
-	}
+	    (rc = ap_marker_reap(&probe)) < 0)
+		return ap_fail(rc, -rc, "cannot run the probe");
 	if (cut == CUT_REMOUNT && mount(NULL, r->base.mnt, NULL, MS_REMOUNT, NULL) < 0) {
 		rc = -errno;
-		cli_error(-rc, "cannot remount %s read-write", cli_quote(r->base.mnt));
-		return rc;
+		return ap_fail(rc, -rc, "cannot remount %s read-write", cli_quote(r->base.mnt));
 	}
 	ap_progress("race: cycle %lu: checking", n);
 	check_cycle(r, reader, &probe);
@@ -440,6 +434,7 @@ int ap_race_body(void *arg)
 	struct ap_workspace *ws = (struct ap_workspace *)&o->ws;
 	if (ap_workspace_open(ws) < 0 || ap_scratch_new(ws, "race", &r.base) < 0 ||
 	    ap_make_dir(r.base.dir, "cycle", r.cycle_mnt) < 0) {
+		ap_report_failure();
 		ap_workspace_close(ws);
 		return 1;
 	}
@@ -464,7 +459,10 @@ int ap_race_body(void *arg)
 	     n++) {
 		if (lsp_now_ns() - t0 >= (uint64_t)o->seconds * 1000000000u)
 			break;
-		ok = cycle(&r, n) == 0 && !r.failed;
+		int rc = cycle(&r, n);
+		if (rc < 0)
+			ap_report_failure();
+		ok = rc == 0 && !r.failed;
 	}
 	resume_workers(&r, true);
 	for (unsigned i = 0; i < started; i++)

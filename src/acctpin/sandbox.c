@@ -152,6 +152,8 @@ static void outer_cleanup(void)
 	char owner[PATH_MAX];
 	if (ap_path(owner, ap_shared->tempdir, AP_OWNER_FILE) == 0)
 		unlink(owner);
+	else
+		ap_report_failure();
 	if (rmdir(ap_shared->tempdir) < 0 && errno == EBUSY) {
 		umount2(ap_shared->tempdir, MNT_DETACH);
 		rmdir(ap_shared->tempdir);
@@ -168,8 +170,10 @@ int ap_sandbox_run(int (*body)(void *), void *arg, unsigned hang_seconds,
 	/* The temporary directory is reached by name, and what killed runs
 	 * left there is removed: as --dir, a directory no other user can
 	 * swap entries of. */
-	if (ap_check_dir(from_env ? "TMPDIR=" : NULL, tmp) < 0)
+	if (ap_check_dir(from_env ? "TMPDIR=" : NULL, tmp) < 0) {
+		ap_report_failure();
 		return 1;
+	}
 	ap_shared = mmap(NULL, sizeof *ap_shared, PROT_READ | PROT_WRITE,
 			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (ap_shared == MAP_FAILED) {
@@ -190,6 +194,7 @@ int ap_sandbox_run(int (*body)(void *), void *arg, unsigned hang_seconds,
 		return 1;
 	}
 	if (ap_owner_write(ap_shared->tempdir, ap_shared->owner) < 0) {
+		ap_report_failure();
 		rmdir(ap_shared->tempdir);
 		return 1;
 	}

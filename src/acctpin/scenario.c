@@ -237,12 +237,16 @@ static int start(struct scen *sc)
 		rc = fd < 0 ? ap_acct_file_new(sc->s.mnt, "pacct", sc->file)
 			    : ap_acct_file_foreign(fd, sc->s.mnt, "pacct", sc->file);
 	if (rc < 0) {
+		ap_report_failure();
 		ap_check(sc->rep, sc->name, "setup", false, "cannot make the scratch filesystem");
 		return rc;
 	}
 	if (fd < 0) {
 		snprintf(sc->target, sizeof sc->target, "%s", sc->s.mnt);
-		return ap_path(sc->reader, sc->s.keep, "pacct");
+		rc = ap_path(sc->reader, sc->s.keep, "pacct");
+		if (rc < 0)
+			ap_report_failure();
+		return rc;
 	}
 	rc = ap_foreign_size(fd, &sc->base);
 	if (rc < 0) {
@@ -347,6 +351,7 @@ static void play_bind(struct scen *sc)
 	if (ap_scratch_new(sc->ws, sc->name, &sc->s) < 0 ||
 	    ap_make_dir(sc->s.mnt, "sub", sub) < 0 || ap_bind(sub, sc->s.dir, "bind", bind) < 0 ||
 	    ap_acct_file_new(bind, "pacct", sc->file) < 0 || ap_path(sc->reader, sub, "pacct") < 0) {
+		ap_report_failure();
 		ap_check(sc->rep, sc->name, "setup", false, "cannot make the bind mount");
 		return;
 	}
@@ -424,7 +429,11 @@ static void play_nearly_full(struct scen *sc)
 		printf("# %s: kernel.acct: suspend at %d%% free, resume at %d%%, check period "
 		       "%d s (1 s for now)\n", sc->name, t.suspend, t.resume, t.period);
 	char filler[PATH_MAX];
-	int fd = ap_path(filler, sc->s.mnt, "filler") < 0 ? -1 : open(filler, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int fd = -1;
+	if (ap_path(filler, sc->s.mnt, "filler") < 0)
+		ap_report_failure();
+	else
+		fd = open(filler, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	size_t paused = 0, between = 0, resumed = 0;
 	bool ok = fd >= 0 && acct_on(sc, sc->file) == 0 &&
 		  markers(sc, 2, WANT_RECORD, 1, NULL) >= 0;
@@ -471,6 +480,7 @@ static void play_switch(struct scen *sc)
 	if (ap_scratch_new(sc->ws, "switch2", &sc->s2) < 0 ||
 	    ap_acct_file_new(sc->s2.mnt, "pacct2", second) < 0 ||
 	    ap_path(sc->reader2, sc->s2.keep, "pacct2") < 0) {
+		ap_report_failure();
 		ap_check(sc->rep, sc->name, "setup", false, "cannot make the second filesystem");
 		return;
 	}
@@ -542,6 +552,7 @@ int ap_run_body(void *arg)
 	set_name(NAME_IDLE);
 	if (ap_workspace_open(&o->ws) < 0 ||
 	    (o->foreign && ap_foreign_reopen(o->foreign, &o->foreign_fd) < 0)) {
+		ap_report_failure();
 		ap_workspace_close(&o->ws);
 		return 1;
 	}

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -26,12 +27,37 @@
 #include "quote.h"
 #include "rmtree.h"
 
+/* What the last helper that failed in this thread left to report. */
+static _Thread_local struct {
+	bool pending;
+	int shown;                /* the errno the message ends with, or 0 */
+	char text[4 * PATH_MAX];  /* the message, without "acctpin: " */
+} failure;
+
+int ap_fail(int rc, int shown, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(failure.text, sizeof failure.text, fmt, ap);
+	va_end(ap);
+	failure.shown = shown;
+	failure.pending = true;
+	return rc;
+}
+
+void ap_report_failure(void)
+{
+	if (!failure.pending)
+		return;
+	failure.pending = false;
+	cli_error(failure.shown, "%s", failure.text);
+}
+
 int ap_path(char out[PATH_MAX], const char *dir, const char *name)
 {
 	if (path_join(out, PATH_MAX, dir, name) == 0)
 		return 0;
-	cli_error(ENAMETOOLONG, "%s/%s", cli_quote(dir), cli_quote(name));
-	return -ENAMETOOLONG;
+	return ap_fail(-ENAMETOOLONG, ENAMETOOLONG, "%s/%s", cli_quote(dir), cli_quote(name));
 }
 
 int ap_check_dir(const char *what, const char *dir)
@@ -41,27 +67,18 @@ int ap_check_dir(const char *what, const char *dir)
 	struct stat st;
 	if (lstat(dir, &st) < 0) {
 		int err = errno;
-		cli_error(err, "%s", named);
-		return -err;
+		return ap_fail(-err, err, "%s", named);
 	}
-	if (S_ISLNK(st.st_mode)) {
-		cli_error(0, "%s: a symbolic link; name the directory itself", named);
-		return -ELOOP;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		cli_error(ENOTDIR, "%s", named);
-		return -ENOTDIR;
-	}
-	if (st.st_uid != 0 && st.st_uid != geteuid()) {
-		cli_error(0, "%s: owned by another user, who could swap acctpin's directory "
-			  "there for a symbolic link", named);
-		return -EPERM;
-	}
-	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) {
-		cli_error(0, "%s: writable by other users and not sticky: they could swap "
-			  "acctpin's directory there for a symbolic link", named);
-		return -EPERM;
-	}
+	if (S_ISLNK(st.st_mode))
+		return ap_fail(-ELOOP, 0, "%s: a symbolic link; name the directory itself", named);
+	if (!S_ISDIR(st.st_mode))
+		return ap_fail(-ENOTDIR, ENOTDIR, "%s", named);
+	if (st.st_uid != 0 && st.st_uid != geteuid())
+		return ap_fail(-EPERM, 0, "%s: owned by another user, who could swap acctpin's "
+			       "directory there for a symbolic link", named);
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+		return ap_fail(-EPERM, 0, "%s: writable by other users and not sticky: they "
+			       "could swap acctpin's directory there for a symbolic link", named);
 	return 0;
 }
 
@@ -72,8 +89,7 @@ int ap_make_dir(const char *dir, const char *name, char out[PATH_MAX])
 		return rc;
 	if (mkdir(out, 0700) < 0) {
 		int err = errno;
-		cli_error(err, "cannot make directory %s", cli_quote(out));
-		return -err;
+		return ap_fail(-err, err, "cannot make directory %s", cli_quote(out));
 	}
 	return 0;
 }
@@ -86,8 +102,8 @@ int ap_bind(const char *from, const char *dir, const char *name, char out[PATH_M
 	if (mount(from, out, NULL, MS_BIND, NULL) < 0 ||
 	    mount(NULL, out, NULL, MS_PRIVATE, NULL) < 0) {
 		int err = errno;
-		cli_error(err, "cannot bind-mount %s on %s", cli_quote(from), cli_quote(out));
-		return -err;
+		return ap_fail(-err, err, "cannot bind-mount %s on %s", cli_quote(from),
+			       cli_quote(out));
 	}
 	return 0;
 }
@@ -100,8 +116,7 @@ int ap_acct_file_new(const char *dir, const char *name, char out[PATH_MAX])
 	int fd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		int err = errno;
-		cli_error(err, "cannot create accounting file %s", cli_quote(out));
-		return -err;
+		return ap_fail(-err, err, "cannot create accounting file %s", cli_quote(out));
 	}
 	close(fd);
 	return 0;
@@ -118,7 +133,7 @@ void ap_remove_our_dir(const char *dir)
 	if (err && err != -ENOENT) {
 		cli_error(-err, "cannot remove %s", cli_quote(dir));
 		ap_cleanup_failed = true;
-	}
+}
 }
 
 int ap_workspace_open(struct ap_workspace *ws)
@@ -134,17 +149,16 @@ int ap_workspace_open(struct ap_workspace *ws)
 	if (mount("acctpin", ws->root, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0 ||
 	    mount(NULL, ws->root, NULL, MS_PRIVATE, NULL) < 0) {
 		int err = errno;
-		cli_error(err, "cannot mount a tmpfs on %s", cli_quote(ws->root));
-		return -err;
+		return ap_fail(-err, err, "cannot mount a tmpfs on %s", cli_quote(ws->root));
 	}
 	if (ws->kind == AP_FS_EXISTING) {
 		snprintf(ap_shared->subdir, sizeof ap_shared->subdir, "%s/acctpin.XXXXXX",
 			 ws->existing);
 		if (!mkdtemp(ap_shared->subdir)) {
 			int err = errno;
-			cli_error(err, "cannot make a directory in %s", cli_quote(ws->existing));
 			ap_shared->subdir[0] = '\0';
-			return -err;
+			return ap_fail(-err, err, "cannot make a directory in %s",
+				       cli_quote(ws->existing));
 		}
 		int rc = ap_owner_write(ap_shared->subdir, ap_shared->owner);
 		if (rc < 0)
@@ -168,14 +182,13 @@ void ap_workspace_close(struct ap_workspace *ws)
 
 /* Attach backing_fd to a free loop device that detaches itself when its
  * last user closes it.  Returns an fd of the device (name in dev), or a
- * negative errno after a message. */
+ * negative errno (ap_report_failure() says why). */
 static int loop_attach(int backing_fd, char dev[32])
 {
 	int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
 	if (ctl < 0) {
 		int err = errno;
-		cli_error(err, "/dev/loop-control");
-		return -err;
+		return ap_fail(-err, err, "/dev/loop-control");
 	}
 	int fd = -1;
 	for (int tries = 0; tries < 32 && fd < 0; tries++) {
@@ -206,15 +219,15 @@ static int loop_attach(int backing_fd, char dev[32])
 		}
 	}
 	if (fd < 0) {
-		fd = -errno;
-		cli_error(-fd, "cannot set up a loop device");
+		int err = errno;
+		fd = ap_fail(-err, err, "cannot set up a loop device");
 	}
 	close(ctl);
 	return fd;
 }
 
-/* Run mkfs.ext4 on dev.  Returns 0, or a negative errno after a message
- * (-EIO when mkfs.ext4 failed). */
+/* Run mkfs.ext4 on dev.  Returns 0, or a negative errno (-EIO when
+ * mkfs.ext4 failed; ap_report_failure() says why). */
 static int make_ext4(const char *dev, const char *mnt)
 {
 	pid_t pid = fork();
@@ -230,20 +243,19 @@ static int make_ext4(const char *dev, const char *mnt)
 	int status = 0;
 	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
 		int err = errno;
-		cli_error(err, "cannot run mkfs.ext4 for %s", cli_quote(mnt));
-		return -err;
+		return ap_fail(-err, err, "cannot run mkfs.ext4 for %s", cli_quote(mnt));
 	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		cli_error(0, "cannot make ext4 on %s for %s: mkfs.ext4 %s %d", dev, cli_quote(mnt),
-			  WIFEXITED(status) ? "exited with status" : "was killed by signal",
-			  WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-		return -EIO;
-	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return ap_fail(-EIO, 0, "cannot make ext4 on %s for %s: mkfs.ext4 %s %d", dev,
+			       cli_quote(mnt),
+			       WIFEXITED(status) ? "exited with status" : "was killed by signal",
+			       WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 	return 0;
 }
 
 /* Make an ext4 filesystem on a loop device over an image in dir and mount
- * it on mnt.  Returns 0 or a negative errno after a message. */
+ * it on mnt.  Returns 0 or a negative errno (ap_report_failure() says why, except
+ * for a failed ftruncate, which never had a message of its own). */
 static int mount_ext4(const char *dir, uint64_t size, const char *mnt)
 {
 	char image[PATH_MAX], dev[32];
@@ -253,16 +265,15 @@ static int mount_ext4(const char *dir, uint64_t size, const char *mnt)
 	int img = open(image, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (img < 0) {
 		int err = errno;
-		cli_error(err, "%s", cli_quote(image));
-		return -err;
+		return ap_fail(-err, err, "%s", cli_quote(image));
 	}
 	int loop = ftruncate(img, (off_t)size) < 0 ? -errno : loop_attach(img, dev);
 	unlink(image);
 	close(img);
 	rc = loop < 0 ? loop : make_ext4(dev, mnt);
 	if (rc == 0 && mount(dev, mnt, "ext4", MS_NOSUID | MS_NODEV, NULL) < 0) {
-		rc = -errno;
-		cli_error(-rc, "cannot mount %s on %s", dev, cli_quote(mnt));
+		int err = errno;
+		rc = ap_fail(-err, err, "cannot mount %s on %s", dev, cli_quote(mnt));
 	}
 	if (loop >= 0)
 		close(loop);
@@ -281,8 +292,10 @@ int ap_scratch_new(struct ap_workspace *ws, const char *name, struct ap_scratch 
 	 * takes every mount below it along. */
 	if (mount(s->dir, s->dir, NULL, MS_BIND, NULL) < 0 ||
 	    mount(NULL, s->dir, NULL, MS_PRIVATE, NULL) < 0) {
-		rc = -errno;
-		cli_error(-rc, "cannot bind-mount %s", cli_quote(s->dir));
+		{
+			int err = errno;
+			rc = ap_fail(-err, err, "cannot bind-mount %s", cli_quote(s->dir));
+		}
 		s->dir[0] = '\0';
 		return rc;
 	}
@@ -301,8 +314,8 @@ int ap_scratch_new(struct ap_workspace *ws, const char *name, struct ap_scratch 
 		char opts[64];
 		snprintf(opts, sizeof opts, "mode=0700,size=%" PRIu64, ws->size);
 		if (mount("acctpin-scratch", s->mnt, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0) {
-			rc = -errno;
-			cli_error(-rc, "cannot mount a tmpfs on %s", cli_quote(s->mnt));
+			int err = errno;
+			rc = ap_fail(-err, err, "cannot mount a tmpfs on %s", cli_quote(s->mnt));
 		}
 	}
 	if (rc == 0 && mount(NULL, s->mnt, NULL, MS_PRIVATE, NULL) < 0)

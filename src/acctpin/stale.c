@@ -141,9 +141,7 @@ int ap_owner_write(const char *dir, const char *text)
 		if (rc < 0)
 			unlink(path);
 	}
-	if (rc < 0)
-		cli_error(-rc, "cannot write %s", cli_quote(path));
-	return rc;
+	return rc < 0 ? ap_fail(rc, -rc, "cannot write %s", cli_quote(path)) : 0;
 }
 
 /* Whether the directory name in parent (the fd) was left by a run of this

@@ -2,6 +2,7 @@
 /* An option's argument matched against a list of words. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,7 +27,8 @@ int cli_argmatch(const char *context, const char *arg, const struct cli_choice *
 	int v = cli_match(arg, choices, n);
 	if (v >= 0)
 		return v;
-	cli_error(0, "%s argument '%s' for '%s'", v == -2 ? "ambiguous" : "invalid", arg, context);
+	cli_error(0, "%s argument '%s' for '%s'", v == -ENOTUNIQ ? "ambiguous" : "invalid", arg,
+		  context);
 	list_choices(choices, n);
 	cli_usage_hint();
 	return -1;

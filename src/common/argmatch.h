@@ -13,8 +13,9 @@ struct cli_choice {
 };
 
 /* The value of arg among the n choices: an exact word, or an abbreviation
- * that only one value's words begin with.  Returns -1 when there is none,
- * -2 when the abbreviation is ambiguous.  Prints nothing (match.c). */
+ * that only one value's words begin with.  Returns -EINVAL when there is
+ * none (or arg is empty), -ENOTUNIQ when the abbreviation is ambiguous.
+ * Prints nothing (match.c). */
 int cli_match(const char *arg, const struct cli_choice *choices, size_t n);
 
 /*

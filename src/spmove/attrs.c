@@ -22,12 +22,12 @@
 
 #define SPECIAL_BITS (S_ISUID | S_ISGID | S_ISVTX)
 
-bool keeps_mode(const struct spmove *s)
+bool keeps_mode(const struct copier *s)
 {
 	return (s->o->keep & KEEP_MODE) || s->o->move;
 }
 
-mode_t new_file_mode(const struct spmove *s, mode_t src_mode)
+mode_t new_file_mode(const struct copier *s, mode_t src_mode)
 {
 	if (keeps_mode(s))
 		return src_mode & 07777;
@@ -164,7 +164,7 @@ static int copy_xattrs_by_path(const char *from, const char *to, struct error_co
 /* Keep ownership.  Returns 1 when kept, 0 when it could not be and need
  * not be (a user cannot give files away: the group is kept if it can be),
  * -1 after a reported error. */
-static int keep_owner(const struct spmove *s, int fd, bool opath, const struct loc *dst,
+static int keep_owner(const struct copier *s, int fd, bool opath, const struct loc *dst,
 		      const struct stat *st)
 {
 	if (change_owner(fd, opath, dst, st->st_uid, st->st_gid) == 0)
@@ -179,7 +179,7 @@ static int keep_owner(const struct spmove *s, int fd, bool opath, const struct l
 
 /* Keep mode and ACLs (mode bits without the special ones when ownership was
  * not kept).  Returns 0 or 1 after a reported error that must fail. */
-static int keep_mode(const struct spmove *s, const struct loc *src, int src_fd, bool src_opath,
+static int keep_mode(const struct copier *s, const struct loc *src, int src_fd, bool src_opath,
 		     mode_t mode_type, mode_t mode, int fd, bool opath, const struct loc *dst,
 		     struct reporter *r)
 {
@@ -216,7 +216,7 @@ static int keep_mode(const struct spmove *s, const struct loc *src, int src_fd, 
  * set-user-ID bit (and set-group-ID) when the owner differs, the
  * set-group-ID bit when the group does.  Directories keep theirs (they
  * only say how new entries are made).  -v says so. */
-static mode_t foreign_set_id(const struct spmove *s, const struct stat *st, mode_t mode, int fd,
+static mode_t foreign_set_id(const struct copier *s, const struct stat *st, mode_t mode, int fd,
 			     const struct loc *dst)
 {
 	struct stat now;
@@ -231,10 +231,10 @@ static mode_t foreign_set_id(const struct spmove *s, const struct stat *st, mode
 	return mode & ~drop;
 }
 
-static int attrs_copy_from(const struct spmove *s, const struct loc *src, int src_fd,
+static int attrs_copy_from(const struct copier *s, const struct loc *src, int src_fd,
 			   const struct stat *st, int fd, const struct loc *dst, bool new_file);
 
-int attrs_copy(const struct spmove *s, const struct loc *src, int src_fd, const struct stat *st,
+int attrs_copy(const struct copier *s, const struct loc *src, int src_fd, const struct stat *st,
 	       int fd, const struct loc *dst, bool new_file)
 {
 	/* The source's attributes are read from the very file copied: by a
@@ -259,7 +259,7 @@ int attrs_copy(const struct spmove *s, const struct loc *src, int src_fd, const 
 	return rc;
 }
 
-static int attrs_copy_from(const struct spmove *s, const struct loc *src, int src_fd,
+static int attrs_copy_from(const struct copier *s, const struct loc *src, int src_fd,
 			   const struct stat *st, int fd, const struct loc *dst, bool new_file)
 {
 	const struct spmove_options *o = s->o;

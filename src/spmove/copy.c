@@ -116,14 +116,14 @@ static int temp_create(const struct target *t, const char *link_target, mode_t m
 }
 
 /* Make the directory entries of a new file durable when asked. */
-static int dir_sync(const struct spmove *s, const struct target *t)
+static int dir_sync(const struct copier *s, const struct target *t)
 {
 	return s->o->fsync || s->o->move ? loc_sync_dir(t->dirfd) : 0;
 }
 
 /* Put the temporary name over t's name (and make that durable when asked).
  * Returns 0 or a negative errno; the temporary is gone either way. */
-static int temp_commit(const struct spmove *s, const struct target *t, const char *name)
+static int temp_commit(const struct copier *s, const struct target *t, const char *name)
 {
 	if (renameat(t->dirfd, name, t->dirfd, t->base) < 0) {
 		int err = -errno;
@@ -155,7 +155,7 @@ static int link_unnamed(const struct target *t, int fd, const char *name)
 /* In a durable copy, fsync fd once more now that it has a name, where its
  * file system needs that (durable_after_link: btrfs).  Returns 0 or a
  * negative errno. */
-static int link_sync(const struct spmove *s, int fd)
+static int link_sync(const struct copier *s, int fd)
 {
 	if (!(s->o->fsync || s->o->move) || !durable_after_link(fd))
 		return 0;
@@ -166,7 +166,7 @@ static int link_sync(const struct spmove *s, int fd)
  * free name, or if another has taken it meanwhile, linked to a temporary
  * name and renamed over it (a copy replaces what it finds, in one step).
  * Returns 0 or a negative errno; on failure no name of fd is left. */
-static int unnamed_commit(const struct spmove *s, const struct target *t, int fd)
+static int unnamed_commit(const struct copier *s, const struct target *t, int fd)
 {
 	int err = link_unnamed(t, fd, t->base);
 	if (!err) {
@@ -231,7 +231,7 @@ static int resolve_dangling(const struct loc *dst, struct target *t)
  * the kernel gives that file, with no link in it, and checked to hold that
  * very file.  Returns 0, or 1 after a report.
  */
-static int resolve_output(const struct spmove *s, const struct loc *dst,
+static int resolve_output(const struct copier *s, const struct loc *dst,
 			  const struct stat *dst_st, struct target *t)
 {
 	struct stat st;
@@ -299,7 +299,7 @@ struct output {
  * to be the file seen as dst_st when it exists; a regular file is
  * truncated only after that check.  Returns 0 or a negative errno (-ESTALE:
  * another file has the name now). */
-static int output_open_dst(const struct spmove *s, const struct target *t,
+static int output_open_dst(const struct copier *s, const struct target *t,
 			   const struct stat *dst_st, mode_t src_mode, struct output *out)
 {
 	/* A device or FIFO named through a link (/dev/stdout) is followed,
@@ -369,7 +369,7 @@ static bool may_have_group(gid_t gid)
  * point, is not this process's standard input, output or error (a
  * caller's redirection, /dev/stdout), and its owner, group and extended
  * attributes can be kept (mode and ACL always can). */
-static const char *in_place_reason(const struct spmove *s, const struct target *t,
+static const char *in_place_reason(const struct copier *s, const struct target *t,
 				   const struct stat *old)
 {
 	if (old->st_nlink > 1)
@@ -402,7 +402,7 @@ static const char *in_place_reason(const struct spmove *s, const struct target *
 
 /* Open the output for a source with mode src_mode; dst_st is the existing
  * file's.  Returns 0 or a negative errno. */
-static int output_open(struct spmove *s, const struct target *t, const struct stat *dst_st,
+static int output_open(struct copier *s, const struct target *t, const struct stat *dst_st,
 		       mode_t src_mode, struct output *out)
 {
 	/* A device or FIFO is written into (cp); a move replaces it. */
@@ -546,7 +546,7 @@ static bool unchanged(const struct stat *a, const struct stat *b)
  * file seen, with the ctime it had when first looked at -- a file swapped
  * away and back meanwhile has another, and lends nothing.  Returns 0 or a
  * negative errno (-ESTALE: replaced meanwhile; -ENOENT: gone). */
-static int keep_replaced(const struct spmove *s, const struct target *t,
+static int keep_replaced(const struct copier *s, const struct target *t,
 			 const struct output *out, const struct stat *old)
 {
 	char path[NAME_MAX + 64];
@@ -570,7 +570,7 @@ static int keep_replaced(const struct spmove *s, const struct target *t,
 
 /* Make the output complete: attributes, durability, the check of
  * --verify, and the rename into place.  Returns 0, or 1 after a report. */
-static int output_finish(struct spmove *s, const struct target *t, struct output *out,
+static int output_finish(struct copier *s, const struct target *t, struct output *out,
 			 const struct loc *src, int in, const struct stat *st,
 			 const struct stat *dst_st)
 {
@@ -665,7 +665,7 @@ static void data_error(int err, enum sp_side side, const char *src, const char *
 /* Copy the data of in (st; st_is_fstat: in's own fstat, not a stand-in)
  * into the file t names (dst_st when it exists).  Returns 0 or 1 after a
  * report. */
-static int copy_into(struct spmove *s, const struct loc *src, int in, const struct stat *st,
+static int copy_into(struct copier *s, const struct loc *src, int in, const struct stat *st,
 		     bool st_is_fstat, const struct target *t, const struct stat *dst_st)
 {
 	/* A symbolic link replaced (never written through) lends the copy
@@ -699,7 +699,7 @@ static int copy_into(struct spmove *s, const struct loc *src, int in, const stru
 
 /* Whether a user may write the existing regular file t names, as open(2)
  * for writing would check.  cp refuses one it cannot write, unless -f. */
-static bool may_write(const struct spmove *s, const struct target *t, const struct stat *st)
+static bool may_write(const struct copier *s, const struct target *t, const struct stat *st)
 {
 	return s->o->root || !S_ISREG(st->st_mode) || s->o->move ||
 	       s->o->remove_destination ||
@@ -708,10 +708,11 @@ static bool may_write(const struct spmove *s, const struct target *t, const stru
 
 /* Open the source src, seen as st (through a link when follow), checked
  * to be that file: never following a link that was not there, never
- * waiting for a FIFO's writer that it was not.  Returns the descriptor
- * (its fstat in *now), or -1 after a report. */
+ * waiting for a FIFO's writer that it was not.  Returns 0 with the
+ * descriptor in *in (its fstat in *now), or 1 after a report (or none
+ * when the run was cancelled). */
 static int open_source(const struct loc *src, const struct stat *st, bool follow,
-		       struct stat *now)
+		       struct stat *now, int *in)
 {
 	bool fifo = S_ISFIFO(st->st_mode);
 	int fd;
@@ -721,23 +722,24 @@ static int open_source(const struct loc *src, const struct stat *st, bool follow
 					      (fifo ? 0 : O_NONBLOCK), st, now);
 	while (fd == -EINTR && !spmove_cancel);
 	if (fd == -EINTR)
-		return -1;
+		return 1;
 	if (fd == -ESTALE) {
 		loc_replaced(src);
-		return -1;
+		return 1;
 	}
 	if (fd < 0) {
 		cli_error(-fd, "cannot open %s for reading", quoted(src->path));
-		return -1;
+		return 1;
 	}
 	/* A device copied as data is read as usual (a regular file does not
 	 * care). */
 	if (!fifo && !S_ISREG(now->st_mode))
 		(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	return fd;
+	*in = fd;
+	return 0;
 }
 
-int copy_regular(struct spmove *s, const struct loc *src, const struct stat *src_st, bool follow,
+int copy_regular(struct copier *s, const struct loc *src, const struct stat *src_st, bool follow,
 		 const struct loc *dst, const struct stat *dst_st, bool dst_absent,
 		 bool dst_link)
 {
@@ -750,7 +752,6 @@ int copy_regular(struct spmove *s, const struct loc *src, const struct stat *src
 	else if (resolve_output(s, dst, dst_st, &t))
 		return 1;
 	t.absent = dst_absent;
-	int status = 1;
 	if (dst_st && !may_write(s, &t, dst_st)) {
 		if (!s->o->force) {
 			cli_error(EACCES, "cannot create regular file %s", quoted(dst->path));
@@ -760,8 +761,9 @@ int copy_regular(struct spmove *s, const struct loc *src, const struct stat *src
 		dst_st = NULL; /* -f: a new file replaces it */
 	}
 	struct stat in_st;
-	int in = open_source(src, src_st, follow, &in_st);
-	if (in >= 0) {
+	int in = -1;
+	int status = open_source(src, src_st, follow, &in_st, &in);
+	if (!status) {
 		status = copy_into(s, src, in, &in_st, true, &t, dst_st);
 		close(in);
 	}
@@ -769,7 +771,7 @@ int copy_regular(struct spmove *s, const struct loc *src, const struct stat *src
 	return status;
 }
 
-enum step copy_new_regular(struct spmove *s, const struct loc *src, const struct loc *dst)
+enum step copy_new_regular(struct copier *s, const struct loc *src, const struct loc *dst)
 {
 	/* Opened without following a symbolic link or waiting for a FIFO's
 	 * writer, in case it is no longer the regular file the directory
@@ -793,7 +795,7 @@ enum step copy_new_regular(struct spmove *s, const struct loc *src, const struct
 	return status ? STEP_FAILED : STEP_DONE;
 }
 
-int copy_stdin(struct spmove *s, const struct loc *dst)
+int copy_stdin(struct copier *s, const struct loc *dst)
 {
 	struct stat st, dst_st;
 	struct target t;
@@ -822,7 +824,7 @@ int copy_stdin(struct spmove *s, const struct loc *dst)
 /* Make a file by temp_create() (link_target, mode, dev) and put it over
  * dst, then give it src's attributes.  Returns 0 or 1 after a report
  * worded by what ("cannot create symbolic link"). */
-static int make_over(struct spmove *s, const struct loc *src, const struct stat *st,
+static int make_over(struct copier *s, const struct loc *src, const struct stat *st,
 		     const struct loc *dst, const char *link_target, mode_t mode,
 		     const char *what)
 {
@@ -858,7 +860,7 @@ static int make_over(struct spmove *s, const struct loc *src, const struct stat 
 	return status;
 }
 
-int copy_symlink(struct spmove *s, const struct loc *src, const struct loc *dst,
+int copy_symlink(struct copier *s, const struct loc *src, const struct loc *dst,
 		 const struct stat *st)
 {
 	char link[PATH_MAX];
@@ -871,7 +873,7 @@ int copy_symlink(struct spmove *s, const struct loc *src, const struct loc *dst,
 	return make_over(s, src, st, dst, link, 0, "cannot create symbolic link");
 }
 
-int copy_special(struct spmove *s, const struct loc *src, const struct loc *dst,
+int copy_special(struct copier *s, const struct loc *src, const struct loc *dst,
 		 const struct stat *st)
 {
 	/* Private until its owner and mode are right. */

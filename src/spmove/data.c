@@ -5,7 +5,7 @@
 
 #include "spmove.h"
 
-int copy_data(struct spmove *s, int in, int out, const struct stat *in_st, bool fresh,
+int copy_data(struct copier *s, int in, int out, const struct stat *in_st, bool fresh,
 	      dev_t out_dev, struct sp_result *res)
 {
 	static const unsigned clone[] = {

@@ -31,7 +31,7 @@ struct dest {
 /* Whether the source's symbolic links are followed at this level. */
 static bool follows(const struct spmove *s, bool command_line)
 {
-	return s->o->deref == DEREF_ALWAYS || (command_line && s->o->deref == DEREF_ARGS);
+	return s->c.o->deref == DEREF_ALWAYS || (command_line && s->c.o->deref == DEREF_ARGS);
 }
 
 /* Whether the paths a and b name the same directory entry (a decision
@@ -72,7 +72,7 @@ static bool same_loc(const struct loc *a, const struct loc *b)
 static bool same_file_ok(const struct spmove *s, const struct loc *src, const struct stat *st,
 			 const struct loc *dst, const struct stat *dst_st)
 {
-	const struct spmove_options *o = s->o;
+	const struct spmove_options *o = s->c.o;
 	bool move = o->move, backup = o->backup != BACKUP_NONE;
 	struct stat src_l, dst_l;
 	bool same = same_file(st, dst_st);
@@ -139,7 +139,7 @@ static bool already_linked(const struct spmove *s, const struct loc *src, const 
 	struct stat a, b, l;
 	if (same_file(st, dst_st))
 		return true;
-	return s->o->deref == DEREF_NEVER && loc_stat(dst, &l, false) == 0 && !S_ISLNK(l.st_mode) &&
+	return s->c.o->deref == DEREF_NEVER && loc_stat(dst, &l, false) == 0 && !S_ISLNK(l.st_mode) &&
 	       loc_stat(src, &a, true) == 0 && loc_stat(dst, &b, true) == 0 && same_file(&a, &b);
 }
 
@@ -147,7 +147,7 @@ static bool already_linked(const struct spmove *s, const struct loc *src, const 
  * write permission. */
 static bool writable(const struct spmove *s, const struct loc *dst, mode_t mode)
 {
-	return S_ISLNK(mode) || s->o->root || faccessat(dst->dir, dst->name, W_OK, AT_EACCESS) == 0;
+	return S_ISLNK(mode) || s->c.o->root || faccessat(dst->dir, dst->name, W_OK, AT_EACCESS) == 0;
 }
 
 /* ls -l's letters for mode, without the type. */
@@ -172,7 +172,7 @@ static bool overwrite_ok(const struct spmove *s, const struct loc *dst, const st
 		return ask("overwrite %s?", quoted(dst->path));
 	char letters[10];
 	mode_letters(st->st_mode, letters);
-	bool replaces = s->o->move || s->o->remove_destination || s->o->force;
+	bool replaces = s->c.o->move || s->c.o->remove_destination || s->c.o->force;
 	return ask(replaces ? "replace %s, overriding mode %04o (%s)?"
 			    : "unwritable %s (mode %04o, %s); try anyway?",
 		   quoted(dst->path), (unsigned)(st->st_mode & 07777), letters);
@@ -183,7 +183,7 @@ static bool overwrite_ok(const struct spmove *s, const struct loc *dst, const st
 static bool skip_existing(const struct spmove *s, const struct loc *dst, const struct stat *src_st,
 			  const struct stat *dst_st)
 {
-	const struct spmove_options *o = s->o;
+	const struct spmove_options *o = s->c.o;
 	if (o->update == UPDATE_NONE || o->update == UPDATE_NONE_FAIL)
 		return true;
 	if (o->move)
@@ -197,7 +197,7 @@ static bool skip_existing(const struct spmove *s, const struct loc *dst, const s
 /* Whether --update=older leaves dst (not older than the source) alone. */
 static bool not_older(const struct spmove *s, const struct stat *st, const struct stat *dst_st)
 {
-	if (s->o->update != UPDATE_OLDER || S_ISDIR(st->st_mode))
+	if (s->c.o->update != UPDATE_OLDER || S_ISDIR(st->st_mode))
 		return false;
 	if (dst_st->st_mtim.tv_sec != st->st_mtim.tv_sec)
 		return dst_st->st_mtim.tv_sec > st->st_mtim.tv_sec;
@@ -211,7 +211,7 @@ static bool not_older(const struct spmove *s, const struct stat *st, const struc
 static int stat_dest(const struct spmove *s, const struct stat *st, const struct loc *dst,
 		     struct dest *d)
 {
-	const struct spmove_options *o = s->o;
+	const struct spmove_options *o = s->c.o;
 	bool no_follow = !S_ISREG(st->st_mode) || o->move || o->backup != BACKUP_NONE ||
 			 o->remove_destination || o->hard_link || o->symbolic_link ||
 			 o->backup_copy;
@@ -267,11 +267,11 @@ static int stat_dest(const struct spmove *s, const struct stat *st, const struct
  * message (or a "no" to -i, which GNU 9.11 counts as a failure). */
 static int skipped(const struct spmove *s, const struct loc *dst)
 {
-	if (s->o->update == UPDATE_NONE_FAIL)
+	if (s->c.o->update == UPDATE_NONE_FAIL)
 		cli_error(0, "not replacing %s", quoted(dst->path));
-	else if (s->o->debug)
+	else if (s->c.o->debug)
 		printf("skipped %s\n", quoted(dst->path));
-	return s->o->update != UPDATE_NONE;
+	return s->c.o->update != UPDATE_NONE;
 }
 
 /* What check_existing() found. */
@@ -290,7 +290,7 @@ static enum existing check_existing(struct spmove *s, const struct loc *src, con
 			  const struct loc *dst, struct dest *d, bool command_line,
 			  struct outcome *out)
 {
-	const struct spmove_options *o = s->o;
+	const struct spmove_options *o = s->c.o;
 	bool move = o->move;
 	if (o->hard_link && already_linked(s, src, st, dst, &d->st))
 		return EXISTING_SKIP; /* cp -l: already a link of the source */
@@ -415,7 +415,7 @@ static int link_again(const struct spmove *s, const struct stat *st, const char 
 static const char *earlier_copy(struct spmove *s, const struct stat *st, const char *dst,
 				bool command_line)
 {
-	const struct spmove_options *o = s->o;
+	const struct spmove_options *o = s->c.o;
 	bool links = (o->keep & KEEP_LINKS) || o->move;
 	if (S_ISDIR(st->st_mode))
 		return command_line ? seen_add(s->copies, st, dst) : seen_find(s->copies, st);
@@ -443,7 +443,7 @@ static enum step directory_again(struct spmove *s, const struct loc *src, const 
 	if (same_entry(dst->path, earlier)) {
 		cli_error(0, "warning: source directory %s specified more than once",
 			  quoted(top->src));
-		out->keep_source = s->o->move;
+		out->keep_source = s->c.o->move;
 		return STEP_DONE;
 	}
 	if (follows(s, command_line))
@@ -472,9 +472,9 @@ static enum step move_by_rename(struct spmove *s, const struct loc *src, const s
 		return STEP_FAILED;
 	}
 	if (renameat(src->dir, src->name, dst->dir, dst->name) == 0) {
-		if (s->o->verbose)
+		if (s->c.o->verbose)
 			verbose_pair("renamed ", src->path, dst->path, d->backup);
-		if (s->o->fsync)
+		if (s->c.o->fsync)
 			(void)loc_sync_dir(dst->dir);
 		seen_add(s->created, st, dst->path);
 		out->keep_source = true;
@@ -487,7 +487,7 @@ static enum step move_by_rename(struct spmove *s, const struct loc *src, const s
 		out->into_self = true;
 		return STEP_FAILED;
 	}
-	if (err == EXDEV && s->o->no_copy) {
+	if (err == EXDEV && s->c.o->no_copy) {
 		cli_error(err, "cannot move %s to %s", quoted(src->path), quoted(dst->path));
 		return STEP_FAILED;
 	}
@@ -525,7 +525,7 @@ static enum step move_by_rename(struct spmove *s, const struct loc *src, const s
  * again: cp -f, and -i once the user said yes (cp's rule for -l and -s). */
 static bool may_replace(const struct spmove *s)
 {
-	return s->o->force || s->o->remove_destination || s->o->ask == ASK_USER;
+	return s->c.o->force || s->c.o->remove_destination || s->c.o->ask == ASK_USER;
 }
 
 /* cp -l: dst made a hard link of src (of what a symbolic link src names
@@ -571,7 +571,7 @@ static int make_symbolic_link(struct spmove *s, const struct loc *src, const str
 	if (symlinkat(src->path, dst->dir, dst->name) == 0)
 		return 0;
 	int err = errno;
-	if (err == EEXIST && (s->o->force || s->o->remove_destination)) {
+	if (err == EEXIST && (s->c.o->force || s->c.o->remove_destination)) {
 		if (unlinkat(dst->dir, dst->name, 0) == 0 &&
 		    symlinkat(src->path, dst->dir, dst->name) == 0)
 			return 0;
@@ -591,20 +591,20 @@ static void debug_line(const struct spmove *s, const struct stat *st)
 {
 	/* --reflink=never (or --sparse=never) rules copy_file_range(2) out,
 	 * since it may share blocks: GNU's "avoided". */
-	bool avoided = s->o->reflink == REFLINK_NEVER;
-	const char *offload = s->data_path == SP_PATH_COPY_FILE_RANGE ? "yes"
-			      : s->data_path == SP_PATH_NONE         ? "unknown"
+	bool avoided = s->c.o->reflink == REFLINK_NEVER;
+	const char *offload = s->c.data_path == SP_PATH_COPY_FILE_RANGE ? "yes"
+			      : s->c.data_path == SP_PATH_NONE         ? "unknown"
 			      : avoided                             ? "avoided"
 								    : "no";
-	const char *reflink = s->cloned > 0 ? "yes" : s->cloned < 0 ? "unsupported" : "no";
+	const char *reflink = s->c.cloned > 0 ? "yes" : s->c.cloned < 0 ? "unsupported" : "no";
 	bool holes = (uint64_t)st->st_blocks * 512 < (uint64_t)st->st_size;
-	const char *sparse = s->o->sparse == SPARSE_NEVER    ? "no"
-			     : s->o->sparse == SPARSE_ALWAYS ? (holes ? "SEEK_HOLE + zeros" : "zeros")
+	const char *sparse = s->c.o->sparse == SPARSE_NEVER    ? "no"
+			     : s->c.o->sparse == SPARSE_ALWAYS ? (holes ? "SEEK_HOLE + zeros" : "zeros")
 			     : holes                         ? "SEEK_HOLE"
 							     : "no";
 	printf("copy offload: %s, reflink: %s, sparse detection: %s", offload, reflink, sparse);
-	if (s->data_path != SP_PATH_NONE)
-		printf(" (data: %s)", sp_path_name(s->data_path));
+	if (s->c.data_path != SP_PATH_NONE)
+		printf(" (data: %s)", sp_path_name(s->c.data_path));
 	putchar('\n');
 }
 
@@ -630,7 +630,7 @@ static int copy_attributes_only(struct spmove *s, const struct loc *src, const s
 	int flags = O_WRONLY | O_NOCTTY | O_CLOEXEC;
 	int fd = d->exists ? openat(dst->dir, dst->name, flags | (d->link ? 0 : O_NOFOLLOW))
 			   : openat(dst->dir, dst->name, flags | O_CREAT | O_EXCL | O_NOFOLLOW,
-				    new_file_mode(s, st->st_mode));
+				    new_file_mode(&s->c, st->st_mode));
 	if (fd < 0) {
 		cli_error(errno, "cannot create regular file %s", quoted(dst->path));
 		close(src_fd);
@@ -643,9 +643,9 @@ static int copy_attributes_only(struct spmove *s, const struct loc *src, const s
 	/* A file with other hard links is another name's file too: it is
 	 * not given away, nor opened to more users, by a copy onto this one. */
 	else if (d->exists && dst_now.st_nlink > 1 && !S_ISDIR(dst_now.st_mode) &&
-		 ((((s->o->keep & KEEP_OWNER) || s->o->move) &&
+		 ((((s->c.o->keep & KEEP_OWNER) || s->c.o->move) &&
 		   (dst_now.st_uid != st->st_uid || dst_now.st_gid != st->st_gid)) ||
-		  (keeps_mode(s) && (st->st_mode & 07777 & ~dst_now.st_mode))))
+		  (keeps_mode(&s->c) && (st->st_mode & 07777 & ~dst_now.st_mode))))
 		refused = "linked";
 	if (refused) {
 		if (*refused == 'r')
@@ -657,7 +657,7 @@ static int copy_attributes_only(struct spmove *s, const struct loc *src, const s
 		close(src_fd);
 		return 1;
 	}
-	int status = attrs_copy(s, src, src_fd, st, fd, dst, !d->exists);
+	int status = attrs_copy(&s->c, src, src_fd, st, fd, dst, !d->exists);
 	if (close(fd) < 0 && !status) {
 		cli_error(errno, "failed to close %s", quoted(dst->path));
 		status = 1;
@@ -683,9 +683,9 @@ static int exchange(struct spmove *s, const struct loc *src, const struct stat *
 		cli_error(errno, "cannot exchange %s and %s", quoted(src->path), quoted(dst->path));
 		return 1;
 	}
-	if (s->o->verbose)
+	if (s->c.o->verbose)
 		printf("exchanged %s <-> %s\n", quoted(src->path), quoted(dst->path));
-	if (s->o->fsync)
+	if (s->c.o->fsync)
 		(void)loc_sync_dir(dst->dir);
 	return 0;
 }
@@ -738,7 +738,7 @@ static mode_t dir_final_mode(const struct spmove *s, mode_t src_mode, const stru
 {
 	mode_t mode = made->st_mode & 07777;
 	mode &= ~(S_IRWXU & ~src_mode);
-	return mode | (omitted & ~s->o->umask);
+	return mode | (omitted & ~s->c.o->umask);
 }
 
 /* Whether the descriptor fd was opened with O_PATH (no attributes by it). */
@@ -755,7 +755,7 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 			  bool follow, const struct loc *dst, const struct dest *d,
 			  const struct top *top, struct ancestor *up, struct outcome *out)
 {
-	const struct spmove_options *o = s->o;
+	const struct spmove_options *o = s->c.o;
 	if (cyclic(st, up)) {
 		cli_error(0, "cannot copy cyclic symbolic link %s", quoted(src->path));
 		return 1;
@@ -796,7 +796,7 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 		/* The kernel cuts the mode by the umask or a default ACL, keeps
 		 * the sticky bit and gives the parent's set-group-ID bit, as for
 		 * mkdir(1); the owner may fill it whatever its mode says. */
-		mode_t mode = (keeps_mode(s) || o->no_keep_mode ? new_file_mode(s, st->st_mode)
+		mode_t mode = (keeps_mode(&s->c) || o->no_keep_mode ? new_file_mode(&s->c, st->st_mode)
 							       : st->st_mode & 07777) & ~omitted;
 		if (mkdirat(dst->dir, dst->name, mode | S_IRWXU) < 0) {
 			cli_error(errno, "cannot create directory %s", quoted(dst->path));
@@ -833,13 +833,13 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 	}
 	bool by_fd = !path_only(fd);
 	/* O_PATH descriptors too: attrs_copy() reaches the very directories. */
-	status |= attrs_copy(s, src, src_fd, st, fd, dst, made);
+	status |= attrs_copy(&s->c, src, src_fd, st, fd, dst, made);
 	/* A new directory gets the mode mkdir(2) gave it, with the owner's
 	 * bits the source has and the bits left out that the umask lets
 	 * through (cp's result); --no-preserve=mode, the default mode. */
 	mode_t mode = made && !o->no_keep_mode ? dir_final_mode(s, st->st_mode, &here.dst_st, omitted)
-					       : new_file_mode(s, st->st_mode);
-	if (made && !keeps_mode(s) && (o->no_keep_mode || mode != (here.dst_st.st_mode & 07777)) &&
+					       : new_file_mode(&s->c, st->st_mode);
+	if (made && !keeps_mode(&s->c) && (o->no_keep_mode || mode != (here.dst_st.st_mode & 07777)) &&
 	    fchmod(fd, mode) < 0) {
 		cli_error(errno, "setting permissions for %s", quoted(dst->path));
 		status = 1;
@@ -862,13 +862,13 @@ done:
 static int copy_file_data(struct spmove *s, const struct loc *src, const struct stat *st,
 			  bool follow, const struct loc *dst, const struct dest *d)
 {
-	if (s->o->debug) {
-		s->cloned = 0;
-		s->data_path = SP_PATH_NONE;
+	if (s->c.o->debug) {
+		s->c.cloned = 0;
+		s->c.data_path = SP_PATH_NONE;
 	}
-	int rc = copy_regular(s, src, st, follow, dst, d->exists ? &d->st : NULL, d->absent,
+	int rc = copy_regular(&s->c, src, st, follow, dst, d->exists ? &d->st : NULL, d->absent,
 			      d->link);
-	if (s->o->debug)
+	if (s->c.o->debug)
 		debug_line(s, st);
 	return rc;
 }
@@ -879,16 +879,16 @@ static int copy_by_type(struct spmove *s, const struct loc *src, const struct st
 			bool follow, const struct loc *dst, struct dest *d,
 			const struct top *top, struct ancestor *up, struct outcome *out)
 {
-	bool as_data = (!s->o->recursive || s->o->copy_contents) && !s->o->move;
-	if (s->progress)
-		cli_progress_name(s->progress, src->path);
-	if (s->o->hard_link && !S_ISDIR(st->st_mode))
+	bool as_data = (!s->c.o->recursive || s->c.o->copy_contents) && !s->c.o->move;
+	if (s->c.progress)
+		cli_progress_name(s->c.progress, src->path);
+	if (s->c.o->hard_link && !S_ISDIR(st->st_mode))
 		return make_hard_link(s, src, st, follow, dst);
-	if (s->o->symbolic_link && !S_ISDIR(st->st_mode))
+	if (s->c.o->symbolic_link && !S_ISDIR(st->st_mode))
 		return make_symbolic_link(s, src, dst);
-	if (s->o->attributes_only && S_ISREG(st->st_mode))
+	if (s->c.o->attributes_only && S_ISREG(st->st_mode))
 		return copy_attributes_only(s, src, st, follow, dst, d);
-	if (s->o->attributes_only && S_ISLNK(st->st_mode) && d->exists) {
+	if (s->c.o->attributes_only && S_ISLNK(st->st_mode) && d->exists) {
 		/* cp --attributes-only leaves an existing file to a link. */
 		cli_error(EEXIST, "cannot create symbolic link %s", quoted(dst->path));
 		return 1;
@@ -897,19 +897,19 @@ static int copy_by_type(struct spmove *s, const struct loc *src, const struct st
 	case S_IFDIR:
 		return copy_directory(s, src, st, follow, dst, d, top, up, out);
 	case S_IFLNK:
-		return copy_symlink(s, src, dst, st);
+		return copy_symlink(&s->c, src, dst, st);
 	case S_IFREG:
 		/* A file to replace goes too (its checks were made here), but
 		 * not a link's target: resolve_output() is the walker's. */
 		if (up && (d->absent || (d->exists && !d->link)) && pool_takes(s, st))
 			return pool_copy(s, src, st, follow, dst, d->absent ? NULL : &d->st, up,
-					 false);
+					 false) == STEP_FAILED;
 		return copy_file_data(s, src, st, follow, dst, d);
 	case S_IFIFO: case S_IFCHR: case S_IFBLK: case S_IFSOCK:
 		/* A socket read as data cannot be opened: GNU's error. */
 		if (as_data)
 			return copy_file_data(s, src, st, follow, dst, d);
-		return copy_special(s, src, dst, st);
+		return copy_special(&s->c, src, dst, st);
 	}
 	cli_error(0, "%s has unknown file type", quoted(src->path));
 	return 1;
@@ -922,7 +922,7 @@ static int copy_to_dest(struct spmove *s, const struct loc *src, const struct st
 			bool follow, const struct loc *dst, struct dest *d, const struct top *top,
 			struct ancestor *up, struct outcome *out)
 {
-	const struct spmove_options *o = s->o;
+	const struct spmove_options *o = s->c.o;
 	bool command_line = !up;
 	enum existing found = d->exists ? check_existing(s, src, st, dst, d, command_line, out)
 					: EXISTING_GO_ON;
@@ -973,7 +973,7 @@ int copy_entry(struct spmove *s, const struct loc *src, const struct loc *dst,
 	       const struct top *top, struct ancestor *up, struct outcome *out,
 	       struct stat *src_st)
 {
-	const struct spmove_options *o = s->o;
+	const struct spmove_options *o = s->c.o;
 	bool command_line = !up, follow = follows(s, command_line);
 	struct stat st;
 	int err = loc_stat(src, &st, follow);

@@ -517,16 +517,16 @@ static void print_stats(const struct spmove *s, const struct sp_stats *stats,
 {
 	char extra[512];
 	/* json-c is loaded for --json only: JSON(call) is left out otherwise. */
-	bool json = s->o->json;
+	bool json = s->c.o->json;
 #define JSON(call) (json ? (call) : 0)
 	struct json_object *more = json ? json_object_new_object() : NULL;
 	struct json_object *paths = json ? json_object_new_array() : NULL;
-	const char *method = s->o->path ? sp_path_name(s->o->path) : "auto";
+	const char *method = s->c.o->path ? sp_path_name(s->c.o->path) : "auto";
 	size_t len = (size_t)snprintf(extra, sizeof(extra), "method %s", method);
 	int rc = JSON(cli_json_add_text(more, "method", method));
 	const char *sep = " (";
 	for (unsigned p = SP_PATH_NONE + 1; p <= SP_PATH_SENDFILE; p++) {
-		if (s->methods_used & (1u << p)) {
+		if (s->c.methods_used & (1u << p)) {
 			const char *name = sp_path_name((enum sp_path)p);
 			len += (size_t)snprintf(extra + len, sizeof(extra) - len, "%s%s", sep, name);
 			rc |= paths ? json_object_array_add(paths, json_object_new_string(name)) : 0;
@@ -534,11 +534,11 @@ static void print_stats(const struct spmove *s, const struct sp_stats *stats,
 		}
 	}
 	rc |= JSON(cli_json_add(more, "paths", paths));
-	if (s->methods_used)
+	if (s->c.methods_used)
 		len += (size_t)snprintf(extra + len, sizeof(extra) - len, ")");
 	/* Bytes vmspliced count as never entering user memory on their way
 	 * out of it; on a kernel whose vmsplice copies, say that they did. */
-	if (s->methods_used & (1u << SP_PATH_VMSPLICE | 1u << SP_PATH_GIFT)) {
+	if (s->c.methods_used & (1u << SP_PATH_VMSPLICE | 1u << SP_PATH_GIFT)) {
 		int copies = vmsplice_copies();
 		if (copies > 0)
 			len += (size_t)snprintf(extra + len, sizeof(extra) - len,
@@ -568,7 +568,7 @@ static void print_stats(const struct spmove *s, const struct sp_stats *stats,
 	}
 	if (stealfs || on_stealfs)
 		rc |= JSON(cli_json_add(more, "stealfs", stealfs));
-	if (rc && s->o->json) {
+	if (rc && s->c.o->json) {
 		json_object_put(more);
 		more = NULL;
 	}
@@ -586,7 +586,7 @@ static bool dest_on_stealfs(const char *dst)
 }
 
 /* Start --progress when asked, or on a terminal for a copy of at least
- * AUTO_PROGRESS_BYTES, with the whole run's total: s->progress, and the
+ * AUTO_PROGRESS_BYTES, with the whole run's total: s->c.progress, and the
  * mover's callback in cfg.  A display that cannot start is left out. */
 static void start_progress(struct spmove *s, struct config *cfg)
 {
@@ -599,11 +599,11 @@ static void start_progress(struct spmove *s, struct config *cfg)
 	uint64_t total = n > 0 ? progress_total(&cfg->o, cfg->operands, n, dest) : 0;
 	if (!asked && total < AUTO_PROGRESS_BYTES)
 		return;
-	if (cli_progress_start(&s->progress, asked ? cfg->o.progress_style : CLI_PROGRESS_BAR,
+	if (cli_progress_start(&s->c.progress, asked ? cfg->o.progress_style : CLI_PROGRESS_BAR,
 			       total) < 0)
 		return;
 	cfg->mover.progress = cli_progress_update;
-	cfg->mover.progress_arg = s->progress;
+	cfg->mover.progress_arg = s->c.progress;
 }
 
 /* The run itself, once s has its mover: the operands, the workers waited
@@ -620,12 +620,12 @@ static int run_with_mover(struct spmove *s, struct config *cfg)
 	int status = run_operands(s, cfg->operands, cfg->count, cfg->target_dir);
 	status |= pool_wait(s);
 	struct sp_stats stats = { .size = sizeof(stats) };
-	sp_get_stats(s->mover, &stats);
+	sp_get_stats(s->c.mover, &stats);
 	pool_stop(s, &stats);
-	cli_progress_finish(s->progress);
+	cli_progress_finish(s->c.progress);
 	if (cfg->o.stats)
 		print_stats(s, &stats, &before, on_stealfs);
-	sp_mover_free(s->mover);
+	sp_mover_free(s->c.mover);
 	return status;
 }
 
@@ -636,15 +636,15 @@ static int copy_or_move(struct config *cfg)
 	cfg->o.umask = umask(0);
 	umask(cfg->o.umask);
 	cfg->o.mover = &cfg->mover;
-	struct spmove s = { .o = &cfg->o, .sources = seen_new(), .created = seen_new(),
+	struct spmove s = { .c = { .o = &cfg->o }, .sources = seen_new(), .created = seen_new(),
 			    .copies = seen_new(), .moved_dirs = seen_new() };
 	start_progress(&s, cfg);
 	int rc = s.sources && s.created && s.copies && s.moved_dirs
-		 ? sp_mover_new(&s.mover, &cfg->mover) : -ENOMEM;
+		 ? sp_mover_new(&s.c.mover, &cfg->mover) : -ENOMEM;
 	int status = 1;
 	if (rc < 0) {
 		cli_error(-rc, "cannot set up");
-		cli_progress_finish(s.progress);
+		cli_progress_finish(s.c.progress);
 	} else {
 		status = run_with_mover(&s, cfg);
 	}

@@ -30,30 +30,36 @@ static bool trailing_slash(const char *path)
 static bool copy_onto_backup(const struct spmove *s, const char *src, const struct loc *dst)
 {
 	struct stat st;
-	return !s->o->move && s->o->force && s->o->backup != BACKUP_NONE &&
+	return !s->c.o->move && s->c.o->force && s->c.o->backup != BACKUP_NONE &&
 	       !strcmp(src, dst->path) && loc_stat(dst, &st, true) == 0 && S_ISREG(st.st_mode);
 }
 
 /* Copy src to the name of its backup, without a backup of that.
- * Returns 0 or 1. */
+ * Returns 0 or 1.  The copy runs in a context of its own, whose
+ * description is the run's with no backup: s->c.o, shared read-only with
+ * the workers' contexts, is never pointed elsewhere.  A regular file at
+ * the top goes to no worker (pool_takes() needs a tree), so nothing keeps
+ * the context's address; what the copy changed in it (methods used,
+ * --debug's facts, the sets of names) is the walker's again after. */
 static int copy_to_backup(struct spmove *s, const struct loc *src)
 {
 	struct loc backup = *src;
-	char *path = backup_path(s->o, src, &backup.name);
+	char *path = backup_path(s->c.o, src, &backup.name);
 	if (!path) {
 		cli_error(errno, "cannot backup %s", quoted(src->path));
 		return 1;
 	}
 	backup.path = path;
-	struct spmove_options o = *s->o;
+	struct spmove_options o = *s->c.o;
 	o.backup = BACKUP_NONE;
 	o.backup_copy = true;
-	const struct spmove_options *was = s->o;
-	s->o = &o;
+	struct spmove here = *s;
+	here.c.o = &o;
 	struct top top = { src->path, path };
 	struct outcome out = { 0 };
-	int status = copy_entry(s, src, &backup, &top, NULL, &out, NULL);
-	s->o = was;
+	int status = copy_entry(&here, src, &backup, &top, NULL, &out, NULL);
+	here.c.o = s->c.o;
+	*s = here;
 	free(path);
 	return status;
 }
@@ -62,11 +68,11 @@ static int copy_to_backup(struct spmove *s, const struct loc *src)
  * open).  Returns 0 or 1. */
 static int operand_at(struct spmove *s, const struct loc *src, const struct loc *dst)
 {
-	if (s->o->dash_stdin && !strcmp(src->path, "-") && !s->o->move)
-		return copy_stdin(s, dst);
+	if (s->c.o->dash_stdin && !strcmp(src->path, "-") && !s->c.o->move)
+		return copy_stdin(&s->c, dst);
 	struct stat st;
 	/* "SRC DST/" names a directory: a file cannot go there. */
-	if (trailing_slash(dst->path) && !s->o->move && loc_stat(src, &st, true) == 0 &&
+	if (trailing_slash(dst->path) && !s->c.o->move && loc_stat(src, &st, true) == 0 &&
 	    !S_ISDIR(st.st_mode) && loc_stat(dst, &st, false) == -ENOENT) {
 		cli_error(ENOTDIR, "cannot create regular file %s", quoted(dst->path));
 		return 1;
@@ -78,7 +84,7 @@ static int operand_at(struct spmove *s, const struct loc *src, const struct loc 
 	int status = copy_entry(s, src, dst, &top, NULL, &out, &st);
 	if (out.into_self)
 		return 1;
-	if (status || !s->o->move || out.keep_source || spmove_cancel)
+	if (status || !s->c.o->move || out.keep_source || spmove_cancel)
 		return status;
 	/* The directory that names the copy is durable before anything of
 	 * the source goes (its own entries were synced as they were made). */
@@ -97,23 +103,23 @@ static int no_dest_dir(const struct spmove *s, const struct loc *src, const char
 		       int err)
 {
 	struct stat st;
-	bool follow = s->o->deref == DEREF_ALWAYS || s->o->deref == DEREF_ARGS;
-	bool dash = s->o->dash_stdin && !strcmp(src->path, "-");
-	int src_err = !dash ? loc_stat(src, &st, follow && !s->o->move)
+	bool follow = s->c.o->deref == DEREF_ALWAYS || s->c.o->deref == DEREF_ARGS;
+	bool dash = s->c.o->dash_stdin && !strcmp(src->path, "-");
+	int src_err = !dash ? loc_stat(src, &st, follow && !s->c.o->move)
 		      : fstat(STDIN_FILENO, &st) < 0 ? -errno : 0;
 	if (src_err) {
 		cli_error(-src_err, "cannot stat %s", quoted(src->path));
 		return 1;
 	}
-	if (s->o->move) {
+	if (s->c.o->move) {
 		cli_error(-err, "cannot move %s to %s", quoted(src->path), quoted(dst_path));
 		return 1;
 	}
-	if (S_ISDIR(st.st_mode) && !s->o->recursive) {
+	if (S_ISDIR(st.st_mode) && !s->c.o->recursive) {
 		cli_error(0, "-r not specified; omitting directory %s", quoted(src->path));
 		return 1;
 	}
-	if (s->o->verbose && !S_ISDIR(st.st_mode))
+	if (s->c.o->verbose && !S_ISDIR(st.st_mode))
 		verbose_pair("", src->path, dst_path, NULL);
 	cli_error(-err, S_ISDIR(st.st_mode) ? "cannot create directory %s"
 		       : "cannot create regular file %s", quoted(dst_path));
@@ -134,7 +140,7 @@ static int do_operand(struct spmove *s, const char *src_path, const char *dst_pa
 	}
 	/* mv SRC/: rename(2) would refuse a symbolic link there (ENOTDIR),
 	 * and so does a move (at its one look, copy_entry()'s). */
-	src.no_link = s->o->move;
+	src.no_link = s->c.o->move;
 	if (dst_dir < 0 && (err = loc_operand(dst_path, &dst_buf, &dst))) {
 		int status = no_dest_dir(s, &src, dst_path, err);
 		loc_close(&src);
@@ -176,17 +182,17 @@ static int parents_protect(struct spmove *s, struct made_dir *made, int n)
 		 * a name another user could have swapped meanwhile. */
 		struct loc src = { m->src_fd, ".", m->src_path, 0, false, false, false };
 		struct loc dst = { m->fd, ".", m->path, 0, false, false, false };
-		mode_t mode = s->o->no_keep_mode ? 0777 : m->st.st_mode & 07777;
+		mode_t mode = s->c.o->no_keep_mode ? 0777 : m->st.st_mode & 07777;
 		char proc[64];
 		if (!m->name || !m->path || !m->src_name || !m->src_path) {
 			cli_error(ENOMEM, "cannot copy %s", quoted(m->src_path ? m->src_path : "?"));
 			status = 1;
 		} else if (!m->existed &&
-			   chmod(loc_proc_path(m->fd, NULL, proc, sizeof(proc)), mode & ~s->o->umask) < 0) {
+			   chmod(loc_proc_path(m->fd, NULL, proc, sizeof(proc)), mode & ~s->c.o->umask) < 0) {
 			cli_error(errno, "setting permissions for %s", quoted(m->path));
 			status = 1;
 		} else {
-			status |= attrs_copy(s, &src, m->src_fd, &m->st, m->fd, &dst, !m->existed);
+			status |= attrs_copy(&s->c, &src, m->src_fd, &m->st, m->fd, &dst, !m->existed);
 		}
 		free(m->name);
 		free(m->path);
@@ -247,7 +253,7 @@ static int parents_operand(struct spmove *s, const char *src, const char *dir, i
 		}
 		fds[n_fds++] = src_next;
 		int next = openat(cur, p, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		bool keep = s->o->keep & (KEEP_MODE | KEEP_OWNER | KEEP_TIMES);
+		bool keep = s->c.o->keep & (KEEP_MODE | KEEP_OWNER | KEEP_TIMES);
 		if (next >= 0 && keep) {
 			/* cp -p --parents gives existing directories the
 			 * source's attributes too. */
@@ -259,14 +265,14 @@ static int parents_operand(struct spmove *s, const char *src, const char *dir, i
 							    .existed = true, .fd = next,
 							    .src_fd = src_next };
 		} else if (next < 0 && errno == ENOENT) {
-			mode_t mode = s->o->no_keep_mode ? 0777 : src_st.st_mode & 07777;
+			mode_t mode = s->c.o->no_keep_mode ? 0777 : src_st.st_mode & 07777;
 			struct timespec since;
 			loc_now(&since);
 			if (mkdirat(cur, p, mode | S_IRWXU) < 0) {
 				cli_error(errno, "cannot make directory %s", quoted(dst_prefix));
 				goto out;
 			}
-			if (s->o->verbose)
+			if (s->c.o->verbose)
 				printf("%s -> %s\n", prefix, dst_prefix);
 			/* It must be the directory just made (not one another
 			 * user swapped in) before anything goes into it. */
@@ -321,12 +327,12 @@ static int into_directory(struct spmove *s, char **srcs, int n, const char *dir)
 	for (int i = 0; i < n && !spmove_cancel; i++) {
 		char buf[PATH_MAX], dst[PATH_MAX];
 		const char *base;
-		if (s->o->dash_stdin && !strcmp(srcs[i], "-") && !s->o->move) {
+		if (s->c.o->dash_stdin && !strcmp(srcs[i], "-") && !s->c.o->move) {
 			cli_error(0, "cannot copy standard input into directory %s", quoted(dir));
 			status = 1;
 			continue;
 		}
-		if (s->o->parents) {
+		if (s->c.o->parents) {
 			status |= parents_operand(s, srcs[i], dir, dirfd);
 			continue;
 		}
@@ -357,7 +363,7 @@ static bool is_dir(const char *path)
 
 int run_operands(struct spmove *s, char **args, int n, const char *target_dir)
 {
-	if (target_dir && s->o->no_target_directory) {
+	if (target_dir && s->c.o->no_target_directory) {
 		cli_error(0, "cannot combine --target-directory (-t) and --no-target-directory (-T)");
 		return 1;
 	}
@@ -373,9 +379,9 @@ int run_operands(struct spmove *s, char **args, int n, const char *target_dir)
 	if (n < 2)
 		return cli_usage_message("missing destination file operand after %s",
 					 quoted(args[0]));
-	if (s->o->no_target_directory && s->o->parents)
+	if (s->c.o->no_target_directory && s->c.o->parents)
 		return cli_usage_message("with --parents, the destination must be a directory");
-	if (s->o->no_target_directory) {
+	if (s->c.o->no_target_directory) {
 		if (n > 2)
 			return cli_usage_message("extra operand %s", quoted(args[2]));
 		return do_operand(s, args[0], args[1], -1, NULL, false);
@@ -386,7 +392,7 @@ int run_operands(struct spmove *s, char **args, int n, const char *target_dir)
 	/* Nothing there at this first look: a file found there later was put
 	 * there meanwhile (stat_dest() refuses it). */
 	bool absent = errno == ENOENT;
-	if (s->o->parents)
+	if (s->c.o->parents)
 		return cli_usage_message("with --parents, the destination must be a directory");
 	if (n > 2) {
 		cli_error(errno, "target %s", quoted(dst));

@@ -60,7 +60,7 @@ struct job {
 struct worker {
 	pthread_t thread;
 	struct pool *pool;
-	struct spmove s;   /* its own: pool_context() */
+	struct copier c;   /* its own: pool_context() */
 };
 
 struct pool {
@@ -107,30 +107,31 @@ static void job_free(struct job *j)
 }
 
 /* Copy as s says; STEP_GO_ON only for a listed job. */
-static int job_run(struct spmove *s, const struct job *j)
+static enum step job_run(struct copier *s, const struct job *j)
 {
 	if (spmove_cancel)
-		return 1;
+		return STEP_FAILED;
 	if (j->listed)
-		return (int)copy_new_regular(s, &j->src, &j->dst);
+		return copy_new_regular(s, &j->src, &j->dst);
 	return copy_regular(s, &j->src, &j->st, j->follow, &j->dst,
-			    j->replaces ? &j->dst_st : NULL, !j->replaces, false);
+			    j->replaces ? &j->dst_st : NULL, !j->replaces, false)
+	       ? STEP_FAILED : STEP_DONE;
 }
 
 /* Take the first queued job and copy it as s (a worker's, or the
  * walker's).  Called with the lock held, which it lets go meanwhile. */
-static void run_next(struct pool *p, struct spmove *s)
+static void run_next(struct pool *p, struct copier *s)
 {
 	struct job j = p->queue[p->head];
 	p->head = (p->head + 1) % POOL_QUEUE;
 	p->count--;
 	p->busy++;
 	pthread_mutex_unlock(&p->lock);
-	int rc = job_run(s, &j);
+	enum step rc = job_run(s, &j);
 	struct job *back = NULL;
 	if (rc == STEP_GO_ON && !(back = malloc(sizeof(*back)))) {
 		cli_error(ENOMEM, "cannot copy %s", quoted(j.src.path));
-		rc = 1;
+		rc = STEP_FAILED;
 	}
 	if (back)
 		*back = j;
@@ -141,7 +142,7 @@ static void run_next(struct pool *p, struct spmove *s)
 		back->next = p->again;
 		p->again = back;
 	} else {
-		p->status |= rc;
+		p->status |= rc == STEP_FAILED;
 	}
 	if (!--p->busy && !p->count)
 		pthread_cond_broadcast(&p->done);
@@ -168,7 +169,7 @@ static void *work(void *arg)
 		}
 		if (!p->count)
 			break;
-		run_next(p, &w->s);
+		run_next(p, &w->c);
 	}
 	pthread_mutex_unlock(&p->lock);
 	cli_quote_release();
@@ -184,12 +185,12 @@ static void pool_free(struct pool *p)
 	free(p);
 }
 
-/* A worker's own context: the run's description, its own mover, and
- * nothing of the walker's state (the sets, the progress display, the
- * pool).  Returns 0 or a negative errno. */
-static int pool_context(struct spmove *w, const struct spmove_options *run)
+/* A worker's own copier: the run's description and its own mover; the
+ * walker's state (the sets, the progress display, the pool) is not in a
+ * copier at all.  Returns 0 or a negative errno. */
+static int pool_context(struct copier *w, const struct spmove_options *run)
 {
-	*w = (struct spmove){ .o = run, .tree_depth = 1 };
+	*w = (struct copier){ .o = run };
 	return sp_mover_new(&w->mover, run->mover);
 }
 
@@ -209,10 +210,10 @@ static void pool_start(struct spmove *s)
 	for (unsigned i = 0; i < want; i++) {
 		struct worker *w = &p->worker[p->workers];
 		w->pool = p;
-		if (pool_context(&w->s, s->o) < 0)
+		if (pool_context(&w->c, s->c.o) < 0)
 			break;
 		if (cli_thread_start(&w->thread, work, w)) {
-			sp_mover_free(w->s.mover);
+			sp_mover_free(w->c.mover);
 			break;
 		}
 		p->workers++;
@@ -230,8 +231,8 @@ static void pool_start(struct spmove *s)
  * links rather than copies), and there are some to be had. */
 static bool pool_allowed(const struct spmove *s)
 {
-	const struct spmove_options *o = s->o;
-	return s->tree_depth && !s->pool_failed && !o->verbose && !s->progress &&
+	const struct spmove_options *o = s->c.o;
+	return s->tree_depth && !s->pool_failed && !o->verbose && !s->c.progress &&
 	       !o->move && !o->in_place && !o->hard_link && !o->symbolic_link &&
 	       !o->attributes_only &&
 	       (s->pool || pool_worker_count());
@@ -239,7 +240,7 @@ static bool pool_allowed(const struct spmove *s)
 
 bool pool_takes(const struct spmove *s, const struct stat *st)
 {
-	const struct spmove_options *o = s->o;
+	const struct spmove_options *o = s->c.o;
 	return S_ISREG(st->st_mode) && pool_allowed(s) &&
 	       !((o->keep & KEEP_LINKS) && (st->st_nlink > 1 || o->deref == DEREF_ALWAYS));
 }
@@ -247,7 +248,7 @@ bool pool_takes(const struct spmove *s, const struct stat *st)
 bool pool_takes_listed(const struct spmove *s)
 {
 	/* With -L a link to another link of the same file is one to keep. */
-	return s->in_new_dir && s->o->deref != DEREF_ALWAYS && pool_allowed(s);
+	return s->in_new_dir && s->c.o->deref != DEREF_ALWAYS && pool_allowed(s);
 }
 
 /* j for src (st), dst, up: the names copied.  Returns 0 or -ENOMEM. */
@@ -274,8 +275,9 @@ static int job_make(struct job *j, const struct loc *src, const struct stat *st,
 	return 0;
 }
 
-int pool_copy(struct spmove *s, const struct loc *src, const struct stat *st, bool follow,
-	      const struct loc *dst, const struct stat *dst_st, struct ancestor *up, bool listed)
+enum step pool_copy(struct spmove *s, const struct loc *src, const struct stat *st, bool follow,
+		    const struct loc *dst, const struct stat *dst_st, struct ancestor *up,
+		    bool listed)
 {
 	if (!s->pool)
 		pool_start(s);
@@ -296,7 +298,7 @@ int pool_copy(struct spmove *s, const struct loc *src, const struct stat *st, bo
 			job_free(&j);
 	}
 	if (queued)
-		return 0;
+		return STEP_DONE;
 	/* Every worker has work (or none could start): the walker's copy. */
 	struct job here = { .src = *src, .dst = *dst, .listed = listed, .follow = follow,
 			    .replaces = dst_st != NULL };
@@ -304,7 +306,7 @@ int pool_copy(struct spmove *s, const struct loc *src, const struct stat *st, bo
 		here.st = *st;
 	if (dst_st)
 		here.dst_st = *dst_st;
-	return job_run(s, &here);
+	return job_run(&s->c, &here);
 }
 
 int pool_wait(struct spmove *s)
@@ -315,7 +317,7 @@ int pool_wait(struct spmove *s)
 	pthread_mutex_lock(&p->lock);
 	/* The walker copies alongside the workers until the queue is empty. */
 	while (p->count)
-		run_next(p, s);
+		run_next(p, &s->c);
 	/* A signal that cancels the run reaches this thread, not a worker
 	 * blocked in a read or poll (a FIFO's writer, /proc/kmsg, a hung
 	 * NFS server): checked every WAKE_PERIOD_MS, and while cancelled
@@ -378,10 +380,10 @@ void pool_stop(struct spmove *s, struct sp_stats *total)
 		struct worker *w = &p->worker[i];
 		pthread_join(w->thread, NULL);
 		struct sp_stats mine = { .size = sizeof(mine) };
-		if (total && sp_get_stats(w->s.mover, &mine) == 0)
+		if (total && sp_get_stats(w->c.mover, &mine) == 0)
 			sp_stats_add(total, &mine);
-		s->methods_used |= w->s.methods_used;
-		sp_mover_free(w->s.mover);
+		s->c.methods_used |= w->c.methods_used;
+		sp_mover_free(w->c.mover);
 	}
 	for (struct job *j = p->again, *next; j; j = next) {
 		next = j->next;

@@ -4,6 +4,7 @@
  * (tests/fuzz/fuzz-preserve.c). */
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "spmove.h"
@@ -22,7 +23,7 @@ int preserve_list(const char *list, unsigned *keep, size_t *bad, size_t *bad_len
 	size_t at = 0;
 	do {
 		size_t len = strcspn(list + at, ",");
-		int k = -1;
+		int k = -EINVAL;
 		if (len < sizeof(word)) {
 			memcpy(word, list + at, len);
 			word[len] = '\0';
@@ -31,7 +32,7 @@ int preserve_list(const char *list, unsigned *keep, size_t *bad, size_t *bad_len
 		if (k < 0) {
 			*bad = at;
 			*bad_len = len;
-			return -1;
+			return -EINVAL;
 		}
 		bits |= (unsigned)k;
 		at += len;

@@ -101,13 +101,12 @@ struct refusals {
 	dev_t tmpfile_dev;
 };
 
-/* One thread's context: the run's description, fixed before the first
+/* One thread's copier: the run's description, fixed before the first
  * copy and shared read-only (o), and the state of this thread's copies.
- * The walker's (main.c's copy_or_move()) also holds what only it uses: the sets of
- * names seen, the progress display and the pool.  A copy worker's is made
- * by pool_context() from the description alone: nothing copied from
- * another thread, nothing to blank. */
-struct spmove {
+ * copy.c, data.c and attrs.c take it, and so does each copy worker, whose
+ * copier pool_context() makes from the description alone: nothing copied
+ * from another thread, nothing to blank. */
+struct copier {
 	const struct spmove_options *o;
 	struct sp_mover *mover;
 	unsigned methods_used;     /* bit (1 << enum sp_path) per path taken */
@@ -115,7 +114,14 @@ struct spmove {
 	int cloned;                /* 1 cloned, -1 refused, 0 not tried */
 	enum sp_path data_path;    /* what moved its bytes (SP_PATH_NONE: none) */
 	struct refusals refused;
-	struct cli_progress *progress; /* NULL without --progress */
+	struct cli_progress *progress; /* the walker's display (NULL without
+					* --progress, and in a worker) */
+};
+
+/* The walker (main.c's copy_or_move()): its own copier, and what only it
+ * uses -- the sets of names seen, the tree, the pool. */
+struct spmove {
+	struct copier c;
 	struct seen *sources;      /* command-line sources seen (name, file) */
 	struct seen *created;      /* command-line destinations made (name, file) */
 	struct seen *copies;       /* source file -> the name of its copy */
@@ -313,7 +319,7 @@ int remove_source(const struct spmove *s, const struct loc *src, const struct st
  * after a report;
  * dst is left as it was on failure.
  */
-int copy_regular(struct spmove *s, const struct loc *src, const struct stat *src_st, bool follow,
+int copy_regular(struct copier *s, const struct loc *src, const struct stat *src_st, bool follow,
 		 const struct loc *dst, const struct stat *dst_st, bool dst_absent,
 		 bool dst_link);
 
@@ -326,19 +332,19 @@ enum step { STEP_DONE = 0, STEP_FAILED = 1, STEP_GO_ON = 2 };
  * was not looked at since, to the free name dst.  STEP_GO_ON when src is
  * not such a file after all, cannot be opened, or has hard links to keep:
  * then copy_entry() must copy it. */
-enum step copy_new_regular(struct spmove *s, const struct loc *src, const struct loc *dst);
+enum step copy_new_regular(struct copier *s, const struct loc *src, const struct loc *dst);
 
 /* Copy the symbolic link src to dst, replacing what is there in one rename.
  * Returns 0 or 1 after a report. */
-int copy_symlink(struct spmove *s, const struct loc *src, const struct loc *dst,
+int copy_symlink(struct copier *s, const struct loc *src, const struct loc *dst,
 		 const struct stat *st);
 
 /* Make a FIFO, socket or device node like src at dst.  Returns 0 or 1. */
-int copy_special(struct spmove *s, const struct loc *src, const struct loc *dst,
+int copy_special(struct copier *s, const struct loc *src, const struct loc *dst,
 		 const struct stat *st);
 
 /* Copy standard input's data into dst ("spmove - DST").  Returns 0 or 1. */
-int copy_stdin(struct spmove *s, const struct loc *dst);
+int copy_stdin(struct copier *s, const struct loc *dst);
 
 /* ---- durable.c ---- */
 
@@ -379,11 +385,13 @@ bool pool_takes_listed(const struct spmove *s);
  * ancestor) to dst as copy_regular() does -- a free name, or with dst_st
  * a file (not a symbolic link) to replace, already checked as cp checks
  * it (listed: as copy_new_regular(), src not looked at) -- in a worker
- * (starting them on first use), or here when all are busy.  Returns 0 when handed over
- * (pool_wait() and pool_again() tell how it went), else the copy's result,
- * which may be STEP_GO_ON for a listed one. */
-int pool_copy(struct spmove *s, const struct loc *src, const struct stat *st, bool follow,
-	      const struct loc *dst, const struct stat *dst_st, struct ancestor *up, bool listed);
+ * (starting them on first use), or here when all are busy.  STEP_DONE
+ * when handed over (pool_wait() and pool_again() tell how it went), else
+ * the copy's step: STEP_DONE, STEP_FAILED after a report, or STEP_GO_ON
+ * (only for a listed one) when copy_entry() must take it. */
+enum step pool_copy(struct spmove *s, const struct loc *src, const struct stat *st, bool follow,
+		    const struct loc *dst, const struct stat *dst_st, struct ancestor *up,
+		    bool listed);
 
 /* Wait until every copy handed over has finished, copying from the queue
  * meanwhile.  Returns 1 when one of them failed (reported) since the last
@@ -412,14 +420,14 @@ void pool_stop(struct spmove *s, struct sp_stats *total);
  * spmove made it.  Returns 0, or 1 after an error that must fail the copy
  * (reported).
  */
-int attrs_copy(const struct spmove *s, const struct loc *src, int src_fd, const struct stat *st,
+int attrs_copy(const struct copier *s, const struct loc *src, int src_fd, const struct stat *st,
 	       int fd, const struct loc *dst, bool new_file);
 
 /* Whether the options ask for a file's mode to be kept (also in moves). */
-bool keeps_mode(const struct spmove *s);
+bool keeps_mode(const struct copier *s);
 
 /* The mode a new copy of a file with mode src_mode gets at first. */
-mode_t new_file_mode(const struct spmove *s, mode_t src_mode);
+mode_t new_file_mode(const struct copier *s, mode_t src_mode);
 
 /* ---- backup.c ---- */
 
@@ -486,8 +494,9 @@ void verbose_pair(const char *prefix, const char *src, const char *dst, const ch
 extern const struct cli_choice preserve_choices[PRESERVE_CHOICES];
 
 /* The attributes (enum keep bits) the comma-separated list names into
- * *keep; each word may be abbreviated.  Returns 0, or -1 for an unknown,
- * ambiguous or empty word, the first at list + *bad, *bad_len bytes long. */
+ * *keep; each word may be abbreviated.  Returns 0, or -EINVAL for an
+ * unknown, ambiguous or empty word, the first at list + *bad, *bad_len
+ * bytes long.  Prints nothing. */
 int preserve_list(const char *list, unsigned *keep, size_t *bad, size_t *bad_len);
 
 /* ---- signal.c ---- */
@@ -523,7 +532,7 @@ void signals_wake(pthread_t thread);
  * at fault (SP_SIDE_NONE: the copy between them) and, SP_PATH_CLONE as
  * its path, that --reflink=always's clone failed.
  */
-int copy_data(struct spmove *s, int in, int out, const struct stat *in_st, bool fresh,
+int copy_data(struct copier *s, int in, int out, const struct stat *in_st, bool fresh,
 	      dev_t out_dev, struct sp_result *res);
 
 /* ---- progress.c ---- */

@@ -124,18 +124,17 @@ int tree_enter(struct spmove *s, struct ancestor *here, const struct top *top,
 }
 
 /* Open ".." of fd, checked to be the directory (dev, ino).  Returns the
- * descriptor, or -1 with errno set (ESTALE: another directory). */
+ * descriptor, or a negative errno (-ESTALE: another directory). */
 static int open_parent(int fd, dev_t dev, ino_t ino)
 {
 	struct stat st;
 	int parent = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (parent < 0)
-		return -1;
+		return -errno;
 	if (fstat(parent, &st) == 0 && st.st_dev == dev && st.st_ino == ino)
 		return parent;
 	close(parent);
-	errno = ESTALE;
-	return -1;
+	return -ESTALE;
 }
 
 int tree_leave(struct ancestor *here, const struct loc *src)
@@ -144,16 +143,19 @@ int tree_leave(struct ancestor *here, const struct loc *src)
 	if (!far || far->src_fd >= 0)
 		return 0;
 	struct ancestor *near = above(here, tree_window() - 1);
-	far->src_fd = open_parent(near->src_fd, far->dev, far->ino);
-	far->dst_fd = far->src_fd < 0 ? -1
-		      : open_parent(near->dst_fd, far->dst_st.st_dev, far->dst_st.st_ino);
-	if (far->dst_fd >= 0)
+	int src_fd = open_parent(near->src_fd, far->dev, far->ino);
+	int dst_fd = src_fd < 0 ? src_fd
+		     : open_parent(near->dst_fd, far->dst_st.st_dev, far->dst_st.st_ino);
+	if (dst_fd >= 0) {
+		far->src_fd = src_fd;
+		far->dst_fd = dst_fd;
 		return 0;
-	cli_error(errno == ESTALE ? 0 : errno, "cannot return to the directory above %s%s",
-		  quoted(src->path), errno == ESTALE ? ": it was moved meanwhile" : "");
-	if (far->src_fd >= 0)
-		close(far->src_fd);
-	far->src_fd = -1;
+	}
+	cli_error(dst_fd == -ESTALE ? 0 : -dst_fd, "cannot return to the directory above %s%s",
+		  quoted(src->path), dst_fd == -ESTALE ? ": it was moved meanwhile" : "");
+	if (src_fd >= 0)
+		close(src_fd);
+	far->src_fd = far->dst_fd = -1;
 	return 1;
 }
 
@@ -188,11 +190,12 @@ int copy_children(struct spmove *s, const struct loc *src, const struct loc *dst
 			continue;
 		}
 		child_dst.dir_dev = here->dst_st.st_dev;
-		int rc = listed && type == DT_REG
-			 ? pool_copy(s, &child_src, NULL, false, &child_dst, NULL, here, true)
-			 : STEP_GO_ON;
+		enum step rc = listed && type == DT_REG
+			       ? pool_copy(s, &child_src, NULL, false, &child_dst, NULL, here, true)
+			       : STEP_GO_ON;
 		status |= rc == STEP_GO_ON
-			  ? copy_entry(s, &child_src, &child_dst, top, here, out, NULL) : rc;
+			  ? copy_entry(s, &child_src, &child_dst, top, here, out, NULL)
+			  : rc == STEP_FAILED;
 	}
 	if (!from || !to) {
 		cli_error(ENOMEM, "cannot copy %s", quoted(src->path));
@@ -243,7 +246,7 @@ int remove_source(const struct spmove *s, const struct loc *src, const struct st
 	struct removal r = { s, st, "" };
 	snprintf(r.prefix, sizeof(r.prefix), "%.*s", (int)loc_dir_len(src), src->path);
 	if (!err)
-		err = rm_tree_at_checked(src->dir, src->name, s->o->verbose ? say_removed : NULL,
+		err = rm_tree_at_checked(src->dir, src->name, s->c.o->verbose ? say_removed : NULL,
 					 copied_dir, &r);
 	if (err == -ESTALE) {
 		cli_error(0, "cannot remove %s: it was replaced while being moved",

@@ -47,17 +47,18 @@ struct run {
 
 /* Index of the --output-error MODE that arg names: an exact name, or the
  * only one it abbreviates (as GNU's argmatch reads it).  Returns the index
- * in mode_names, -1 when none matches, -2 when several do. */
+ * in mode_names, -EINVAL when none matches, -ENOTUNIQ when several do
+ * (an empty one abbreviates them all). */
 static int match_mode(const char *arg)
 {
 	size_t len = strlen(arg);
-	int found = -1;
+	int found = -EINVAL;
 	for (size_t i = 0; i < MODE_COUNT; i++) {
 		if (strncmp(mode_names[i], arg, len))
 			continue;
 		if (!mode_names[i][len])
 			return (int)i;
-		found = found == -1 ? (int)i : -2;
+		found = found == -EINVAL ? (int)i : -ENOTUNIQ;
 	}
 	return found;
 }
@@ -74,7 +75,7 @@ static bool parse_mode(const char *arg, enum output_error *mode)
 	cli_usage_message("%s argument '%s' for '--output-error'\n"
 			  "Valid arguments are:\n  - 'warn'\n  - 'warn-nopipe'\n"
 			  "  - 'exit'\n  - 'exit-nopipe'",
-			  k == -2 ? "ambiguous" : "invalid", arg);
+			  k == -ENOTUNIQ ? "ambiguous" : "invalid", arg);
 	return false;
 }
 

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/types.h>
@@ -18,6 +19,7 @@ struct fault_plan {
 };
 
 static struct fault_plan plans[FAULT_CALLS];
+static long pipe_size_asked = -1;
 
 void fault_inject(enum fault_call call, unsigned nth, unsigned times, int err)
 {
@@ -36,9 +38,15 @@ unsigned fault_count(enum fault_call call)
 	return plans[call].calls;
 }
 
+long fault_pipe_size_asked(void)
+{
+	return pipe_size_asked;
+}
+
 void fault_reset(void)
 {
 	memset(plans, 0, sizeof(plans));
+	pipe_size_asked = -1;
 }
 
 /* Count a call; returns the errno to fail it with, or 0.  *len is capped. */
@@ -125,4 +133,25 @@ ssize_t __wrap_copy_file_range(int in, loff_t *in_off, int out, loff_t *out_off,
 		return -1;
 	}
 	return __real_copy_file_range(in, in_off, out, out_off, len, flags);
+}
+
+/* fcntl(2) is variadic: its third argument is passed on as glibc's own
+ * fcntl reads it, a pointer-sized word. */
+int __real_fcntl(int, int, ...);
+int __wrap_fcntl(int, int, ...);
+int __wrap_fcntl(int fd, int cmd, ...)
+{
+	va_list ap;
+	va_start(ap, cmd);
+	void *arg = va_arg(ap, void *);
+	va_end(ap);
+	if (cmd == F_SETPIPE_SZ) {
+		pipe_size_asked = (int)(long)arg;
+		int err = fault_check(FAULT_SETPIPE_SZ, NULL);
+		if (err) {
+			errno = err;
+			return -1;
+		}
+	}
+	return __real_fcntl(fd, cmd, arg);
 }

@@ -16,6 +16,7 @@ enum fault_call {
 	FAULT_READ,
 	FAULT_WRITE,
 	FAULT_COPY_FILE_RANGE,
+	FAULT_SETPIPE_SZ,   /* fcntl(2) F_SETPIPE_SZ only; other commands pass */
 	FAULT_CALLS
 };
 
@@ -27,6 +28,10 @@ void fault_cap(enum fault_call call, size_t cap);
 
 /* How many calls of kind were made since the last fault_reset(). */
 unsigned fault_count(enum fault_call call);
+
+/* The size the last fcntl(F_SETPIPE_SZ) since fault_reset() asked for
+ * (failed or not), or -1 when none was made. */
+long fault_pipe_size_asked(void);
 
 /* Forget all injections and counts. */
 void fault_reset(void);

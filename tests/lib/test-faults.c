@@ -491,6 +491,61 @@ START_TEST(output_refusal_after_short_splices)
 }
 END_TEST
 
+/* A pipe that refuses to grow (EBUSY; EPERM over pipe-max-size for a
+ * user) is used at the size it has: sp_pipe_grow() returns that size, and
+ * a mover asked for a 1 MiB pipe still splices through its 64 KiB one. */
+START_TEST(pipe_that_refuses_to_grow_keeps_its_size)
+{
+	int p[2];
+	ck_assert_int_eq(pipe(p), 0);
+	long cur = fcntl(p[1], F_GETPIPE_SZ);
+	ck_assert_int_gt(cur, 0);
+	fault_reset();
+	fault_inject(FAULT_SETPIPE_SZ, 1, 1000, EBUSY);
+	ck_assert_int_eq(sp_pipe_grow(p[1], (size_t)cur * 4), cur);
+	ck_assert_uint_eq(fault_count(FAULT_SETPIPE_SZ), 1);
+	ck_assert_int_eq(fault_pipe_size_asked(), cur * 4);
+	ck_assert_int_eq(fcntl(p[1], F_GETPIPE_SZ), cur);
+	/* Nothing asked when the pipe is already large enough. */
+	fault_reset();
+	ck_assert_int_eq(sp_pipe_grow(p[1], (size_t)cur), cur);
+	ck_assert_uint_eq(fault_count(FAULT_SETPIPE_SZ), 0);
+	close(p[0]);
+	close(p[1]);
+
+	/* A mover's private pipe, splice and nothing else. */
+	size_t n = 3 * MiB + 1, got;
+	char *data;
+	const char *src = make_file("src", n, 9, &data);
+	struct sp_options o = { .size = sizeof(struct sp_options), .policy = SP_POLICY_ONLY,
+				.path = SP_PATH_SPLICE, .pipe_size = MiB };
+	struct sp_mover *m;
+	struct sp_result res = RESULT_INIT;
+	ck_assert_int_eq(sp_mover_new(&m, &o), 0);
+	int in = open(src, O_RDONLY | O_CLOEXEC), out = open_scratch("dst", O_WRONLY | O_TRUNC);
+	ck_assert_int_ge(in, 0);
+	fault_reset();
+	fault_inject(FAULT_SETPIPE_SZ, 1, 1000, EBUSY);
+	ck_assert_int_eq(copy_range(m, in, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF, &res),
+			 (int64_t)n);
+	ck_assert_uint_ge(fault_count(FAULT_SETPIPE_SZ), 1);
+	ck_assert_int_eq(fault_pipe_size_asked(), MiB);
+	ck_assert_uint_eq(sp_pipe_size(m), (size_t)cur);
+	struct sp_stats st = stats_of(m);
+	ck_assert_uint_gt(st.splice_calls, 0);
+	ck_assert_uint_eq(st.fallbacks, 0);
+	fault_reset();
+	close(in);
+	close(out);
+	char *back = slurp(scratch_path("dst"), &got);
+	ck_assert_uint_eq(got, n);
+	ck_assert(memcmp(back, data, n) == 0);
+	free(back);
+	free(data);
+	sp_mover_free(m);
+}
+END_TEST
+
 Suite *faults_suite(void);
 Suite *faults_suite(void)
 {
@@ -526,6 +581,7 @@ Suite *faults_suite(void)
 	tcase_add_test(tc, short_reads);
 	tcase_add_test(tc, output_refusal_with_an_uneven_size);
 	tcase_add_test(tc, output_refusal_after_short_splices);
+	tcase_add_test(tc, pipe_that_refuses_to_grow_keeps_its_size);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -10,7 +10,8 @@
 #    symbol its objects need is defined by an object of src/; and no two
 #    files of lib/ call each other, directly or round a circle;
 #  - spmove's copying layer (copy.c, data.c, attrs.c, durable.c) calls
-#    nothing of its walker (entry.c, tree.c, pool.c, operands.c);
+#    nothing of its walker (entry.c, tree.c, pool.c, operands.c), and
+#    takes a struct copier, never the walker's struct spmove;
 #  - no helper is defined twice: no global is defined by two objects
 #    (main aside, one per tool), no static function of lib/ or src/ copies
 #    a global of lib/ or src/common/ (its name, or its name without lsp_),
@@ -109,6 +110,10 @@ for f in entry tree pool operands; do echo "$B/src/spmove/spmove-$f.o"; done >wa
 check_eq "spmove's copy.c, data.c, attrs.c, durable.c call nothing of entry.c, tree.c, pool.c, operands.c" \
 	"" "$(uses copying.txt walker.txt)"
 ok "the walker calls the copying layer (the check sees calls)" test -n "$(uses walker.txt copying.txt)"
+# walker_in FILE...: each "FILE:LINE" that names the walker (struct spmove).
+walker_in() { grep -Hn 'struct spmove\([^_[:alnum:]]\|$\)' "$@" | cut -d: -f1,2; }
+check_eq "spmove's copy.c, data.c, attrs.c, durable.c take a struct copier, never the walker" \
+	"" "$(cd "$S/src/spmove" && walker_in copy.c data.c attrs.c durable.c)"
 
 # No helper twice.
 tool_objects >tools.txt
@@ -122,6 +127,8 @@ check_eq "no two files of lib/ define a static function of the same name" "" \
 	"$(cd "$S" && twice $lib_sources)"
 
 # The checks can fail.
+printf 'int f(struct spmove_options *o);\nint g(struct spmove *s);\n' >taker.c
+check_eq "a copying function that takes the walker is caught" "taker.c:2" "$(walker_in taker.c)"
 check_eq "a circle of two files is caught" "yes" \
 	"$(printf 'a.o b.o\nb.o a.o\n' | circles | grep -q . && echo yes)"
 mkdir -p lib
