@@ -358,6 +358,15 @@ bool durable_before_replace(int fd, dev_t dev);
  * measured; false on ext4, XFS and tmpfs.  Never fails. */
 bool durable_after_link(int fd);
 
+/* Whether fd's file system keeps an access ACL that names no user or
+ * group (owner, group and others only) as the file's mode, dropping any
+ * ACL the file had -- ext2/3/4, XFS, btrfs, tmpfs, through the kernel's
+ * posix_acl_update_mode() -- so that one setxattr(2) sets the mode and
+ * removes an inherited ACL.  False where not known (FUSE or a network
+ * file system may keep it as a plain attribute).  dev as for
+ * durable_before_replace(). */
+bool durable_acl_is_mode(int fd, dev_t dev);
+
 /* ---- pool.c ---- */
 
 /* The copy workers spmove -r starts on this machine: one per CPU it may
