@@ -15,7 +15,9 @@
  * look (lstat) by the walker: the worker opens it, checks it and gives
  * back what is not such a file.  Everything else, and every directory's
  * attributes, stays with the walker, which copies from the queue too
- * while it waits for the workers before it finishes a directory. */
+ * while it waits for the workers before it finishes a directory (and when
+ * the queue is full): on N CPUs, N threads copy -- --stats tells how the
+ * files handed over were shared. */
 #include "config.h"
 
 #include <errno.h>
@@ -127,6 +129,8 @@ static void run_next(struct pool *p, struct spmove *s)
 	p->busy++;
 	pthread_mutex_unlock(&p->lock);
 	int rc = job_run(s, &j);
+	if (rc != STEP_GO_ON)
+		s->handed_copied++;
 	struct job *back = NULL;
 	if (rc == STEP_GO_ON && !(back = malloc(sizeof(*back)))) {
 		cli_error(ENOMEM, "cannot copy %s", quoted(j.src.path));
@@ -304,7 +308,10 @@ int pool_copy(struct spmove *s, const struct loc *src, const struct stat *st, bo
 		here.st = *st;
 	if (dst_st)
 		here.dst_st = *dst_st;
-	return job_run(s, &here);
+	int rc = job_run(s, &here);
+	if (rc != STEP_GO_ON)
+		s->handed_copied++;
+	return rc;
 }
 
 int pool_wait(struct spmove *s)
@@ -381,6 +388,7 @@ void pool_stop(struct spmove *s, struct sp_stats *total)
 		if (total && sp_get_stats(w->s.mover, &mine) == 0)
 			sp_stats_add(total, &mine);
 		s->methods_used |= w->s.methods_used;
+		s->workers_copied += w->s.handed_copied;
 		sp_mover_free(w->s.mover);
 	}
 	for (struct job *j = p->again, *next; j; j = next) {

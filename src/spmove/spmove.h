@@ -127,6 +127,8 @@ struct spmove {
 	struct pool *pool;         /* pool.c: the copy workers, once started */
 	bool pool_failed;          /* none could start: the walker copies all */
 	unsigned workers_used;     /* workers started (for --stats) */
+	uint64_t handed_copied;    /* files handed over that this thread copied */
+	uint64_t workers_copied;   /* ... and the workers (pool_stop()) */
 };
 
 /* ---- personality.c ---- */
