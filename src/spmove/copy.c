@@ -381,9 +381,15 @@ static struct {
 	ino_t ino;
 } std_file[3];
 static pthread_once_t std_once = PTHREAD_ONCE_INIT;
+/* The effective user and group, asked at the same time (nor do they
+ * change during a run). */
+static uid_t my_uid;
+static gid_t my_gid;
 
 static void std_look(void)
 {
+	my_uid = geteuid();
+	my_gid = getegid();
 	for (int fd = 0; fd <= 2; fd++) {
 		struct stat st;
 		if (fstat(fd, &st) == 0)
@@ -685,6 +691,22 @@ static int set_permissions(int out, const char *acl, ssize_t n, mode_t mode, boo
 	return fchmod(out, mode & 07777) < 0 ? -errno : 0;
 }
 
+/* Whether a new file made in the destination directory of the copy under
+ * way (s->dst_dir_st, known for a handed-over copy) is born with the owner
+ * and group of was, so that root's fchown(2) can go: was is ours (the
+ * effective user and group), and so is the directory -- no one but its
+ * owner may give it another group or the set-group-ID bit meanwhile, and
+ * a file made in it takes our group or the directory's, the same one. */
+static bool born_as(const struct spmove *s, const struct stat *was)
+{
+	const struct stat *dir = s->dst_dir_st;
+	if (!dir)
+		return false;
+	pthread_once(&std_once, std_look);
+	return was->st_uid == my_uid && was->st_gid == my_gid && dir->st_uid == my_uid &&
+	       dir->st_gid == my_gid;
+}
+
 /* Give the copy out the owner (as was, when chown) and the permissions of
  * the file it replaces, seen as was with the access ACL acl (n bytes;
  * none when n < 0).  Returns 0 or a negative errno. */
@@ -750,7 +772,8 @@ static int keep_replaced(const struct spmove *s, const struct target *t,
 						&st, s->o->root, out->fd, true);
 	}
 	if (out->acl_read)
-		return give_replaced_mode(out->acl, out->acl_len, old, s->o->root, out->fd);
+		return give_replaced_mode(out->acl, out->acl_len, old,
+					  s->o->root && !born_as(s, old), out->fd);
 	int err = copy_replaced_mode(loc_proc_path(t->dirfd, t->base, path, sizeof(path)), old,
 				     s->o->root, out->fd, false);
 	if (!err && fstatat(t->dirfd, t->base, &st, AT_SYMLINK_NOFOLLOW) < 0)

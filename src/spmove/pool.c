@@ -115,8 +115,11 @@ static int job_run(struct spmove *s, const struct job *j)
 		return 1;
 	if (j->listed)
 		return (int)copy_new_regular(s, &j->src, &j->dst);
-	return copy_regular(s, &j->src, &j->st, j->follow, &j->dst,
-			    j->replaces ? &j->dst_st : NULL, !j->replaces, false);
+	s->dst_dir_st = j->up ? &j->up->dst_st : NULL;
+	int rc = copy_regular(s, &j->src, &j->st, j->follow, &j->dst,
+			      j->replaces ? &j->dst_st : NULL, !j->replaces, false);
+	s->dst_dir_st = NULL;
+	return rc;
 }
 
 /* Take the first queued job and copy it as s (a worker's, or the

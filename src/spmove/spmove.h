@@ -128,6 +128,8 @@ struct spmove {
 	bool pool_failed;          /* none could start: the walker copies all */
 	unsigned workers_used;     /* workers started (for --stats) */
 	uint64_t handed_copied;    /* files handed over that this thread copied */
+	const struct stat *dst_dir_st; /* the destination directory of the
+				    * handed-over copy under way (pool.c) */
 	uint64_t workers_copied;   /* ... and the workers (pool_stop()) */
 };
 
