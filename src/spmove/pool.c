@@ -113,12 +113,15 @@ static int job_run(struct spmove *s, const struct job *j)
 {
 	if (spmove_cancel)
 		return 1;
-	if (j->listed)
-		return (int)copy_new_regular(s, &j->src, &j->dst);
+	/* The directory's stat, for copy.c: the copy may then need no
+	 * chown. */
 	s->dst_dir_st = j->up ? &j->up->dst_st : NULL;
-	int rc = copy_regular(s, &j->src, &j->st, j->follow, &j->dst,
-			      j->replaces ? &j->dst_st : NULL, !j->replaces, false);
+	int rc = j->listed ? (int)copy_new_regular(s, &j->src, &j->dst)
+		 : copy_regular(s, &j->src, &j->st, j->follow, &j->dst,
+				j->replaces ? &j->dst_st : NULL, !j->replaces, false);
 	s->dst_dir_st = NULL;
+	if (rc != STEP_GO_ON)
+		s->handed_copied++;
 	return rc;
 }
 
@@ -132,8 +135,6 @@ static void run_next(struct pool *p, struct spmove *s)
 	p->busy++;
 	pthread_mutex_unlock(&p->lock);
 	int rc = job_run(s, &j);
-	if (rc != STEP_GO_ON)
-		s->handed_copied++;
 	struct job *back = NULL;
 	if (rc == STEP_GO_ON && !(back = malloc(sizeof(*back)))) {
 		cli_error(ENOMEM, "cannot copy %s", quoted(j.src.path));
@@ -311,10 +312,7 @@ int pool_copy(struct spmove *s, const struct loc *src, const struct stat *st, bo
 		here.st = *st;
 	if (dst_st)
 		here.dst_st = *dst_st;
-	int rc = job_run(s, &here);
-	if (rc != STEP_GO_ON)
-		s->handed_copied++;
-	return rc;
+	return job_run(s, &here);
 }
 
 int pool_wait(struct spmove *s)
