@@ -83,23 +83,26 @@ static bool ext4_orders_rename(dev_t dev)
 struct fs_rules {
 	bool flush_before_replace; /* fdatasync before a rename over a name */
 	bool fsync_after_link;     /* durable: fsync an O_TMPFILE file once named */
+	bool acl_is_mode;          /* an ACL naming no one is kept as the mode */
 };
 
 static struct fs_rules rules_of(int fd, dev_t dev)
 {
 	struct statfs fs;
 	if (fstatfs(fd, &fs) < 0)
-		return (struct fs_rules){ true, true };
+		return (struct fs_rules){ true, true, false };
 	switch (fs.f_type) {
 	case TMPFS_MAGIC:
 	case RAMFS_MAGIC:
-		return (struct fs_rules){ false, false };
+		return (struct fs_rules){ false, false, fs.f_type == TMPFS_MAGIC };
 	case EXT4_SUPER_MAGIC: /* also ext2's and ext3's */
-		return (struct fs_rules){ !ext4_orders_rename(dev), false };
+		return (struct fs_rules){ !ext4_orders_rename(dev), false, true };
 	case XFS_SUPER_MAGIC:
-		return (struct fs_rules){ true, false };
-	default: /* btrfs, and what was never measured */
-		return (struct fs_rules){ true, true };
+		return (struct fs_rules){ true, false, true };
+	case BTRFS_SUPER_MAGIC:
+		return (struct fs_rules){ true, true, true };
+	default: /* what was never measured */
+		return (struct fs_rules){ true, true, false };
 	}
 }
 
@@ -124,6 +127,11 @@ static struct fs_rules rules_for(int fd, dev_t dev)
 bool durable_before_replace(int fd, dev_t dev)
 {
 	return rules_for(fd, dev).flush_before_replace;
+}
+
+bool durable_acl_is_mode(int fd, dev_t dev)
+{
+	return rules_for(fd, dev).acl_is_mode;
 }
 
 bool durable_after_link(int fd)

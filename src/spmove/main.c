@@ -547,11 +547,19 @@ static void print_stats(const struct spmove *s, const struct sp_stats *stats,
 		rc |= JSON(copies < 0 ? cli_json_add(more, "vmsplice_copies", NULL)
 				      : cli_json_add_bool(more, "vmsplice_copies", copies));
 	}
-	/* What was picked for this machine: workers beside the walker. */
+	/* What was picked for this machine: workers beside the walker, which
+	 * copies files handed over too (pool.c). */
+	uint64_t handed = s->c.handed_copied + s->workers_copied;
 	len += (size_t)snprintf(extra + len, sizeof(extra) - len, ", %u copy workers (%u possible)",
 				s->workers_used, pool_worker_count());
+	if (s->workers_used)
+		len += (size_t)snprintf(extra + len, sizeof(extra) - len,
+					" and the walker, which copied %" PRIu64 " of the %" PRIu64
+					" files handed over", s->c.handed_copied, handed);
 	rc |= JSON(cli_json_add_u64(more, "workers", s->workers_used));
 	rc |= JSON(cli_json_add_u64(more, "workers_possible", pool_worker_count()));
+	rc |= JSON(cli_json_add_u64(more, "handed_over", handed));
+	rc |= JSON(cli_json_add_u64(more, "walker_copied", s->c.handed_copied));
 	struct stealfs_counts after;
 	stealfs_read(&after);
 	struct json_object *stealfs = NULL;

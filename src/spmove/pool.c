@@ -15,7 +15,9 @@
  * look (lstat) by the walker: the worker opens it, checks it and gives
  * back what is not such a file.  Everything else, and every directory's
  * attributes, stays with the walker, which copies from the queue too
- * while it waits for the workers before it finishes a directory. */
+ * while it waits for the workers before it finishes a directory (and when
+ * the queue is full): on N CPUs, N threads copy -- --stats tells how the
+ * files handed over were shared. */
 #include "config.h"
 
 #include <errno.h>
@@ -111,11 +113,17 @@ static enum step job_run(struct copier *s, const struct job *j)
 {
 	if (spmove_cancel)
 		return STEP_FAILED;
-	if (j->listed)
-		return copy_new_regular(s, &j->src, &j->dst);
-	return copy_regular(s, &j->src, &j->st, j->follow, &j->dst,
-			    j->replaces ? &j->dst_st : NULL, !j->replaces, false)
-	       ? STEP_FAILED : STEP_DONE;
+	/* The directory's stat, for copy.c: the copy may then need no
+	 * chown. */
+	s->dst_dir_st = j->up ? &j->up->dst_st : NULL;
+	enum step rc = j->listed ? copy_new_regular(s, &j->src, &j->dst)
+		       : copy_regular(s, &j->src, &j->st, j->follow, &j->dst,
+				      j->replaces ? &j->dst_st : NULL, !j->replaces, false)
+		       ? STEP_FAILED : STEP_DONE;
+	s->dst_dir_st = NULL;
+	if (rc != STEP_GO_ON)
+		s->handed_copied++;
+	return rc;
 }
 
 /* Take the first queued job and copy it as s (a worker's, or the
@@ -383,6 +391,7 @@ void pool_stop(struct spmove *s, struct sp_stats *total)
 		if (total && sp_get_stats(w->c.mover, &mine) == 0)
 			sp_stats_add(total, &mine);
 		s->c.methods_used |= w->c.methods_used;
+		s->workers_copied += w->c.handed_copied;
 		sp_mover_free(w->c.mover);
 	}
 	for (struct job *j = p->again, *next; j; j = next) {

@@ -116,6 +116,9 @@ struct copier {
 	struct refusals refused;
 	struct cli_progress *progress; /* the walker's display (NULL without
 					* --progress, and in a worker) */
+	uint64_t handed_copied;    /* files handed over that this thread copied */
+	const struct stat *dst_dir_st; /* the destination directory of the
+				    * handed-over copy under way (pool.c) */
 };
 
 /* The walker (main.c's copy_or_move()): its own copier, and what only it
@@ -133,6 +136,8 @@ struct spmove {
 	struct pool *pool;         /* pool.c: the copy workers, once started */
 	bool pool_failed;          /* none could start: the walker copies all */
 	unsigned workers_used;     /* workers started (for --stats) */
+	uint64_t workers_copied;   /* files handed over that the workers
+				    * copied (pool_stop()) */
 };
 
 /* ---- personality.c ---- */
@@ -363,6 +368,15 @@ bool durable_before_replace(int fd, dev_t dev);
  * otherwise brings the name back over 0 bytes, and on file systems never
  * measured; false on ext4, XFS and tmpfs.  Never fails. */
 bool durable_after_link(int fd);
+
+/* Whether fd's file system keeps an access ACL that names no user or
+ * group (owner, group and others only) as the file's mode, dropping any
+ * ACL the file had -- ext2/3/4, XFS, btrfs, tmpfs, through the kernel's
+ * posix_acl_update_mode() -- so that one setxattr(2) sets the mode and
+ * removes an inherited ACL.  False where not known (FUSE or a network
+ * file system may keep it as a plain attribute).  dev as for
+ * durable_before_replace(). */
+bool durable_acl_is_mode(int fd, dev_t dev);
 
 /* ---- pool.c ---- */
 

@@ -79,4 +79,28 @@ for i in $(seq 1 60); do
 done
 check_eq "tree: files with the new data and the old owner, mode and ACL" 0 $bad
 check_eq "tree: nothing left" "" "$(ls -A d | grep -v '^f[0-9]*$')"
+
+# Root's files in directories of a tree: a workers' copy that replaces a
+# file of root's in root's directory needs no chown (a new file is born
+# root's), but in a set-group-ID directory of another group, or one of
+# another user, it does: each keeps its old owner and group.
+fresh tree-own
+mkdir -p s/own s/sgid s/other d/own d/sgid d/other
+for sub in own sgid other; do
+	for i in $(seq 1 20); do
+		echo "new $i" >s/$sub/f$i
+		echo "old $i" >d/$sub/f$i
+	done
+done
+chgrp nogroup d/sgid
+chmod 2777 d/sgid
+chown nobody d/other
+chmod 1777 d/other
+"$SPMOVE" -rT s d
+ok "tree, root's files: copied" test $? = 0
+for sub in own sgid other; do
+	check_eq "tree, root's files in $sub: new data, root:root 644" \
+		"$(for i in $(seq 1 20); do echo "new $i root:root 644"; done)" \
+		"$(for i in $(seq 1 20); do echo "$(cat d/$sub/f$i) $(stat -c '%U:%G %a' d/$sub/f$i)"; done)"
+done
 done_testing

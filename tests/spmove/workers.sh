@@ -76,6 +76,11 @@ ok "tree: the copy is cp -r's (contents, types, modes)" same_trees ref dst
 ok "tree: no temporary file" no_temp_left dst
 check_eq "tree: --stats: workers possible" "$want" "$(json_field workers_possible err)"
 check_eq "tree: --stats: workers that ran" "$want" "$(json_field workers err)"
+# The walker copies files handed over too: the two shares make them all.
+check_eq "tree: --stats: every regular file handed over" \
+	"$(find src -type f -printf x | wc -c)" "$(json_field handed_over err)"
+ok "tree: --stats: the walker's share is a part of them" \
+	test "$(json_field walker_copied err)" -le "$(json_field handed_over err)"
 check_eq "tree: every byte counted" \
 	"$(find src -type f -exec cat {} + | wc -c)" "$(json_field bytes err)"
 
