@@ -498,28 +498,24 @@ static int set_permissions(int out, const char *acl, ssize_t n, mode_t mode)
 }
 
 /* Give the copy out the owner (with chown) and permissions of the file it
- * replaces, named by old -- a name lgetxattr() reads without following
- * it, or (magic) the /proc/self/fd/N link of a descriptor of it, which
- * getxattr() follows to that very file -- whose owner and mode are in
- * was: the same result as
- * libacl's perm_copy_file() in two to four calls, none of them a lookup
- * of the copy's name.  Returns 0 or a negative errno (-ENOENT: old is
- * gone, nothing was changed). */
-static int copy_replaced_mode(const char *old, const struct stat *was, bool chown, int out,
-			      bool magic)
+ * replaces, reached through old, the /proc/self/fd/N link of a descriptor
+ * of it (getxattr() follows it to that very file), whose owner and mode
+ * are in was: the same result as libacl's perm_copy_file() in two to four
+ * calls, none of them a lookup of the copy's name.  Returns 0 or a
+ * negative errno. */
+static int copy_replaced_mode(const char *old, const struct stat *was, bool chown, int out)
 {
 	char small[512];
 	char *acl = small;
-	ssize_t (*get)(const char *, const char *, void *, size_t) = magic ? getxattr : lgetxattr;
-	ssize_t n = get(old, ACL_ACCESS, small, sizeof(small));
+	ssize_t n = getxattr(old, ACL_ACCESS, small, sizeof(small));
 	if (n < 0 && errno == ERANGE) {
-		n = get(old, ACL_ACCESS, NULL, 0);
+		n = getxattr(old, ACL_ACCESS, NULL, 0);
 		acl = n > 0 ? malloc((size_t)n) : NULL;
-		n = acl ? get(old, ACL_ACCESS, acl, (size_t)n) : -1;
+		n = acl ? getxattr(old, ACL_ACCESS, acl, (size_t)n) : -1;
 	}
-	int err = n < 0 && errno == ENOENT ? -ENOENT : 0;
+	int err = 0;
 	/* A change of owner clears the set-user-ID bit: it comes first. */
-	if (!err && chown && fchown(out, was->st_uid, was->st_gid) < 0)
+	if (chown && fchown(out, was->st_uid, was->st_gid) < 0)
 		err = -errno;
 	if (!err)
 		err = set_permissions(out, acl, n, was->st_mode);
@@ -538,33 +534,30 @@ static bool unchanged(const struct stat *a, const struct stat *b)
 }
 
 /* Give a copy that replaces an existing file (seen as old) that file's
- * mode, ACL and (as root) owner, as cp does when it writes into it.  For
- * the target of a link, all of them come from the O_PATH descriptor
- * opened as it (getxattr() through its magic link, which is that very
- * file).  Otherwise the ACL is read through the held directory without
- * following the name, and the name looked at after: it must still be the
- * file seen, with the ctime it had when first looked at -- a file swapped
- * away and back meanwhile has another, and lends nothing.  Returns 0 or a
- * negative errno (-ESTALE: replaced meanwhile; -ENOENT: gone). */
+ * mode, ACL and (as root) owner, as cp does when it writes into it.  All
+ * of them come from an O_PATH descriptor of that file (for the target of
+ * a link, the one opened as it), checked to be the file seen, with the
+ * ctime it had when first looked at; the ACL is read through its magic
+ * link.  A file swapped in and back meanwhile lends nothing: the
+ * descriptor holds the file seen whatever the name says (a read by name
+ * checked by ctime after would pass a swap and undo within one clock tick
+ * before Linux 6.13's fine-grained ctime).  Returns 0 or a negative errno
+ * (-ESTALE: replaced meanwhile; -ENOENT: gone). */
 static int keep_replaced(const struct spmove *s, const struct target *t,
 			 const struct output *out, const struct stat *old)
 {
-	char path[NAME_MAX + 64];
+	char path[64];
 	struct stat st;
-	if (t->old_fd >= 0) {
-		int err = fstat(t->old_fd, &st) < 0 ? -errno : 0;
-		if (!err && !unchanged(&st, &t->old))
-			err = -ESTALE;
-		return err ? err
-			   : copy_replaced_mode(loc_proc_path(t->old_fd, NULL, path, sizeof(path)),
-						&st, s->o->root, out->fd, true);
-	}
-	int err = copy_replaced_mode(loc_proc_path(t->dirfd, t->base, path, sizeof(path)), old,
-				     s->o->root, out->fd, false);
-	if (!err && fstatat(t->dirfd, t->base, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		err = -errno;
-	if (!err && !unchanged(&st, old))
+	int fd = t->old_fd >= 0 ? t->old_fd
+		 : openat(t->dirfd, t->base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	int err = fd < 0 || fstat(fd, &st) < 0 ? -errno : 0;
+	if (!err && !unchanged(&st, t->old_fd >= 0 ? &t->old : old))
 		err = -ESTALE;
+	if (!err)
+		err = copy_replaced_mode(loc_proc_path(fd, NULL, path, sizeof(path)), &st,
+					 s->o->root, out->fd);
+	if (fd >= 0 && fd != t->old_fd)
+		close(fd);
 	return err;
 }
 
