@@ -447,22 +447,20 @@ static bool has_xattr(const char *list, ssize_t n, const char *name)
 	return false;
 }
 
-/* Read the access ACL of the file named path (lgetxattr: never followed)
- * into out (acl_len < 0: none).  Returns 0 or a negative errno. */
+/* Read the access ACL of the file whose descriptor's /proc/self/fd/N link
+ * is path (getxattr() follows it to that very file) into out (acl_len < 0:
+ * none).  Returns 0 or a negative errno. */
 static int read_replaced_acl(const char *path, struct output *out)
 {
 	out->acl = out->acl_small;
-	ssize_t n = lgetxattr(path, ACL_ACCESS, out->acl_small, sizeof(out->acl_small));
+	ssize_t n = getxattr(path, ACL_ACCESS, out->acl_small, sizeof(out->acl_small));
 	if (n < 0 && errno == ERANGE) {
-		n = lgetxattr(path, ACL_ACCESS, NULL, 0);
+		n = getxattr(path, ACL_ACCESS, NULL, 0);
 		out->acl = n > 0 ? malloc((size_t)n) : NULL;
-		n = out->acl ? lgetxattr(path, ACL_ACCESS, out->acl, (size_t)n) : -1;
+		n = out->acl ? getxattr(path, ACL_ACCESS, out->acl, (size_t)n) : -1;
 		if (!out->acl)
 			out->acl = out->acl_small;
 	}
-	/* Anything but a file gone is an ACL not there. */
-	if (n < 0 && errno == ENOENT)
-		return -ENOENT;
 	out->acl_len = n;
 	return 0;
 }
@@ -502,11 +500,13 @@ static void stat_of_statx(const struct statx *x, struct stat *st)
  * always can).
  *
  * When out->acl_wanted, the ACL the copy is to take from old is read here
- * too (out->acl_read), through the held directory without following the
- * name; the look at the name that comes last (statx, which also tells a
- * mount point) must then find the file seen as old with its ctime, or it
- * was swapped meanwhile and lends nothing (-ESTALE).  Returns 0 or a
- * negative errno (-ENOENT: old is gone). */
+ * too (out->acl_read), through an O_PATH descriptor of the name opened
+ * without following it, whose file must be the one seen as old, with the
+ * ctime it had (else it was swapped meanwhile and lends nothing: -ESTALE).
+ * Never by name: a name swapped for another file and back around a read
+ * by name could lend that file's ACL, and before Linux 6.13's fine-grained
+ * ctime a swap and undo within one clock tick leaves the ctime as it was.
+ * Returns 0 or a negative errno (-ENOENT: old is gone). */
 static int in_place_reason(const struct copier *s, const struct target *t,
 			   const struct stat *old, struct output *out, const char **why)
 {
@@ -523,39 +523,52 @@ static int in_place_reason(const struct copier *s, const struct target *t,
 		*why = "its owner cannot be kept";
 		return 0;
 	}
-	int at = t->old_fd >= 0 ? t->old_fd : t->dirfd;
-	const char *name = t->old_fd >= 0 ? "" : t->base;
-	int flags = AT_SYMLINK_NOFOLLOW | (t->old_fd >= 0 ? AT_EMPTY_PATH : 0);
+	bool by_fd = t->old_fd < 0 && out->acl_wanted;
+	int pfd = by_fd ? openat(t->dirfd, t->base, O_PATH | O_NOFOLLOW | O_CLOEXEC) : t->old_fd;
+	if (by_fd && pfd < 0)
+		return -errno;
+	int at = pfd >= 0 ? pfd : t->dirfd;
+	const char *name = pfd >= 0 ? "" : t->base;
+	int flags = AT_SYMLINK_NOFOLLOW | (pfd >= 0 ? AT_EMPTY_PATH : 0);
 	char path[NAME_MAX + 64], list[1024];
-	loc_proc_path(at, t->old_fd >= 0 ? NULL : t->base, path, sizeof(path));
-	/* The /proc name of a descriptor is followed to its file; a name in
-	 * the directory is not. */
-	ssize_t n = t->old_fd >= 0 ? listxattr(path, list, sizeof(list))
-		    : list_xattrs_at(t->dirfd, t->base, path, list, sizeof(list));
-	if ((n < 0 && errno == ERANGE) || (n > 0 && other_xattrs(list, n))) {
-		*why = "its extended attributes cannot be kept";
-		return 0;
-	}
-	/* No ACL listed, none read (the look after tells a change since). */
-	bool by_name = t->old_fd < 0 && out->acl_wanted;
-	if (by_name && n >= 0 && !has_xattr(list, n, ACL_ACCESS))
-		out->acl_len = -1;
-	else if (by_name && read_replaced_acl(path, out) < 0)
-		return -ENOENT;
+	loc_proc_path(at, pfd >= 0 ? NULL : t->base, path, sizeof(path));
+	int err = 0;
 	struct statx stx;
-	if (statx(at, name, flags, STATX_BASIC_STATS, &stx) < 0)
-		return t->old_fd >= 0 ? 0 : -errno;
+	if (statx(at, name, flags, STATX_BASIC_STATS, &stx) < 0) {
+		err = t->old_fd >= 0 ? 0 : -errno;
+		goto out;
+	}
 	if ((stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
 	    (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT))
 		*why = "it is a mount point";
-	if (by_name) {
+	if (by_fd) {
 		struct stat now;
 		stat_of_statx(&stx, &now);
-		if (!unchanged(&now, old))
-			return -ESTALE;
+		if (!unchanged(&now, old)) {
+			err = -ESTALE;
+			goto out;
+		}
+	}
+	/* The /proc name of a descriptor is followed to its file; a name in
+	 * the directory is not. */
+	ssize_t n = pfd >= 0 ? listxattr(path, list, sizeof(list))
+		    : list_xattrs_at(t->dirfd, t->base, path, list, sizeof(list));
+	if ((n < 0 && errno == ERANGE) || (n > 0 && other_xattrs(list, n))) {
+		*why = "its extended attributes cannot be kept";
+		goto out;
+	}
+	if (by_fd) {
+		/* No ACL listed, none read. */
+		if (n >= 0 && !has_xattr(list, n, ACL_ACCESS))
+			out->acl_len = -1;
+		else
+			read_replaced_acl(path, out);
 		out->acl_read = true;
 	}
-	return 0;
+out:
+	if (by_fd)
+		close(pfd);
+	return err;
 }
 
 /* Open the output for a source with mode src_mode; dst_st is the existing
@@ -720,24 +733,20 @@ static int give_replaced_mode(const char *acl, ssize_t n, const struct stat *was
 }
 
 /* Give the copy out the owner (with chown) and permissions of the file it
- * replaces, named by old -- a name lgetxattr() reads without following
- * it, or (magic) the /proc/self/fd/N link of a descriptor of it, which
- * getxattr() follows to that very file -- whose owner and mode are in
- * was: the same result as
- * libacl's perm_copy_file() in two to four calls, none of them a lookup
- * of the copy's name.  Returns 0 or a negative errno (-ENOENT: old is
- * gone, nothing was changed). */
-static int copy_replaced_mode(const char *old, const struct stat *was, bool chown, int out,
-			      bool magic)
+ * replaces, reached through old, the /proc/self/fd/N link of a descriptor
+ * of it (getxattr() follows it to that very file), whose owner and mode
+ * are in was: the same result as libacl's perm_copy_file() in two to four
+ * calls, none of them a lookup of the copy's name.  Returns 0 or a
+ * negative errno. */
+static int copy_replaced_mode(const char *old, const struct stat *was, bool chown, int out)
 {
 	char small[512];
 	char *acl = small;
-	ssize_t (*get)(const char *, const char *, void *, size_t) = magic ? getxattr : lgetxattr;
-	ssize_t n = get(old, ACL_ACCESS, small, sizeof(small));
+	ssize_t n = getxattr(old, ACL_ACCESS, small, sizeof(small));
 	if (n < 0 && errno == ERANGE) {
-		n = get(old, ACL_ACCESS, NULL, 0);
+		n = getxattr(old, ACL_ACCESS, NULL, 0);
 		acl = n > 0 ? malloc((size_t)n) : NULL;
-		n = acl ? get(old, ACL_ACCESS, acl, (size_t)n) : -1;
+		n = acl ? getxattr(old, ACL_ACCESS, acl, (size_t)n) : -1;
 	}
 	int err = n < 0 && errno == ENOENT ? -ENOENT : 0;
 	if (!err)
@@ -748,38 +757,33 @@ static int copy_replaced_mode(const char *old, const struct stat *was, bool chow
 }
 
 /* Give a copy that replaces an existing file (seen as old) that file's
- * mode, ACL and (as root) owner, as cp does when it writes into it.  For
- * the target of a link, all of them come from the O_PATH descriptor
- * opened as it (getxattr() through its magic link, which is that very
- * file).  Otherwise the ACL is read through the held directory without
- * following the name, and the name looked at after: it must still be the
- * file seen, with the ctime it had when first looked at -- a file swapped
- * away and back meanwhile has another, and lends nothing.  Mostly that
- * was done already, before the copy (in_place_reason(): out->acl_read).
+ * mode, ACL and (as root) owner, as cp does when it writes into it.  All
+ * of them come from an O_PATH descriptor of that file (for the target of
+ * a link, the one opened as it), checked to be the file seen, with the
+ * ctime it had when first looked at; the ACL is read through its magic
+ * link.  A file swapped in and back meanwhile lends nothing: the
+ * descriptor holds the file seen whatever the name says.  Mostly that was
+ * done already, before the copy (in_place_reason(): out->acl_read).
  * Returns 0 or a negative errno (-ESTALE: replaced meanwhile; -ENOENT:
  * gone). */
 static int keep_replaced(const struct copier *s, const struct target *t,
 			 const struct output *out, const struct stat *old)
 {
-	char path[NAME_MAX + 64];
-	struct stat st;
-	if (t->old_fd >= 0) {
-		int err = fstat(t->old_fd, &st) < 0 ? -errno : 0;
-		if (!err && !unchanged(&st, &t->old))
-			err = -ESTALE;
-		return err ? err
-			   : copy_replaced_mode(loc_proc_path(t->old_fd, NULL, path, sizeof(path)),
-						&st, s->o->root, out->fd, true);
-	}
 	if (out->acl_read)
 		return give_replaced_mode(out->acl, out->acl_len, old,
 					  s->o->root && !born_as(s, old), out->fd);
-	int err = copy_replaced_mode(loc_proc_path(t->dirfd, t->base, path, sizeof(path)), old,
-				     s->o->root, out->fd, false);
-	if (!err && fstatat(t->dirfd, t->base, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		err = -errno;
-	if (!err && !unchanged(&st, old))
+	char path[64];
+	struct stat st;
+	int fd = t->old_fd >= 0 ? t->old_fd
+		 : openat(t->dirfd, t->base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	int err = fd < 0 || fstat(fd, &st) < 0 ? -errno : 0;
+	if (!err && !unchanged(&st, t->old_fd >= 0 ? &t->old : old))
 		err = -ESTALE;
+	if (!err)
+		err = copy_replaced_mode(loc_proc_path(fd, NULL, path, sizeof(path)), &st,
+					 s->o->root, out->fd);
+	if (fd >= 0 && fd != t->old_fd)
+		close(fd);
 	return err;
 }
 

@@ -641,8 +641,11 @@ static int copy_attributes_only(struct spmove *s, const struct loc *src, const s
 	if (d->exists && (fstat(fd, &dst_now) < 0 || !same_inode(&dst_now, &d->st)))
 		refused = "replaced";
 	/* A file with other hard links is another name's file too: it is
-	 * not given away, nor opened to more users, by a copy onto this one. */
-	else if (d->exists && dst_now.st_nlink > 1 && !S_ISDIR(dst_now.st_mode) &&
+	 * not given away, nor opened to more users, by a copy onto this one.
+	 * The count at the first look counts as well: a name removed between
+	 * the open and the fstat (a file renamed over it) lowers it. */
+	else if (d->exists && (dst_now.st_nlink > 1 || d->st.st_nlink > 1) &&
+		 !S_ISDIR(dst_now.st_mode) &&
 		 ((((s->c.o->keep & KEEP_OWNER) || s->c.o->move) &&
 		   (dst_now.st_uid != st->st_uid || dst_now.st_gid != st->st_gid)) ||
 		  (keeps_mode(&s->c) && (st->st_mode & 07777 & ~dst_now.st_mode))))
