@@ -326,8 +326,7 @@ static enum stealfs_counter stealfs_whole_in_pipe(struct pipe_inode_info *pipe,
 
 	if (buf->flags & PIPE_BUF_FLAG_GIFT)
 		return STEALFS_REFUSED_GIFT;
-	if (folio_order(folio) > STEALFS_MAX_ORDER ||
-	    folio_test_pmd_mappable(folio) || offset_in_page(sd->pos) ||
+	if (folio_order(folio) > STEALFS_MAX_ORDER || offset_in_page(sd->pos) ||
 	    ((sd->pos >> PAGE_SHIFT) & (nr - 1)) ||
 	    sd->total_len < folio_size(folio) ||
 	    stealfs_pipe_buf(pipe, 0) != buf ||

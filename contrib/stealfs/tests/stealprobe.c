@@ -11,6 +11,8 @@
  *   stealprobe filemove [-M] [-m] [-o OFFSET] SRC DST
  *                                             SRC -> private pipe -> DST, from
  *                                             OFFSET of SRC to OFFSET of DST
+ *                                             (a 2 MiB pipe where allowed,
+ *                                             else 1 MiB)
  *     -M: SPLICE_F_MOVE; -m: keep DST (splice) or SRC (filemove) mapped
  *     during the move, then check the mapping shows the file's data;
  *     -l: with -m, also mlock the mapping; -H: hold references to DST's
@@ -95,6 +97,7 @@
 #include <unistd.h>
 
 #define PIPE_BYTES (1 << 20)
+#define MOVE_PIPE_BYTES (2 << 20)	/* filemove's: a PMD-size folio */
 #define PAGE 4096
 
 /* Prints "stealprobe: WHAT: strerror(errno)" and exits 1. */
@@ -200,19 +203,26 @@ static int open_out(const char *path)
 
 /*
  * Moves @in (a file) from byte @from to @out at the same byte through a
- * pipe; returns bytes.
+ * pipe of MOVE_PIPE_BYTES, or PIPE_BYTES when the kernel refuses that
+ * (not root, pipe-max-size): stealfs takes a page-cache folio whole only
+ * when all of it is in the pipe, and 7.2's ext4 caches 2 MiB folios.
+ * Returns bytes.
  */
 static uint64_t file_move(int in, int out, loff_t from, unsigned int flags)
 {
 	int p[2];
 	loff_t off = from, in_off = from;
 	uint64_t total = 0;
+	size_t ask = MOVE_PIPE_BYTES;
 
 	if (pipe(p) < 0)
 		die("pipe");
-	grow_pipe(p[1]);
+	if (fcntl(p[1], F_SETPIPE_SZ, MOVE_PIPE_BYTES) < 0) {
+		grow_pipe(p[1]);
+		ask = PIPE_BYTES;
+	}
 	for (;;) {
-		ssize_t n = splice(in, &in_off, p[1], NULL, PIPE_BYTES, 0);
+		ssize_t n = splice(in, &in_off, p[1], NULL, ask, 0);
 
 		if (n < 0)
 			die("splice from file");
@@ -893,6 +903,13 @@ static void map_file(const char *path, struct mapping *map, int lock)
 	map->addr = mmap(NULL, map->size, PROT_READ, MAP_SHARED, fd, 0);
 	if (map->addr == MAP_FAILED)
 		die("mmap");
+	/*
+	 * No transparent huge pages here: with THP "always" (Debian's 7.2)
+	 * khugepaged may collapse the file's pages under this mapping into
+	 * new PMD-size folios, copies on new frames, between our look and
+	 * the move.  Best effort: a kernel without THP refuses the advice.
+	 */
+	(void)madvise(map->addr, map->size, MADV_NOHUGEPAGE);
 	for (size_t i = 0; i < map->size; i += PAGE)
 		sum += map->addr[i];
 	if (lock && mlock(map->addr, map->size) < 0)
