@@ -1192,11 +1192,12 @@ section_mlock() {
 # large_move CASE SRC DST [OFFSET]: moves SRC to DST (from OFFSET to the
 # same OFFSET) with SPLICE_F_MOVE as above; sets lm_pages (pages moved),
 # lm_stolen, lm_copied, lm_same (destination pages on a source frame) and
-# lm_status.
+# lm_status.  The source is read into its page cache with $lm_read (default
+# cat).
 large_move() {
 	lc=$1 lsrc=$2 ldst=$3 loff=${4:-0}
 	drop_caches
-	cat $lsrc > /dev/null
+	${lm_read:-cat} $lsrc > /dev/null
 	stealprobe frames $lsrc | tail -n +$((loff / 4096 + 1)) > /tmp/lf.before
 	snap
 	stealprobe filemove -M -o $loff $lsrc $ldst > /tmp/check.out 2>&1
@@ -1269,6 +1270,35 @@ section_large() {
 	# seen, only that none is left over.)
 	drop_caches
 	check "$tc: FileHugePages back to ${lf_thp0} kB once the files are gone (${lf_thp1} kB after the move)" \
+		test "$(meminfo FileHugePages)" = "$lf_thp0"
+	# (a2) the same file cached in 2 MiB (PMD-size) folios: read(2)'s
+	# readahead stays below read_ahead_kb (128 KiB folios here), a fault
+	# in a MADV_HUGEPAGE mapping reads ahead whole PMD folios where the
+	# file system takes large folios (ext4 on 7.2).  The mover's 2 MiB
+	# pipe holds one whole; stealfs takes it and moves its FileHugePages
+	# count from the placeholder.  After drop_caches only stealfs's pages
+	# are left, so FileHugePages then counts the 2 MiB folios stolen.
+	lm_read="stealprobe hugeread"
+	large_move ext4-pmd $E/lf $M/lf
+	lm_read=
+	drop_caches
+	lf_pmd=$(meminfo FileHugePages)
+	echo "# FileHugePages: $lf_pmd kB in stealfs after the move"
+	tc="ext4 file in 2 MiB folios -> stealfs"
+	check "$tc: data intact" sh -c "test $lm_status = 0 && cmp /tmp/src $M/lf"
+	check "$tc: $lm_stolen of $lm_pages pages stolen (at least 95%), $lm_large refused as large" \
+		test $((lm_stolen * 20)) -ge $((lm_pages * 19))
+	check "$tc: the $lm_stolen stolen pages are on the source's frames ($lm_same)" \
+		test "$lm_same" -ge $((lm_stolen * 99 / 100)) -a "$lm_same" -le "$lm_stolen"
+	case $(uname -r) in
+	7.*)
+		check "$tc: 7.x: 2 MiB folios among them ($lf_pmd kB)" test "${lf_pmd:-0}" -ge 2048 ;;
+	esac
+	check "$tc: every page stolen or copied once" moved_all $M/lf
+	check "$tc: mmap, read, write and truncate on a file of stolen 2 MiB folios" stealprobe mmap $M/lf
+	rm -f $M/lf
+	drop_caches
+	check "$tc: FileHugePages back to ${lf_thp0} kB once the files are gone" \
 		test "$(meminfo FileHugePages)" = "$lf_thp0"
 	# (b) partly covered: from 12 KiB on, so that the first folio and
 	# those cut by the pipe's 2 MiB are covered in part (copied)

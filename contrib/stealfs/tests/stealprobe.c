@@ -64,6 +64,11 @@
  *     each as "log: MESSAGE"
  *   stealprobe as ID COMMAND [ARG]...         run COMMAND as user and group ID
  *                                             (numeric), no other groups
+ *   stealprobe hugeread FILE                  read FILE into the page cache
+ *                                             through a MADV_HUGEPAGE mapping
+ *                                             (faults read ahead in PMD-size
+ *                                             folios where the file system
+ *                                             takes them), then unmap it
  *   stealprobe frames FILE                    the physical frame of each page
  *                                             of FILE (faulted in through a
  *                                             shared mapping, then unmapped),
@@ -965,6 +970,38 @@ static void check_mapping(const char *path, const struct mapping *map)
 }
 
 /*
+ * Reads @path into its page cache through a shared mapping advised
+ * MADV_HUGEPAGE: a fault there reads ahead PMD-size folios
+ * (do_sync_mmap_readahead(), 6.12 and 7.2) where the mapping allows them,
+ * which read(2)'s readahead, bounded by read_ahead_kb, does not make.
+ * The mapping is gone on return.  Returns 0, or exits on error (1 also
+ * when the advice is refused: no THP).
+ */
+static int cmd_hugeread(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	struct stat st;
+	volatile unsigned char sum = 0;
+	unsigned char *map;
+
+	if (fd < 0 || fstat(fd, &st) < 0)
+		die(path);
+	if (!st.st_size)
+		return 0;
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		die("mmap");
+	if (madvise(map, (size_t)st.st_size, MADV_HUGEPAGE) < 0)
+		die("madvise MADV_HUGEPAGE");
+	for (size_t i = 0; i < (size_t)st.st_size; i += PAGE)
+		sum += map[i];
+	if (munmap(map, (size_t)st.st_size) < 0)
+		die("munmap");
+	close(fd);
+	return 0;
+}
+
+/*
  * Prints the physical frame of every page of @path, one line each (see the
  * top of the file): the pages are faulted in through a shared read-only
  * mapping, their frames read from /proc/self/pagemap, and the mapping
@@ -1002,6 +1039,7 @@ static int usage(void)
 {
 	fputs("usage: stealprobe splice [-M] [-m] [-l] [-H] [-o OFFSET] DST\n"
 	      "       stealprobe filemove [-M] [-m] [-o OFFSET] SRC DST\n"
+	      "       stealprobe hugeread FILE\n"
 	      "       stealprobe gift [-f FILE [-t]] SIZE DST\n"
 	      "       stealprobe pieces COUNT SIZE DST\n"
 	      "       stealprobe dio-pin SRC DST SIZE RELEASE TEXT | hog LEAVE\n"
@@ -1149,6 +1187,8 @@ int main(int argc, char **argv)
 		cmd_hog(parse_size(argv[0]));
 	if (!strcmp(cmd, "frames") && argc == 1)
 		return cmd_frames(argv[0]);
+	if (!strcmp(cmd, "hugeread") && argc == 1)
+		return cmd_hugeread(argv[0]);
 	if (!strcmp(cmd, "pattern") && argc == 1)
 		return cmd_pattern(parse_size(argv[0]));
 	if (!strcmp(cmd, "mmap") && argc == 1)
