@@ -35,6 +35,12 @@
 /* Bytes a splice call asks for. */
 #define CHUNK (1u << 20)
 
+/* The file case's pipe, when the kernel grants it: a 2 MiB (PMD-size)
+ * page-cache folio must be in the pipe whole for stealfs to take it, and
+ * the splice into DST must ask for all of it.  Beyond pipe-max-size only
+ * for root (CAP_SYS_RESOURCE); otherwise CHUNK. */
+#define FILE_PIPE (2u << 20)
+
 /* Report what failed with errno's text and exit 1. */
 static void die(const char *what)
 {
@@ -50,13 +56,15 @@ static uint64_t now_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-/* Splice everything from the pipe in to out (with flags) until EOF or,
- * when limit is nonzero, limit bytes.  Returns the bytes moved. */
-static uint64_t drain(int in, int out, unsigned int flags, uint64_t limit)
+/* Splice everything from the pipe in to out (with flags), chunk bytes
+ * asked at a time, until EOF or, when limit is nonzero, limit bytes.
+ * Returns the bytes moved. */
+static uint64_t drain(int in, int out, unsigned int flags, uint64_t limit,
+		      size_t chunk)
 {
 	uint64_t done = 0;
 	for (;;) {
-		size_t ask = limit && limit - done < CHUNK ? (size_t)(limit - done) : CHUNK;
+		size_t ask = limit && limit - done < chunk ? (size_t)(limit - done) : chunk;
 		if (limit && done == limit)
 			return done;
 		ssize_t k = splice(in, NULL, out, NULL, ask, flags);
@@ -92,7 +100,7 @@ static uint64_t bench_pipe(size_t size, int dst, unsigned int flags)
 	free(buf);
 	close(p[1]);
 	uint64_t t0 = now_ns();
-	drain(p[0], dst, flags, 0);
+	drain(p[0], dst, flags, 0, CHUNK);
 	uint64_t t = now_ns() - t0;
 	close(p[0]);
 	return t;
@@ -107,16 +115,20 @@ static uint64_t bench_file(int src, int dst, unsigned int flags, uint64_t *bytes
 	int p[2];
 	if (pipe(p) < 0)
 		die("pipe");
-	fcntl(p[1], F_SETPIPE_SZ, CHUNK);
+	size_t chunk = FILE_PIPE;
+	if (fcntl(p[1], F_SETPIPE_SZ, (int)chunk) < 0) {
+		chunk = CHUNK;
+		fcntl(p[1], F_SETPIPE_SZ, (int)chunk);
+	}
 	uint64_t t0 = now_ns();
 	loff_t off = 0;
 	for (;;) {
-		ssize_t k = splice(src, &off, p[1], NULL, CHUNK, 0);
+		ssize_t k = splice(src, &off, p[1], NULL, chunk, 0);
 		if (k < 0)
 			die("splice from the file");
 		if (k == 0)
 			break;
-		drain(p[0], dst, flags, (uint64_t)k);
+		drain(p[0], dst, flags, (uint64_t)k, chunk);
 		*bytes += (uint64_t)k;
 	}
 	uint64_t t = now_ns() - t0;
@@ -134,6 +146,9 @@ static int file_frames(int fd, size_t pages, size_t page, uint64_t *pfn)
 	char *map = mmap(NULL, pages * page, PROT_READ, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED)
 		return -1;
+	/* no khugepaged collapse of the file's pages (new frames, copies)
+	 * because of this mapping; refused without THP, which is fine */
+	(void)madvise(map, pages * page, MADV_NOHUGEPAGE);
 	int pm = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
 	for (size_t i = 0; i < pages; i++) {
 		volatile char c = map[i * page];

@@ -167,21 +167,23 @@ static inline void stealfs_kill_pinned_super(struct super_block *sb)
 
 /*
  * Large folios.  From 6.12 on (read in 6.12 and 7.2) stealfs files take
- * folios of up to STEALFS_MAX_ORDER: their mappings say so with
- * mapping_set_folio_order_range() ("fs: Allow fine-grained control of
+ * folios of up to STEALFS_MAX_ORDER, the page cache's own ceiling
+ * (MAX_PAGECACHE_ORDER: a PMD's 2 MiB on x86-64): their mappings say so
+ * with mapping_set_folio_order_range() ("fs: Allow fine-grained control of
  * folio sizes", Pankaj Raghav, 6.11), a placeholder of the size wanted is
  * made with __filemap_get_folio(..., fgf_set_order()) ("filemap: Allow
  * __filemap_get_folio to allocate large folios", Matthew Wilcox, 6.6), and
- * a large folio replaces one of the same size (stealfs_replace_folio()).
- * Below 1 MiB (order 8): a whole folio must sit in one pipe, whose default
- * ceiling (pipe-max-size) is 1 MiB, and a folio a PMD could map would
- * leave NR_FILE_THPS counted on the placeholder's node and cgroup, which
- * replace_page_cache_folio() does not move.  On 6.1 stealfs files hold
- * small folios only and a large source folio is copied.
+ * a large folio replaces one of the same size (stealfs_replace_folio(),
+ * which also moves the PMD-size folios' NR_FILE_THPS count).  A whole
+ * folio must sit in one pipe: a 2 MiB folio needs a pipe of 512 slots,
+ * twice the default ceiling (pipe-max-size) of 1 MiB, which only root
+ * (CAP_SYS_RESOURCE) or a raised pipe-max-size allows; in a smaller pipe
+ * it is copied.  On 6.1 stealfs files hold small folios only and a large
+ * source folio is copied.
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0) && defined(CONFIG_TRANSPARENT_HUGEPAGE)
 #define STEALFS_LARGE_FOLIOS 1
-#define STEALFS_MAX_ORDER min_t(unsigned int, 8, MAX_PAGECACHE_ORDER)
+#define STEALFS_MAX_ORDER ((unsigned int)MAX_PAGECACHE_ORDER)
 #else
 #define STEALFS_LARGE_FOLIOS 0
 #define STEALFS_MAX_ORDER 0U
@@ -216,6 +218,33 @@ static inline struct folio *stealfs_grab_large(struct address_space *mapping,
 }
 
 /*
+ * Moves the count of PMD-size page-cache folios from @old, just replaced,
+ * to @new (both locked, of one size).  __filemap_add_folio() counted @old
+ * in NR_FILE_THPS (NR_SHMEM_THPS when swap-backed) of its node and memory
+ * cgroup, and filemap_unaccount_folio() and a split take that count off
+ * the folio in the page cache when it leaves, but
+ * replace_page_cache_folio() moves only NR_FILE_PAGES and NR_SHMEM (6.12
+ * and 7.2 alike): without this, @old's node and group would keep the
+ * count for good and @new's lose it twice (once leaving its old file,
+ * once leaving ours).  @old is still charged: its caller holds it.
+ * lruvec_stat_mod_folio() is the interrupt-safe form in 6.12 (an inline
+ * around __lruvec_stat_mod_folio()) and 7.2 (exported) alike.
+ */
+static inline void stealfs_move_thps(struct folio *old, struct folio *new)
+{
+#ifdef CONFIG_TRANSPARENT_HUGEPAGE
+	long nr = folio_nr_pages(new);
+
+	if (folio_test_pmd_mappable(old))
+		lruvec_stat_mod_folio(old, folio_test_swapbacked(old) ?
+				      NR_SHMEM_THPS : NR_FILE_THPS, -nr);
+	if (folio_test_pmd_mappable(new))
+		lruvec_stat_mod_folio(new, folio_test_swapbacked(new) ?
+				      NR_SHMEM_THPS : NR_FILE_THPS, nr);
+#endif
+}
+
+/*
  * Puts @new (locked, no mapping, holding one reference per page: the pipe
  * buffers') into @old's slot; @old must be locked and of @new's size.
  *
@@ -242,6 +271,7 @@ static inline void stealfs_replace_folio(struct folio *old, struct folio *new)
 		folio_ref_add(new, nr - 1);
 		folio_put_refs(old, nr - 1);
 	}
+	stealfs_move_thps(old, new);
 }
 
 /*

@@ -70,11 +70,22 @@
 /* A stolen anonymous pipe page may carry nothing but its lock. */
 #define STEALFS_ANON_FLAGS_OK (1UL << PG_locked | 1UL << PG_waiters)
 
+/*
+ * Idle page tracking's bits (page_idle, DAMON) say whether a page was used
+ * since someone last looked: hints, not state.  On 7.2 a 32-page ext4
+ * folio now and then came out of the steal with PG_idle set.
+ */
+#if defined(CONFIG_PAGE_IDLE_FLAG) && defined(CONFIG_64BIT)
+#define STEALFS_IDLE_FLAGS (1UL << PG_young | 1UL << PG_idle)
+#else
+#define STEALFS_IDLE_FLAGS 0UL
+#endif
+
 /* A stolen page-cache page may also carry its LRU and uptodate state. */
 #define STEALFS_CACHE_FLAGS_OK (STEALFS_ANON_FLAGS_OK | \
 	1UL << PG_referenced | 1UL << PG_uptodate | 1UL << PG_lru | \
 	1UL << PG_active | 1UL << PG_workingset | 1UL << PG_reclaim | \
-	LRU_GEN_MASK | LRU_REFS_MASK)
+	STEALFS_IDLE_FLAGS | LRU_GEN_MASK | LRU_REFS_MASK)
 
 /* The pseudo counter meaning "no reason to refuse". */
 #define STEALFS_OK STEALFS_NR_COUNTERS
@@ -326,8 +337,7 @@ static enum stealfs_counter stealfs_whole_in_pipe(struct pipe_inode_info *pipe,
 
 	if (buf->flags & PIPE_BUF_FLAG_GIFT)
 		return STEALFS_REFUSED_GIFT;
-	if (folio_order(folio) > STEALFS_MAX_ORDER ||
-	    folio_test_pmd_mappable(folio) || offset_in_page(sd->pos) ||
+	if (folio_order(folio) > STEALFS_MAX_ORDER || offset_in_page(sd->pos) ||
 	    ((sd->pos >> PAGE_SHIFT) & (nr - 1)) ||
 	    sd->total_len < folio_size(folio) ||
 	    stealfs_pipe_buf(pipe, 0) != buf ||

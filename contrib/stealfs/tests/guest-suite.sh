@@ -1192,11 +1192,12 @@ section_mlock() {
 # large_move CASE SRC DST [OFFSET]: moves SRC to DST (from OFFSET to the
 # same OFFSET) with SPLICE_F_MOVE as above; sets lm_pages (pages moved),
 # lm_stolen, lm_copied, lm_same (destination pages on a source frame) and
-# lm_status.
+# lm_status.  The source is read into its page cache with $lm_read (default
+# cat).
 large_move() {
 	lc=$1 lsrc=$2 ldst=$3 loff=${4:-0}
 	drop_caches
-	cat $lsrc > /dev/null
+	${lm_read:-cat} $lsrc > /dev/null
 	stealprobe frames $lsrc | tail -n +$((loff / 4096 + 1)) > /tmp/lf.before
 	snap
 	stealprobe filemove -M -o $loff $lsrc $ldst > /tmp/check.out 2>&1
@@ -1212,19 +1213,33 @@ large_move() {
 	echo "LARGE $lc $lm_pages $lm_stolen $lm_copied $lm_same $lm_large"
 }
 section_large() {
+	# Transparent huge pages only where asked, while frames are compared:
+	# with "always" (Debian's 7.2) khugepaged may collapse a file's pages
+	# into a new 2 MiB folio, a copy on new frames, between the reading
+	# of its frames and the move (seen on 7.2: thp_collapse_alloc went
+	# up, and 512 stolen pages were not on the frames read before).
+	# Readahead's folio sizes do not depend on it.
+	thp=/sys/kernel/mm/transparent_hugepage/enabled
+	thp_was=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $thp 2> /dev/null)
+	[ "$thp_was" = always ] && echo madvise > $thp
 	mount -t stealfs none $M
 	# (a) a whole clean ext4 file: large folios on 7.2, small before
 	cp /tmp/src $E/lf
+	drop_caches
+	lf_thp0=$(meminfo FileHugePages)
 	large_move ext4 $E/lf $M/lf
+	lf_thp1=$(meminfo FileHugePages)
 	tc="ext4 file -> stealfs, large folios taken whole"
 	check "$tc: data intact" sh -c "test $lm_status = 0 && cmp /tmp/src $M/lf"
-	# Folios of 2 MiB (PMD size; 7.2's readahead makes some) do not fit
-	# in the mover's 1 MiB pipe: refused as large, copied.
+	# Folios of 2 MiB (PMD size; 7.2's readahead makes some) fit in the
+	# mover's 2 MiB pipe and are taken whole too, their NR_FILE_THPS
+	# count moved with them (/proc/meminfo FileHugePages, checked below).
 	# A few small pages may still sit in a per-CPU LRU batch, whose
-	# reference makes the steal fail (refused_busy; 6.1).
-	check "$tc: $lm_stolen of $lm_pages pages stolen, $lm_large in folios too large for one splice, $lm_other refused otherwise" \
+	# reference makes the steal fail (refused_busy; 6.1); a placeholder
+	# the kernel could not make at the folio's size refuses it as large.
+	check "$tc: $lm_stolen of $lm_pages pages stolen (at least 95%), $lm_large in folios refused as large, $lm_other refused otherwise" \
 		test $((lm_stolen + lm_large + lm_other)) = "$lm_pages" -a $((lm_other * 20)) -le "$lm_pages" \
-			-a $((lm_stolen * 2)) -ge "$lm_pages"
+			-a $((lm_stolen * 20)) -ge $((lm_pages * 19))
 	check "$tc: the $lm_stolen stolen pages are on the source's frames ($lm_same)" \
 		test "$lm_same" -ge $((lm_stolen * 99 / 100)) -a "$lm_same" -le "$lm_stolen"
 	check "$tc: every page stolen or copied once" moved_all $M/lf
@@ -1248,8 +1263,45 @@ section_large() {
 		       head -c 1097152 /dev/zero | cmp - /tmp/lf.tail"
 	check "$tc: mmap, read, write and truncate on a file of stolen folios" stealprobe mmap $M/lf
 	rm -f $M/lf /tmp/lf.tail
+	# FileHugePages (NR_FILE_THPS) counts the PMD-size folios in page
+	# caches: the placeholder a stolen 2 MiB folio replaced must give its
+	# count back, so with both files gone it is where it started.  (One
+	# node and one group here: which lruvec holds the count cannot be
+	# seen, only that none is left over.)
+	drop_caches
+	check "$tc: FileHugePages back to ${lf_thp0} kB once the files are gone (${lf_thp1} kB after the move)" \
+		test "$(meminfo FileHugePages)" = "$lf_thp0"
+	# (a2) the same file cached in 2 MiB (PMD-size) folios: read(2)'s
+	# readahead stays below read_ahead_kb (128 KiB folios here), a fault
+	# in a MADV_HUGEPAGE mapping reads ahead whole PMD folios where the
+	# file system takes large folios (ext4 on 7.2).  The mover's 2 MiB
+	# pipe holds one whole; stealfs takes it and moves its FileHugePages
+	# count from the placeholder.  After drop_caches only stealfs's pages
+	# are left, so FileHugePages then counts the 2 MiB folios stolen.
+	lm_read="stealprobe hugeread"
+	large_move ext4-pmd $E/lf $M/lf
+	lm_read=
+	drop_caches
+	lf_pmd=$(meminfo FileHugePages)
+	echo "# FileHugePages: $lf_pmd kB in stealfs after the move"
+	tc="ext4 file in 2 MiB folios -> stealfs"
+	check "$tc: data intact" sh -c "test $lm_status = 0 && cmp /tmp/src $M/lf"
+	check "$tc: $lm_stolen of $lm_pages pages stolen (at least 95%), $lm_large refused as large" \
+		test $((lm_stolen * 20)) -ge $((lm_pages * 19))
+	check "$tc: the $lm_stolen stolen pages are on the source's frames ($lm_same)" \
+		test "$lm_same" -ge $((lm_stolen * 99 / 100)) -a "$lm_same" -le "$lm_stolen"
+	case $(uname -r) in
+	7.*)
+		check "$tc: 7.x: 2 MiB folios among them ($lf_pmd kB)" test "${lf_pmd:-0}" -ge 2048 ;;
+	esac
+	check "$tc: every page stolen or copied once" moved_all $M/lf
+	check "$tc: mmap, read, write and truncate on a file of stolen 2 MiB folios" stealprobe mmap $M/lf
+	rm -f $M/lf
+	drop_caches
+	check "$tc: FileHugePages back to ${lf_thp0} kB once the files are gone" \
+		test "$(meminfo FileHugePages)" = "$lf_thp0"
 	# (b) partly covered: from 12 KiB on, so that the first folio and
-	# those cut by the pipe's 1 MiB are covered in part (copied)
+	# those cut by the pipe's 2 MiB are covered in part (copied)
 	large_move ext4-partial $E/lf $M/lp 12288
 	tc="ext4 file from 12 KiB -> stealfs (folios partly covered)"
 	check "$tc: data intact" sh -c "test $lm_status = 0 && cmp /tmp/src $M/lp 12288 12288"
@@ -1296,7 +1348,7 @@ section_large() {
 			check "$tc: on 6.1 nothing stolen, all $lm_copied pages copied" \
 				test "$lm_stolen" = 0 -a "$lm_copied" = "$lm_pages" ;;
 		*)
-			check "$tc: $lm_stolen of $lm_pages pages stolen, $lm_large in folios too large for one splice, $lm_other refused otherwise" \
+			check "$tc: $lm_stolen of $lm_pages pages stolen, $lm_large in folios refused as large, $lm_other refused otherwise" \
 				test $((lm_stolen + lm_large + lm_other)) = "$lm_pages" -a $((lm_other * 20)) -le "$lm_pages" \
 					-a $((lm_stolen * 2)) -ge "$lm_pages" ;;
 		esac
@@ -1313,6 +1365,7 @@ section_large() {
 	fi
 	rm -f $M/lx
 	umount $M
+	[ "$thp_was" = always ] && echo always > $thp
 }
 
 # copied counts pages: 64 buffers of 512 bytes are 8 pages.

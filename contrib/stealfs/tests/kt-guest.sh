@@ -97,6 +97,17 @@ frames_after() {
 # filled by reading it first), recorded as the "ext4-move" counters, and
 # the frames of its pages before and after ("frames ext4-move").
 e=$(dir_of ext4) s=$(dir_of stealfs)
+# While frames are compared, transparent huge pages only where asked
+# (madvise): with "always" (Debian's 7.2) khugepaged may collapse a file's
+# pages into a new 2 MiB folio -- a copy on new frames -- between the
+# reading of its frames and the move.  Readahead's folio sizes do not
+# depend on it.  Put back after the large folio rows.
+thp=/sys/kernel/mm/transparent_hugepage/enabled
+thp_was=
+if [ "$stage" != bench ] && [ -n "$e" ] && [ -n "$s" ] && [ -w $thp ]; then
+	thp_was=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $thp)
+	[ "$thp_was" = always ] && echo madvise > $thp
+fi
 if [ "$stage" != bench ] && [ -n "$e" ] && [ -n "$s" ]; then
 	if kt-bench pipe 8M "$e/kt-move-src" > /dev/null; then
 		fresh
@@ -113,7 +124,7 @@ fi
 
 # --- Large folios (issue 37): two more moves into stealfs with -M --------
 # ext4-partial: the same 8 MiB clean ext4 file from 12 KiB on, to 12 KiB
-# of the destination (stealprobe filemove -o, 1 MiB pipe): the folio at
+# of the destination (stealprobe filemove -o, 2 MiB pipe): the folio at
 # the start and those the pipe cuts are covered in part and copied.
 # tmpfs-huge: an 8 MiB file on a tmpfs mounted huge=always, whose folios
 # are swap-backed (stealfs refuses those whatever their size).
@@ -146,6 +157,7 @@ if [ "$stage" != bench ] && [ -n "$e" ] && [ -n "$s" ] && command -v stealprobe 
 	fi
 	rm -f "$s/kt-huge"
 fi
+[ "$thp_was" = always ] && echo always > $thp
 # --- end of the large folio rows -----------------------------------------
 if [ "$stage" = all ]; then
 	if [ "$(id -u)" = 0 ]; then

@@ -11,6 +11,8 @@
  *   stealprobe filemove [-M] [-m] [-o OFFSET] SRC DST
  *                                             SRC -> private pipe -> DST, from
  *                                             OFFSET of SRC to OFFSET of DST
+ *                                             (a 2 MiB pipe where allowed,
+ *                                             else 1 MiB)
  *     -M: SPLICE_F_MOVE; -m: keep DST (splice) or SRC (filemove) mapped
  *     during the move, then check the mapping shows the file's data;
  *     -l: with -m, also mlock the mapping; -H: hold references to DST's
@@ -62,6 +64,11 @@
  *     each as "log: MESSAGE"
  *   stealprobe as ID COMMAND [ARG]...         run COMMAND as user and group ID
  *                                             (numeric), no other groups
+ *   stealprobe hugeread FILE                  read FILE into the page cache
+ *                                             through a MADV_HUGEPAGE mapping
+ *                                             (faults read ahead in PMD-size
+ *                                             folios where the file system
+ *                                             takes them), then unmap it
  *   stealprobe frames FILE                    the physical frame of each page
  *                                             of FILE (faulted in through a
  *                                             shared mapping, then unmapped),
@@ -95,6 +102,7 @@
 #include <unistd.h>
 
 #define PIPE_BYTES (1 << 20)
+#define MOVE_PIPE_BYTES (2 << 20)	/* filemove's: a PMD-size folio */
 #define PAGE 4096
 
 /* Prints "stealprobe: WHAT: strerror(errno)" and exits 1. */
@@ -200,19 +208,26 @@ static int open_out(const char *path)
 
 /*
  * Moves @in (a file) from byte @from to @out at the same byte through a
- * pipe; returns bytes.
+ * pipe of MOVE_PIPE_BYTES, or PIPE_BYTES when the kernel refuses that
+ * (not root, pipe-max-size): stealfs takes a page-cache folio whole only
+ * when all of it is in the pipe, and 7.2's ext4 caches 2 MiB folios.
+ * Returns bytes.
  */
 static uint64_t file_move(int in, int out, loff_t from, unsigned int flags)
 {
 	int p[2];
 	loff_t off = from, in_off = from;
 	uint64_t total = 0;
+	size_t ask = MOVE_PIPE_BYTES;
 
 	if (pipe(p) < 0)
 		die("pipe");
-	grow_pipe(p[1]);
+	if (fcntl(p[1], F_SETPIPE_SZ, MOVE_PIPE_BYTES) < 0) {
+		grow_pipe(p[1]);
+		ask = PIPE_BYTES;
+	}
 	for (;;) {
-		ssize_t n = splice(in, &in_off, p[1], NULL, PIPE_BYTES, 0);
+		ssize_t n = splice(in, &in_off, p[1], NULL, ask, 0);
 
 		if (n < 0)
 			die("splice from file");
@@ -893,6 +908,13 @@ static void map_file(const char *path, struct mapping *map, int lock)
 	map->addr = mmap(NULL, map->size, PROT_READ, MAP_SHARED, fd, 0);
 	if (map->addr == MAP_FAILED)
 		die("mmap");
+	/*
+	 * No transparent huge pages here: with THP "always" (Debian's 7.2)
+	 * khugepaged may collapse the file's pages under this mapping into
+	 * new PMD-size folios, copies on new frames, between our look and
+	 * the move.  Best effort: a kernel without THP refuses the advice.
+	 */
+	(void)madvise(map->addr, map->size, MADV_NOHUGEPAGE);
 	for (size_t i = 0; i < map->size; i += PAGE)
 		sum += map->addr[i];
 	if (lock && mlock(map->addr, map->size) < 0)
@@ -948,6 +970,38 @@ static void check_mapping(const char *path, const struct mapping *map)
 }
 
 /*
+ * Reads @path into its page cache through a shared mapping advised
+ * MADV_HUGEPAGE: a fault there reads ahead PMD-size folios
+ * (do_sync_mmap_readahead(), 6.12 and 7.2) where the mapping allows them,
+ * which read(2)'s readahead, bounded by read_ahead_kb, does not make.
+ * The mapping is gone on return.  Returns 0, or exits on error (1 also
+ * when the advice is refused: no THP).
+ */
+static int cmd_hugeread(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	struct stat st;
+	volatile unsigned char sum = 0;
+	unsigned char *map;
+
+	if (fd < 0 || fstat(fd, &st) < 0)
+		die(path);
+	if (!st.st_size)
+		return 0;
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED)
+		die("mmap");
+	if (madvise(map, (size_t)st.st_size, MADV_HUGEPAGE) < 0)
+		die("madvise MADV_HUGEPAGE");
+	for (size_t i = 0; i < (size_t)st.st_size; i += PAGE)
+		sum += map[i];
+	if (munmap(map, (size_t)st.st_size) < 0)
+		die("munmap");
+	close(fd);
+	return 0;
+}
+
+/*
  * Prints the physical frame of every page of @path, one line each (see the
  * top of the file): the pages are faulted in through a shared read-only
  * mapping, their frames read from /proc/self/pagemap, and the mapping
@@ -985,6 +1039,7 @@ static int usage(void)
 {
 	fputs("usage: stealprobe splice [-M] [-m] [-l] [-H] [-o OFFSET] DST\n"
 	      "       stealprobe filemove [-M] [-m] [-o OFFSET] SRC DST\n"
+	      "       stealprobe hugeread FILE\n"
 	      "       stealprobe gift [-f FILE [-t]] SIZE DST\n"
 	      "       stealprobe pieces COUNT SIZE DST\n"
 	      "       stealprobe dio-pin SRC DST SIZE RELEASE TEXT | hog LEAVE\n"
@@ -1132,6 +1187,8 @@ int main(int argc, char **argv)
 		cmd_hog(parse_size(argv[0]));
 	if (!strcmp(cmd, "frames") && argc == 1)
 		return cmd_frames(argv[0]);
+	if (!strcmp(cmd, "hugeread") && argc == 1)
+		return cmd_hugeread(argv[0]);
 	if (!strcmp(cmd, "pattern") && argc == 1)
 		return cmd_pattern(parse_size(argv[0]));
 	if (!strcmp(cmd, "mmap") && argc == 1)
