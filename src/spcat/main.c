@@ -46,6 +46,7 @@ struct config {
 	struct sp_options mover;
 	char **operands;          /* NULL-terminated */
 	unsigned closed;          /* standard fds closed at start (CLI_*_CLOSED) */
+	struct cli_progress *shown; /* the --progress display, once started */
 };
 
 /* Whether copying in (already fstat'ed as st) to stdout from in_pos on, at
@@ -160,8 +161,8 @@ static int cat_one(struct sp_mover *mover, struct text_cat *text, const char *na
 		cli_error(errno, "%s", cli_quote(name));
 		return 1;
 	}
-	if (cfg->mover.progress_arg)
-		cli_progress_name(cfg->mover.progress_arg, name);
+	if (cfg->shown)
+		cli_progress_name(cfg->shown, is_stdin ? NULL : name);
 	int status = 1;
 	struct stat st;
 	if (fstat(fd, &st) < 0)
@@ -354,6 +355,7 @@ static int concatenate(struct config *cfg)
 			       bytes_to_copy(cfg)) == 0) {
 		opts.progress = cli_progress_update;
 		opts.progress_arg = progress;
+		cfg->shown = progress;
 	}
 	struct text_cat *text = NULL;
 	int rc = sp_mover_new(&mover, &opts);
