@@ -50,6 +50,8 @@ int64_t sp_copy(struct sp_mover *m, const struct sp_copy_args *args, struct sp_r
 			lsp_endpoint_from_stat(&out, args->out_st);
 		rc = lsp_move_range(m, &in, &out, args->offset, args->length, &res);
 	}
+	if (m->opts.flags & SP_RELEASE_PIPE)
+		lsp_private_pipe_discard(m);
 	lsp_result_store(result, &res);
 	return rc;
 }

@@ -89,6 +89,7 @@ struct fan {
 	int devnull;         /* where skipped bytes go */
 	char *buf;           /* the chunk, for write(2) */
 	size_t cap;          /* most bytes per chunk */
+	size_t buf_size;     /* bytes buf holds: cap, or less where memory is short */
 	size_t chunk;        /* bytes in the current chunk */
 	size_t consumed;     /* of which taken out of the stage already */
 	bool have_buf;       /* buf holds the current chunk */
@@ -277,21 +278,34 @@ static int empty_pipe(struct fan *f, int fd)
 	return discard(f, fd, (size_t)n);
 }
 
-/* Make sure the chunk buffer exists.  Returns 0 or -ENOMEM. */
+/* The smallest chunk buffer tried where a whole chunk's is refused: GNU
+ * tee's whole buffer. */
+#define MIN_BUFFER_SIZE 8192
+
+/* Make sure the chunk buffer exists: a chunk's size, or where memory is
+ * short (a tight ulimit -v) the largest of its halves down to
+ * MIN_BUFFER_SIZE that can be had; chunks are then no larger than it.
+ * Returns 0 or -ENOMEM. */
 static int need_buffer(struct fan *f)
 {
-	if (!f->buf)
-		f->buf = malloc(f->cap);
-	return f->buf ? 0 : -ENOMEM;
+	for (size_t size = f->cap; !f->buf; size /= 2) {
+		f->buf = malloc(size);
+		f->buf_size = f->buf ? size : 0;
+		if (!f->buf && size / 2 < MIN_BUFFER_SIZE)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /* Read exactly the n bytes the pipe fd holds into the buffer.  Returns 0 or
- * a negative errno. */
+ * a negative errno (-ENOMEM: the buffer cannot hold them). */
 static int read_pipe(struct fan *f, int fd, size_t n)
 {
 	int rc = need_buffer(f);
 	if (rc)
 		return rc;
+	if (n > f->buf_size)
+		return -ENOMEM;
 	for (size_t got = 0; got < n;) {
 		ssize_t k = main_call(f, OP_READ, fd, -1, f->buf + got, n - got);
 		if (k <= 0)
@@ -620,7 +634,7 @@ static int rw_chunk(struct fan *f)
 	int rc = need_buffer(f);
 	if (rc)
 		return rc;
-	ssize_t r = main_call(f, OP_READ, f->in, -1, f->buf, f->cap);
+	ssize_t r = main_call(f, OP_READ, f->in, -1, f->buf, f->buf_size);
 	if (r <= 0)
 		return r < 0 ? input_failed(f, r) : 0;
 	f->chunk = (size_t)r;
@@ -635,8 +649,17 @@ static void start_drainers(struct fan *f);
  * negative errno. */
 static int stage_chunk(struct fan *f, size_t consumer)
 {
-	size_t r;
-	int rc = call(&f->m->worker, OP_STAGE, f->in, f->m->pipe_fds[1], NULL, f->cap,
+	size_t r, want = f->cap;
+	/* An output served by write(2) gets the chunk through the buffer:
+	 * a chunk no larger than it, and without one nothing is staged (a
+	 * failure of the call's own, not of those outputs). */
+	if (any_write_route(f)) {
+		int rc = need_buffer(f);
+		if (rc)
+			return rc;
+		want = f->buf_size;
+	}
+	int rc = call(&f->m->worker, OP_STAGE, f->in, f->m->pipe_fds[1], NULL, want,
 		      f->total ? REFUSALS_NONE : REFUSALS_SPLICE, &r);
 	if (rc == FALL_BACK) {
 		/* The input cannot splice. */

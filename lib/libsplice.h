@@ -67,6 +67,12 @@ extern "C" {
  * and sp_fanout() (its regular-file outputs) honour it. */
 #define SP_NOCACHE 0x1u
 
+/* sp_options.flags: close the private pipe at the end of each sp_copy()
+ * call rather than keep it for the next: two descriptors fewer between
+ * calls, for a caller short of them (a low RLIMIT_NOFILE), at the cost
+ * of a pipe made again for each call that needs one. */
+#define SP_RELEASE_PIPE 0x2u
+
 /* ---- Paths and policies (lib/paths.c) ------------------------------- */
 
 /* A way for bytes to go from one fd to another: what moved them. */
@@ -176,7 +182,7 @@ struct sp_options {
 	/* Optional: when *cancel becomes nonzero (a signal handler sets it),
 	 * the transfer stops at the next interruption or chunk with -ECANCELED. */
 	const volatile sig_atomic_t *cancel;
-	/* SP_NOCACHE, or 0. */
+	/* SP_NOCACHE, SP_RELEASE_PIPE, or 0. */
 	unsigned int flags;
 };
 

@@ -4,26 +4,88 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "xfer.h"
 #include "sys.h"
 
+/* The whole length of the datagram waiting on the socket input, however
+ * little of it a read would take (MSG_PEEK | MSG_TRUNC, which leaves it
+ * there), waiting for one as a read would.  Returns it (0 at end of input,
+ * or for an empty datagram) or a negative errno. */
+static ssize_t peek_datagram(struct xfer *x)
+{
+	for (;;) {
+		ssize_t n = sys_recv(&x->m->stats, x->in, NULL, 0, MSG_PEEK | MSG_TRUNC);
+		if (n >= 0)
+			return n;
+		int rc = lsp_xfer_next_step(x, errno, x->in, -1, REFUSALS_NONE, SP_SIDE_INPUT);
+		if (rc)
+			return rc;
+	}
+}
+
+/* Read the waiting datagram of size bytes whole, and hold its bytes past
+ * the first skip for the output (delivered before the rest of the
+ * transfer).  Returns 0 or a negative errno. */
+static int hold_datagram_tail(struct xfer *x, size_t size, size_t skip)
+{
+	char *buf = x->m->buf;
+	if (size > x->m->opts.buffer_size) {
+		buf = x->held_alloc = malloc(size);
+		if (!buf)
+			return lsp_xfer_fail(x, SP_SIDE_NONE, ENOMEM);
+	}
+	ssize_t got = lsp_xfer_read(x, buf, size);
+	if (got < 0)
+		return (int)got;
+	if ((size_t)got > skip) {
+		x->held = buf + skip;
+		x->held_len = lsp_xfer_min(x->left, (size_t)got - skip);
+	}
+	return 0;
+}
+
 /* Skip n bytes of an input that cannot seek by reading and dropping them.
+ * From a socket that keeps message boundaries a read takes one datagram
+ * and drops what does not fit: each is read whole, and the bytes of the
+ * one the offset falls in that come after it are kept for the output.
  * Returns 0 (also at an early end of input) or a negative errno. */
 static int skip_input(struct xfer *x, uint64_t n)
 {
 	int rc = lsp_mover_buffer(x->m);
 	if (rc)
 		return lsp_xfer_fail(x, SP_SIDE_NONE, -rc);
+	bool datagrams = S_ISSOCK(x->ein->type) && lsp_socket_datagram(x->m, x->in);
 	while (n) {
+		ssize_t size = 0;
+		if (datagrams) {
+			size = peek_datagram(x);
+			if (size < 0)
+				return (int)size;
+			if ((uint64_t)size > n)
+				return hold_datagram_tail(x, (size_t)size, (size_t)n);
+		}
 		ssize_t got = lsp_xfer_read(x, x->m->buf, lsp_xfer_min(n, x->m->opts.buffer_size));
 		if (got <= 0)
 			return (int)got;
-		n -= (uint64_t)got;
+		n -= (uint64_t)(size > got ? size : got);
 	}
 	return 0;
+}
+
+/* Deliver what skipping to the offset held of a datagram (see
+ * skip_input()).  Returns 0 or a negative errno. */
+static int deliver_held(struct xfer *x)
+{
+	x->used = SP_PATH_RW;
+	int rc = lsp_xfer_write_all(x, x->held, x->held_len);
+	x->left -= x->held_len;
+	if (!rc && (rc = lsp_report_progress(x->m)))
+		rc = lsp_xfer_fail(x, SP_SIDE_NONE, -rc);
+	return rc;
 }
 
 /* Splice up to len bytes of input into to: out itself, or the empty
@@ -282,6 +344,9 @@ int64_t lsp_move_range(struct sp_mover *m, struct endpoint *in, struct endpoint 
 		x.nocache_in = S_ISREG(in->type);
 		x.nocache_out = S_ISREG(out->type);
 	}
+	if (!rc && x.held_len)
+		rc = deliver_held(&x);
+	free(x.held_alloc);
 	if (!rc && x.left)
 		rc = take_path(&x);
 	if (x.nocache_in || x.nocache_out)

@@ -25,7 +25,7 @@ int sp_mover_new(struct sp_mover **mover, const struct sp_options *opts)
 		lsp_sized_store(&given, sizeof(given), opts, opts->size, sizeof(given.size));
 	}
 	opts = &given;
-	if (opts->flags & ~SP_NOCACHE)
+	if (opts->flags & ~(SP_NOCACHE | SP_RELEASE_PIPE))
 		return -EINVAL;
 	/* Uncached I/O takes read/write: not under another path only. */
 	if ((opts->flags & SP_NOCACHE) && opts->policy == SP_POLICY_ONLY &&

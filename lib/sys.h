@@ -156,6 +156,12 @@ static inline int sys_sync_file_range(struct sp_stats *st, int fd, off_t off, of
 	return sync_file_range(fd, off, len, flags);
 }
 
+static inline ssize_t sys_recv(struct sp_stats *st, int fd, void *buf, size_t len, int flags)
+{
+	SYS_COUNT(st, read_calls);
+	return recv(fd, buf, len, flags);
+}
+
 static inline int sys_getsockopt(struct sp_stats *st, int fd, int level, int name, void *val,
 				 socklen_t *len)
 {

@@ -24,6 +24,12 @@ struct xfer {
 	bool staged;        /* bytes went through user memory before the pipe */
 	enum sp_path used;  /* the path that moved the bytes */
 	bool nocache_in, nocache_out; /* SP_NOCACHE for a regular input, output */
+	/* The part of a datagram past the starting offset, read while
+	 * skipping to it and delivered first: held_len bytes at held, in
+	 * held_alloc when not the mover's buffer (freed after). */
+	const char *held;
+	size_t held_len;
+	char *held_alloc;
 	struct nocache cache;
 };
 

@@ -11,6 +11,11 @@
 
 static struct lazy_lib acl = { .soname = ACL_SONAME };
 
+void lazy_acl_load_early(void)
+{
+	lazy_load_early(&acl);
+}
+
 LAZY_FUNCTION(acl, int, perm_copy_file, (const char *src, const char *dst, struct error_context *ctx),
 	      (src, dst, ctx), -1)
 LAZY_FUNCTION(acl, int, perm_copy_fd,

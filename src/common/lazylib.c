@@ -44,6 +44,17 @@ void *lazy_symbol(struct lazy_lib *lib, const char *name)
 	return sym;
 }
 
+void lazy_load_early(struct lazy_lib *lib)
+{
+	if (__atomic_load_n(&lib->handle, __ATOMIC_ACQUIRE))
+		return;
+	void *handle = dlopen(lib->soname, RTLD_LAZY | RTLD_LOCAL);
+	if (handle)
+		__atomic_store_n(&lib->handle, handle, __ATOMIC_RELEASE);
+	else
+		dlerror();
+}
+
 void lazy_preload(struct lazy_lib *lib, const char *name)
 {
 	if (!lazy_symbol(lib, name))

@@ -33,6 +33,17 @@ void *lazy_symbol(struct lazy_lib *lib, const char *name);
  * start, when it cannot. */
 void lazy_preload(struct lazy_lib *lib, const char *name);
 
+/* Try to load LIB now, quietly: a failure is neither reported nor kept,
+ * and the first use tries again (and reports).  For a tool short of
+ * descriptors that will use the library: loaded while descriptors are
+ * free, before the run holds them all. */
+void lazy_load_early(struct lazy_lib *lib);
+
+/* lazy_load_early() for libacl and libattr (lazy-acl.c, lazy-attr.c);
+ * libattr's configuration file is read then too. */
+void lazy_acl_load_early(void);
+void lazy_attr_load_early(void);
+
 /* Load json-c or libsmartcols now, for a tool whose every run uses it
  * (acctpin's reports): it is then loaded with the tool, as if linked, and
  * never half way through a run.  Exits with 127 when it is missing. */

@@ -131,7 +131,44 @@ static void draw_bar(char *buf, unsigned width, uint64_t done, uint64_t total)
 	buf[width] = '\0';
 }
 
-/* Draw the bar line for done bytes at time t. */
+/* The figures of the bar line, as many as fit in cols columns, into buf
+ * (size bytes): bytes done (of the total), elapsed time, current rate,
+ * percentage and ETA; on a narrow terminal the least useful go first
+ * (the ETA, the elapsed time, the rate, the total), and what still does
+ * not fit is cut.  Returns the length. */
+static size_t fit_figures(char *buf, size_t size, unsigned cols, const char *bytes,
+			  const char *total, const char *elapsed, const char *rate, const char *pct,
+			  const char *eta)
+{
+	/* Which figures each try keeps: total, elapsed, rate, percentage, ETA. */
+	static const unsigned char tries[][5] = {
+		{ 1, 1, 1, 1, 1 }, { 1, 1, 1, 1, 0 }, { 1, 0, 1, 1, 0 },
+		{ 1, 0, 0, 1, 0 }, { 0, 0, 0, 1, 0 },
+	};
+	int n = 0;
+	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
+		const unsigned char *k = tries[i];
+		n = snprintf(buf, size, "%s%s%s%s%s%s%s%s%s", bytes, k[0] && *total ? " / " : "",
+			     k[0] ? total : "", k[1] ? " " : "", k[1] ? elapsed : "",
+			     k[2] ? " [" : "", k[2] ? rate : "", k[2] ? "/s]" : "",
+			     k[3] ? pct : "");
+		if (k[4])
+			n += snprintf(buf + n, size - (size_t)n, "%s", eta);
+		if (n >= 0 && (size_t)n <= cols)
+			return (size_t)n;
+	}
+	/* Narrower still: the percentage alone, where there is one. */
+	if (*pct)
+		n = snprintf(buf, size, "%s", pct + strspn(pct, " "));
+	if ((size_t)n > cols)
+		n = (int)cols;
+	buf[n] = '\0';
+	return (size_t)n;
+}
+
+/* Draw the bar line for done bytes at time t: never wider than the
+ * terminal less its last column, so that it never wraps and \r always
+ * takes the cursor back to its start. */
 static void draw_line(struct cli_progress *p, uint64_t t, uint64_t done)
 {
 	char a[32], b[32], r[32], el[32], eta[48] = "", figures[256], line[1024];
@@ -150,21 +187,21 @@ static void draw_line(struct cli_progress *p, uint64_t t, uint64_t done)
 	char pct_text[16] = "";
 	if (pct >= 0)
 		snprintf(pct_text, sizeof(pct_text), " %3d%%", pct);
-	int n = snprintf(figures, sizeof(figures), "%s%s%s %s [%s/s]%s%s", human(a, sizeof(a), (double)done),
-			 p->total ? " / " : "", p->total ? human(b, sizeof(b), (double)p->total) : "",
-			 clock_text(el, sizeof(el), (uint64_t)secs), human(r, sizeof(r), rate),
-			 pct_text, eta);
 	unsigned cols = columns() - 1; /* never the last column: no wrap */
 	if (cols > sizeof(line) - 64)
 		cols = sizeof(line) - 64;
+	size_t used = fit_figures(figures, sizeof(figures), cols, human(a, sizeof(a), (double)done),
+				  p->total ? human(b, sizeof(b), (double)p->total) : "",
+				  clock_text(el, sizeof(el), (uint64_t)secs), human(r, sizeof(r), rate),
+				  pct_text, eta);
 	pthread_mutex_lock(&p->lock);
 	char name[sizeof(p->name)];
 	memcpy(name, p->name, sizeof(name));
 	pthread_mutex_unlock(&p->lock);
-	size_t used = (size_t)n;
 	unsigned room = used + 1 < cols ? cols - (unsigned)used - 1 : 0;
 	/* The name gets up to half of what is left, the bar the rest; a name
-	 * too long keeps its end (the file's own name) after "...". */
+	 * too long keeps its end (the file's own name) after "...", and
+	 * without room for 4 columns of it none is shown. */
 	size_t name_len = strlen(name);
 	size_t name_room = room / 2;
 	const char *shown = name, *cut = "";

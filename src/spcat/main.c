@@ -46,6 +46,7 @@ struct config {
 	struct sp_options mover;
 	char **operands;          /* NULL-terminated */
 	unsigned closed;          /* standard fds closed at start (CLI_*_CLOSED) */
+	struct cli_progress *shown; /* the --progress display, once started */
 };
 
 /* Whether copying in (already fstat'ed as st) to stdout from in_pos on, at
@@ -110,6 +111,7 @@ static int copy_operand(struct sp_mover *mover, struct text_cat *text, int fd,
 	/* Both fstat(2)s are made already: two system calls fewer per file,
 	 * which is what separates the many-small-files case from cat's. */
 	bool output_error = false;
+	enum sp_side res_side = SP_SIDE_NONE;
 	int64_t n;
 	if (text) {
 		n = text_copy(text, fd, st, cfg->offset, length, &output_error);
@@ -120,12 +122,19 @@ static int copy_operand(struct sp_mover *mover, struct text_cat *text, int fd,
 		struct sp_result res = { .size = sizeof(res) };
 		n = sp_copy(mover, &args, &res);
 		output_error = res.side == SP_SIDE_OUTPUT;
+		res_side = res.side;
 		out->last_path = res.path;
 	}
 	if (n >= 0)
 		return 0;
 	if (output_error) {
 		cli_error((int)-n, "write error");
+		return -1;
+	}
+	/* Memory the copy could not have is neither the input's fault nor
+	 * the output's: said as cat says it, and the run ends there. */
+	if (n == -ENOMEM && !text && res_side == SP_SIDE_NONE) {
+		cli_error(0, "memory exhausted");
 		return -1;
 	}
 	cli_error((int)-n, "%s", cli_quote(name));
@@ -160,8 +169,8 @@ static int cat_one(struct sp_mover *mover, struct text_cat *text, const char *na
 		cli_error(errno, "%s", cli_quote(name));
 		return 1;
 	}
-	if (cfg->mover.progress_arg)
-		cli_progress_name(cfg->mover.progress_arg, name);
+	if (cfg->shown)
+		cli_progress_name(cfg->shown, is_stdin ? NULL : name);
 	int status = 1;
 	struct stat st;
 	if (fstat(fd, &st) < 0)
@@ -354,6 +363,7 @@ static int concatenate(struct config *cfg)
 			       bytes_to_copy(cfg)) == 0) {
 		opts.progress = cli_progress_update;
 		opts.progress_arg = progress;
+		cfg->shown = progress;
 	}
 	struct text_cat *text = NULL;
 	int rc = sp_mover_new(&mover, &opts);
@@ -362,7 +372,10 @@ static int concatenate(struct config *cfg)
 			     opts.progress_arg)) < 0)
 		sp_mover_free(mover);
 	if (rc < 0) {
-		cli_error(-rc, "cannot set up");
+		if (rc == -ENOMEM)
+			cli_error(0, "memory exhausted");
+		else
+			cli_error(-rc, "cannot set up");
 		cli_progress_finish(progress);
 		return 1;
 	}

@@ -16,6 +16,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "clock.h"
@@ -423,21 +424,83 @@ static ssize_t read_input(struct text_cat *t, int fd, size_t want)
 	}
 }
 
+/* Whether fd is a socket that keeps message boundaries (a read takes
+ * one datagram, and drops what does not fit). */
+static bool datagram_socket(struct text_cat *t, int fd, const struct stat *st)
+{
+	int type;
+	socklen_t len = sizeof(type);
+	if (!S_ISSOCK(st->st_mode))
+		return false;
+	t->stats.syscalls++;
+	return getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) == 0 &&
+	       (type == SOCK_DGRAM || type == SOCK_SEQPACKET);
+}
+
+/* The whole length of the datagram waiting on fd (MSG_PEEK | MSG_TRUNC:
+ * it stays there), waiting for one as read_input() does.  Returns it or
+ * -errno. */
+static ssize_t peek_datagram(struct text_cat *t, int fd)
+{
+	for (;;) {
+		ssize_t n = recv(fd, NULL, 0, MSG_PEEK | MSG_TRUNC);
+		t->stats.read_calls++;
+		t->stats.syscalls++;
+		if (n >= 0)
+			return n;
+		if (errno == EAGAIN || errno == EWOULDBLOCK) {
+			struct pollfd pfd = { .fd = fd, .events = POLLIN };
+			t->stats.poll_calls++;
+			t->stats.syscalls++;
+			if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+				return -errno;
+		} else if (errno != EINTR) {
+			return -errno;
+		}
+	}
+}
+
 /* Move fd to offset: seek there, or, where fd cannot seek (a pipe, socket
- * or terminal), read and drop offset bytes, as the mover does.  Returns 0
- * (also when the input ends first) or -errno. */
-static int skip_to(struct text_cat *t, int fd, int64_t offset)
+ * or terminal), read and drop offset bytes, as the mover does.  From a
+ * socket that keeps message boundaries each datagram is read whole, and
+ * the bytes of the one the offset falls in that come after it go to *tail
+ * (*tail_len of them, in t->in or in a buffer of its own, *tail_alloc,
+ * that the caller frees).  Returns 0 (also when the input ends first) or
+ * -errno. */
+static int skip_to(struct text_cat *t, int fd, const struct stat *st, int64_t offset,
+		   const unsigned char **tail, size_t *tail_len, unsigned char **tail_alloc)
 {
 	t->stats.syscalls++;
 	if (lseek(fd, offset, SEEK_SET) >= 0)
 		return 0;
 	if (errno != ESPIPE)
 		return -errno;
+	bool datagrams = datagram_socket(t, fd, st);
 	for (uint64_t left = (uint64_t)offset; left;) {
+		ssize_t size = 0;
+		if (datagrams && (size = peek_datagram(t, fd)) < 0)
+			return (int)size;
+		if ((uint64_t)size > left) {
+			unsigned char *buf = t->in;
+			if (size > IN_SIZE && !(buf = *tail_alloc = malloc((size_t)size)))
+				return -ENOMEM;
+			ssize_t n;
+			while ((n = read(fd, buf, (size_t)size)) < 0 && errno == EINTR)
+				;
+			t->stats.read_calls++;
+			t->stats.syscalls++;
+			if (n < 0)
+				return -errno;
+			if ((uint64_t)n > left) {
+				*tail = buf + left;
+				*tail_len = (size_t)((uint64_t)n - left);
+			}
+			return 0;
+		}
 		ssize_t n = read_input(t, fd, left < IN_SIZE ? (size_t)left : IN_SIZE);
 		if (n <= 0)
 			return (int)n;
-		left -= (uint64_t)n;
+		left -= (uint64_t)(size > n ? size : n);
 	}
 	return 0;
 }
@@ -449,14 +512,33 @@ int64_t text_copy(struct text_cat *t, int fd, const struct stat *st, int64_t off
 	int64_t total = 0;
 	int rc = 0;
 	*output_error = false;
-	if (offset != SP_OFFSET_CURRENT && (rc = skip_to(t, fd, offset)) < 0)
+	const unsigned char *tail = NULL;
+	size_t tail_len = 0;
+	unsigned char *tail_alloc = NULL;
+	if (offset != SP_OFFSET_CURRENT &&
+	    (rc = skip_to(t, fd, st, offset, &tail, &tail_len, &tail_alloc)) < 0) {
+		free(tail_alloc);
 		return rc;
+	}
 	bool may_wait = !S_ISREG(st->st_mode) && !S_ISBLK(st->st_mode);
 	if (S_ISREG(st->st_mode)) {
 		t->stats.syscalls++;
 		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	}
 	uint64_t left = length;
+	if (tail_len) {
+		/* The rest of the datagram the offset fell in. */
+		size_t k = tail_len < left ? tail_len : (size_t)left;
+		left -= k;
+		total += (int64_t)k;
+		t->stats.bytes += k;
+		t->stats.bytes_copied += k;
+		rc = format(t, tail, tail + k);
+		*output_error = rc < 0;
+		if (rc < 0)
+			left = 0;
+	}
+	free(tail_alloc);
 	while (left) {
 		if (may_wait && t->used && (rc = flush_output(t)) < 0) {
 			*output_error = true;

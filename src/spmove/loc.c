@@ -168,6 +168,12 @@ void loc_replaced(const struct loc *l)
 
 int loc_sync_dir(int dirfd)
 {
+	/* The directory's own descriptor where it is not O_PATH (EBADF):
+	 * one descriptor fewer, which a run under a low limit may not have. */
+	if (fsync(dirfd) == 0)
+		return 0;
+	if (errno != EBADF)
+		return -errno;
 	int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include "path.h"
 #include "spmove.h"
 #include "jsondoc.h"
+#include "lazylib.h"
 #include "stats.h"
 #include "usage.h"
 #include "version.h"
@@ -247,6 +249,18 @@ static int combine_options(struct raw_options *raw, struct config *cfg)
 	return 0;
 }
 
+/* Whether the descriptor limit is low: below 64, where the copy workers
+ * stay off too (pool.c).  The mover then keeps no pipe between files, so
+ * that the two descriptors it would hold are free for what comes after a
+ * file's data -- a library loaded on first use (ACLs, xattrs), the
+ * directory synced -- as mv, which holds no pipe, moves across file
+ * systems under ulimit -n 8. */
+static bool few_descriptors(void)
+{
+	struct rlimit r;
+	return getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < 64;
+}
+
 /* Check the arguments in raw and fill cfg from them.  Returns 0, or
  * CLI_EXIT_USAGE after reporting a bad one. */
 static int take_options(struct raw_options *raw, struct config *cfg)
@@ -282,7 +296,8 @@ static int take_options(struct raw_options *raw, struct config *cfg)
 					  .path = path,
 					  .pipe_size = (size_t)pipe_size,
 					  .splice_flags = raw->splice_move ? SPLICE_F_MOVE : 0,
-					  .flags = raw->nocache ? SP_NOCACHE : 0 };
+					  .flags = (raw->nocache ? SP_NOCACHE : 0) |
+						   (few_descriptors() ? SP_RELEASE_PIPE : 0) };
 	return 0;
 }
 
@@ -647,6 +662,15 @@ static int copy_or_move(struct config *cfg)
 	struct spmove s = { .c = { .o = &cfg->o }, .sources = seen_new(), .created = seen_new(),
 			    .copies = seen_new(), .moved_dirs = seen_new() };
 	start_progress(&s, cfg);
+	/* Under a low descriptor limit, the libraries that keep ACLs and
+	 * extended attributes are loaded before the run holds its
+	 * descriptors, when it will keep them (a move, -p, -a): loaded on
+	 * first use deep in a tree, the loader may find none free. */
+	if (few_descriptors() && (cfg->o.move || (cfg->o.keep & (KEEP_MODE | KEEP_XATTR)))) {
+		lazy_acl_load_early();
+		if (cfg->o.move || (cfg->o.keep & KEEP_XATTR))
+			lazy_attr_load_early();
+	}
 	int rc = s.sources && s.created && s.copies && s.moved_dirs
 		 ? sp_mover_new(&s.c.mover, &cfg->mover) : -ENOMEM;
 	int status = 1;

@@ -238,7 +238,11 @@ static bool copy(struct sp_mover *mover, const int *fds, size_t n,
 		return false;
 	if (res.side == SP_SIDE_OUTPUT)
 		return true;
-	cli_error((int)-got, res.side == SP_SIDE_INPUT ? "read error" : "cannot copy");
+	/* The copy's own memory, not the input's nor an output's. */
+	if (got == -ENOMEM && res.side == SP_SIDE_NONE)
+		cli_error(0, "memory exhausted");
+	else
+		cli_error((int)-got, res.side == SP_SIDE_INPUT ? "read error" : "cannot copy");
 	r->status = 1;
 	return false;
 }
@@ -305,7 +309,10 @@ static int tee_input(const struct config *cfg, bool stdin_closed)
 	}
 	int rc = -ENOMEM;
 	if (!fds || !names || !st || (rc = sp_mover_new(&mover, &mo)) < 0) {
-		cli_error(-rc, "cannot set up");
+		if (rc == -ENOMEM)
+			cli_error(0, "memory exhausted");
+		else
+			cli_error(-rc, "cannot set up");
 		cli_progress_finish(tp.shown);
 		return 1;
 	}

@@ -70,5 +70,20 @@ if command -v script >/dev/null 2>&1; then
 		grep -qE '^sptee: 3\.8 MiB in 0:00:0[0-9], [0-9.]+ [KMG]iB/s$' bar120
 	bar_on 60 >bar60
 	ok "bar: fits in 60 columns" test "$(awk '{ if (length > m) m = length } END { print m }' bar60)" -le 59
+	# Narrower terminals: the figures that do not fit are left out, so
+	# that the line never wraps (a wrapped line leaves one line per redraw).
+	for cols in 40 24 10; do
+		bar_on $cols | grep -v '^sptee: ' >bar$cols
+		ok "bar: fits in $cols columns" \
+			test "$(awk '{ if (length > m) m = length } END { print m + 0 }' bar$cols)" -le $((cols - 1))
+		ok "bar: drawn in $cols columns" grep -q '%' bar$cols
+	done
+	ok "bar in 40 columns: bytes, total and percentage kept" \
+		grep -qE '^[0-9.]+ [KMG]?i?B / 3\.8 MiB .* +[0-9]+%' bar40
+	# spcat's bar names the file being copied.
+	script -qec "stty cols 100; '$SPCAT' --progress big | (sleep 1; cat >/dev/null)" \
+		/dev/null >typescript 2>&1
+	tr '\r' '\n' <typescript | sed 's/\x1b\[K//g' | grep -v '^$' >spcat-bar
+	ok "spcat's bar names the file" grep -qE '^big [0-9.]+ [KMG]?i?B / 3\.8 MiB' spcat-bar
 fi
 done_testing

@@ -781,12 +781,51 @@ START_TEST(options_size_checked)
 }
 END_TEST
 
-/* SP_NOCACHE is the one flag, and takes read/write: not under
- * SP_POLICY_ONLY of another path. */
+/* The descriptors this process has open. */
+static int open_fds(void)
+{
+	int n = 0;
+	for (int fd = 0; fd < 1024; fd++)
+		n += fcntl(fd, F_GETFD) >= 0;
+	return n;
+}
+
+/* SP_RELEASE_PIPE: the private pipe a splice between two files needs is
+ * closed when sp_copy() returns (kept for the next call without it). */
+START_TEST(release_pipe)
+{
+	for (int release = 0; release <= 1; release++) {
+		char in_path[] = "/tmp/test-move.XXXXXX", out_path[] = "/tmp/test-move.XXXXXX";
+		int in = mkstemp(in_path), out = mkstemp(out_path);
+		ck_assert_int_ge(in, 0);
+		ck_assert_int_ge(out, 0);
+		unlink(in_path);
+		unlink(out_path);
+		ck_assert_int_eq(write(in, "0123456789", 10), 10);
+		struct sp_options o = { .size = sizeof(o), .policy = SP_POLICY_ONLY,
+					.path = SP_PATH_SPLICE,
+					.flags = release ? SP_RELEASE_PIPE : 0 };
+		struct sp_mover *m;
+		ck_assert_int_eq(sp_mover_new(&m, &o), 0);
+		int before = open_fds();
+		struct sp_copy_args a = { .size = sizeof(a), .in_fd = in, .out_fd = out,
+					  .offset = 0, .length = SP_LENGTH_EOF };
+		ck_assert_int_eq(sp_copy(m, &a, NULL), 10);
+		ck_assert_int_eq(open_fds(), before + (release ? 0 : 2));
+		sp_mover_free(m);
+		ck_assert_int_eq(open_fds(), before);
+		close(in);
+		close(out);
+	}
+}
+END_TEST
+
+/* SP_NOCACHE takes read/write: not under SP_POLICY_ONLY of another path;
+ * no flag past SP_RELEASE_PIPE is known. */
 START_TEST(nocache_flags_checked)
 {
 	struct sp_mover *m = NULL;
-	struct sp_options unknown = { .size = sizeof(struct sp_options), .flags = SP_NOCACHE << 1 };
+	struct sp_options unknown = { .size = sizeof(struct sp_options), .flags = SP_RELEASE_PIPE << 1 };
 	ck_assert_int_eq(sp_mover_new(&m, &unknown), -EINVAL);
 	struct sp_options only_splice = { .size = sizeof(struct sp_options), .flags = SP_NOCACHE, .policy = SP_POLICY_ONLY,
 					  .path = SP_PATH_SPLICE };
@@ -1142,6 +1181,7 @@ Suite *move_suite(void)
 	tcase_add_test(tc, auto_with_path_refused);
 	tcase_add_test(tc, options_size_checked);
 	tcase_add_test(tc, nocache_flags_checked);
+	tcase_add_test(tc, release_pipe);
 	tcase_add_test(tc, unknown_splice_flags_refused);
 	tcase_add_test(tc, no_place_for_the_mover_refused);
 	tcase_add_test(tc, move_and_more_flags_copy);
