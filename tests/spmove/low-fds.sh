@@ -9,8 +9,6 @@
 . "$top_srcdir/tests/lib.sh"
 require_root
 
-SPMV=$top_builddir/src/spmove/spmv
-SPCP=$top_builddir/src/spmove/spcp
 CP=$(gnu cp)
 
 mkdir other
