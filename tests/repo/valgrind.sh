@@ -5,10 +5,23 @@
 . "$top_srcdir/tests/lib.sh"
 command -v valgrind >/dev/null || skip "valgrind is not installed"
 [ -z "${SANITIZERS:-}" ] || skip "sanitizer builds do not run under valgrind"
+# alone CMD...: run CMD with only the standard descriptors.  A parallel
+# make hands its tests the jobserver's pipe; with it open, test-fanout run
+# in one process (CK_FORK=no) fails about one run in ten with a corrupt
+# Check message ("Bad message type"), a fault of that test's not yet
+# found, which the default fork mode and a plain make never showed.
+alone() {
+	(
+		for fd in $(ls /proc/self/fd); do
+			[ "$fd" -gt 2 ] && eval "exec $fd>&-"
+		done
+		exec "$@"
+	)
+}
 for t in "$top_builddir"/tests/*/test-*; do
 	case $t in *.c|*.o|*.log|*.trs) continue ;; esac
 	[ -x "$t" ] || continue
-	CK_FORK=no valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
+	CK_FORK=no alone valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
 		--error-exitcode=99 "$t" >vg.out 2>&1
 	rc=$?
 	check_eq "$(basename "$t") under valgrind" 0 "$rc"
