@@ -94,6 +94,8 @@ free_kb() {
 }
 # meminfo FIELD: prints /proc/meminfo's FIELD in kB.
 meminfo() { sed -n "s/^$1: *\\([0-9]*\\) kB/\\1/p" /proc/meminfo; }
+# vmstat NAME: the counter NAME of /proc/vmstat (0 where the kernel has none).
+vmstat() { awk -v k="$1" '$1 == k { v = $2 } END { print v + 0 }' /proc/vmstat; }
 # kernel_kb: prints what the kernel's own bookkeeping holds, in kB: slab
 # (where the debug kernel's KASAN quarantine keeps freed objects, up to
 # 1/32 of memory, until later allocations push them out), kernel stacks,
@@ -1198,6 +1200,7 @@ large_move() {
 	lc=$1 lsrc=$2 ldst=$3 loff=${4:-0}
 	drop_caches
 	${lm_read:-cat} $lsrc > /dev/null
+	lm_mig0=$(( $(vmstat pgmigrate_success) + 512 * $(vmstat thp_collapse_alloc) ))
 	stealprobe frames $lsrc | tail -n +$((loff / 4096 + 1)) > /tmp/lf.before
 	snap
 	stealprobe filemove -M -o $loff $lsrc $ldst > /tmp/check.out 2>&1
@@ -1208,6 +1211,11 @@ large_move() {
 	lm_pages=$(( ($(stat -c %s $lsrc) - loff + 4095) / 4096 ))
 	stealprobe frames $ldst | tail -n +$((loff / 4096 + 1)) > /tmp/lf.after
 	lm_same=$(paste -d' ' /tmp/lf.before /tmp/lf.after | awk '$1 == $2 && $1 != "-"' | wc -l)
+	# Pages the kernel moved meanwhile (compaction, a NUMA or memory
+	# policy move, khugepaged's collapse into a 2 MiB folio) left the
+	# frames read before, stolen or not: a stolen page off its source
+	# frame counts against stealfs only beyond them.
+	lm_migrated=$(( $(vmstat pgmigrate_success) + 512 * $(vmstat thp_collapse_alloc) - lm_mig0 ))
 	lm_large=$(delta refused_large)
 	lm_other=$(( $(refused_all) - lm_large ))
 	echo "LARGE $lc $lm_pages $lm_stolen $lm_copied $lm_same $lm_large"
@@ -1222,6 +1230,12 @@ section_large() {
 	thp=/sys/kernel/mm/transparent_hugepage/enabled
 	thp_was=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $thp 2> /dev/null)
 	[ "$thp_was" = always ] && echo madvise > $thp
+	# Proactive compaction (kcompactd) moves clean page-cache pages to
+	# other frames at any time: off while frames are compared (seen on
+	# 7.2: 200 of 4096 pages off their frames in one run of four).
+	cp_knob=/proc/sys/vm/compaction_proactiveness
+	cp_was=$(cat $cp_knob 2> /dev/null)
+	[ -n "$cp_was" ] && echo 0 > $cp_knob
 	mount -t stealfs none $M
 	# (a) a whole clean ext4 file: large folios on 7.2, small before
 	cp /tmp/src $E/lf
@@ -1240,8 +1254,8 @@ section_large() {
 	check "$tc: $lm_stolen of $lm_pages pages stolen (at least 95%), $lm_large in folios refused as large, $lm_other refused otherwise" \
 		test $((lm_stolen + lm_large + lm_other)) = "$lm_pages" -a $((lm_other * 20)) -le "$lm_pages" \
 			-a $((lm_stolen * 20)) -ge $((lm_pages * 19))
-	check "$tc: the $lm_stolen stolen pages are on the source's frames ($lm_same)" \
-		test "$lm_same" -ge $((lm_stolen * 99 / 100)) -a "$lm_same" -le "$lm_stolen"
+	check "$tc: the $lm_stolen stolen pages are on the source's frames ($lm_same; $lm_migrated pages migrated meanwhile)" \
+		test $((lm_same + lm_migrated)) -ge $((lm_stolen * 99 / 100)) -a "$lm_same" -le "$lm_stolen"
 	check "$tc: every page stolen or copied once" moved_all $M/lf
 	drop_caches
 	check "$tc: source intact after drop_caches" cmp /tmp/src $E/lf
@@ -1288,8 +1302,8 @@ section_large() {
 	check "$tc: data intact" sh -c "test $lm_status = 0 && cmp /tmp/src $M/lf"
 	check "$tc: $lm_stolen of $lm_pages pages stolen (at least 95%), $lm_large refused as large" \
 		test $((lm_stolen * 20)) -ge $((lm_pages * 19))
-	check "$tc: the $lm_stolen stolen pages are on the source's frames ($lm_same)" \
-		test "$lm_same" -ge $((lm_stolen * 99 / 100)) -a "$lm_same" -le "$lm_stolen"
+	check "$tc: the $lm_stolen stolen pages are on the source's frames ($lm_same; $lm_migrated pages migrated meanwhile)" \
+		test $((lm_same + lm_migrated)) -ge $((lm_stolen * 99 / 100)) -a "$lm_same" -le "$lm_stolen"
 	case $(uname -r) in
 	7.*)
 		check "$tc: 7.x: 2 MiB folios among them ($lf_pmd kB)" test "${lf_pmd:-0}" -ge 2048 ;;
@@ -1307,8 +1321,8 @@ section_large() {
 	check "$tc: data intact" sh -c "test $lm_status = 0 && cmp /tmp/src $M/lp 12288 12288"
 	check "$tc: every page stolen or copied ($lm_stolen + $lm_copied of $lm_pages)" \
 		test $((lm_stolen + lm_copied)) -ge "$lm_pages"
-	check "$tc: the stolen pages are on the source's frames ($lm_same of $lm_stolen)" \
-		test "$lm_same" -ge $((lm_stolen * 99 / 100)) -a "$lm_same" -le "$lm_stolen"
+	check "$tc: the stolen pages are on the source's frames ($lm_same of $lm_stolen; $lm_migrated migrated meanwhile)" \
+		test $((lm_same + lm_migrated)) -ge $((lm_stolen * 99 / 100)) -a "$lm_same" -le "$lm_stolen"
 	drop_caches
 	check "$tc: source intact" cmp /tmp/src $E/lf
 	rm -f $M/lp $E/lf
@@ -1352,8 +1366,8 @@ section_large() {
 				test $((lm_stolen + lm_large + lm_other)) = "$lm_pages" -a $((lm_other * 20)) -le "$lm_pages" \
 					-a $((lm_stolen * 2)) -ge "$lm_pages" ;;
 		esac
-		check "$tc: the stolen pages are on the source's frames ($lm_same)" \
-			test "$lm_same" -ge $((lm_stolen * 99 / 100)) -a "$lm_same" -le "$lm_stolen"
+		check "$tc: the stolen pages are on the source's frames ($lm_same; $lm_migrated migrated meanwhile)" \
+			test $((lm_same + lm_migrated)) -ge $((lm_stolen * 99 / 100)) -a "$lm_same" -le "$lm_stolen"
 		drop_caches
 		check "$tc: the source intact" cmp /tmp/src /mnt/x/lf
 		check "$tc: the destination intact" cmp /tmp/src $M/lx
@@ -1366,6 +1380,7 @@ section_large() {
 	rm -f $M/lx
 	umount $M
 	[ "$thp_was" = always ] && echo always > $thp
+	[ -n "$cp_was" ] && echo "$cp_was" > $cp_knob
 }
 
 # copied counts pages: 64 buffers of 512 bytes are 8 pages.
