@@ -402,6 +402,19 @@ static int format(struct text_cat *t, const unsigned char *p, const unsigned cha
 	return rc;
 }
 
+/* After a failed read of fd: 0 to try again (EINTR, or EAGAIN once poll(2)
+ * says fd is readable), or -errno. */
+static int retry_input(struct text_cat *t, int fd)
+{
+	if (errno == EAGAIN || errno == EWOULDBLOCK) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		t->stats.poll_calls++;
+		t->stats.syscalls++;
+		return poll(&pfd, 1, -1) < 0 && errno != EINTR ? -errno : 0;
+	}
+	return errno == EINTR ? 0 : -errno;
+}
+
 /* Read up to want bytes of fd into the input buffer, retrying after
  * EINTR and waiting in poll(2) after EAGAIN.  Returns the count or -errno. */
 static ssize_t read_input(struct text_cat *t, int fd, size_t want)
@@ -412,15 +425,9 @@ static ssize_t read_input(struct text_cat *t, int fd, size_t want)
 		t->stats.syscalls++;
 		if (n >= 0)
 			return n;
-		if (errno == EAGAIN || errno == EWOULDBLOCK) {
-			struct pollfd pfd = { .fd = fd, .events = POLLIN };
-			t->stats.poll_calls++;
-			t->stats.syscalls++;
-			if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
-				return -errno;
-		} else if (errno != EINTR) {
-			return -errno;
-		}
+		int rc = retry_input(t, fd);
+		if (rc)
+			return rc;
 	}
 }
 
@@ -448,15 +455,9 @@ static ssize_t peek_datagram(struct text_cat *t, int fd)
 		t->stats.syscalls++;
 		if (n >= 0)
 			return n;
-		if (errno == EAGAIN || errno == EWOULDBLOCK) {
-			struct pollfd pfd = { .fd = fd, .events = POLLIN };
-			t->stats.poll_calls++;
-			t->stats.syscalls++;
-			if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
-				return -errno;
-		} else if (errno != EINTR) {
-			return -errno;
-		}
+		int rc = retry_input(t, fd);
+		if (rc)
+			return rc;
 	}
 }
 
