@@ -21,15 +21,17 @@ static void list_choices(const struct cli_choice *choices, size_t n)
 	fputc('\n', stderr);
 }
 
-int cli_argmatch(const char *context, const char *arg, const struct cli_choice *choices,
-		 size_t n)
+bool cli_argmatch(const char *context, const char *arg, const struct cli_choice *choices,
+		 size_t n, int *value)
 {
 	int v = cli_match(arg, choices, n);
-	if (v >= 0)
-		return v;
+	if (v >= 0) {
+		*value = v;
+		return true;
+	}
 	cli_error(0, "%s argument '%s' for '%s'", v == -ENOTUNIQ ? "ambiguous" : "invalid", arg,
 		  context);
 	list_choices(choices, n);
 	cli_usage_hint();
-	return -1;
+	return false;
 }

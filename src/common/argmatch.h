@@ -4,6 +4,7 @@
 #ifndef SPLICE_UTILS_ARGMATCH_H
 #define SPLICE_UTILS_ARGMATCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* One accepted word and what it means; synonyms share a value. */
@@ -19,13 +20,14 @@ struct cli_choice {
 int cli_match(const char *arg, const struct cli_choice *choices, size_t n);
 
 /*
- * The value of arg among the n choices: an exact word, or an abbreviation
- * that only one value's words begin with.  Otherwise prints "PROG: invalid
- * argument 'ARG' for 'CONTEXT'" (or "ambiguous argument"), the list of
- * valid arguments (synonyms on one line) and the hint to --help, and
- * returns -1.  Values must not be negative.
+ * Stores in *value the value of arg among the n choices: an exact word, or
+ * an abbreviation that only one value's words begin with, and returns 0.
+ * Otherwise prints "PROG: invalid argument 'ARG' for 'CONTEXT'" (or
+ * "ambiguous argument"), the list of valid arguments (synonyms on one line)
+ * and the hint to --help, leaves *value alone and returns false (as every
+ * option parser: true, or false after reporting).
  */
-int cli_argmatch(const char *context, const char *arg, const struct cli_choice *choices,
-		 size_t n);
+bool cli_argmatch(const char *context, const char *arg, const struct cli_choice *choices,
+		 size_t n, int *value);
 
 #endif

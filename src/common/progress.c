@@ -42,14 +42,17 @@ struct cli_progress {
 	pthread_t thread;
 };
 
-int cli_progress_style_parse(const char *arg)
+bool cli_progress_style_parse(const char *arg, int *style)
 {
 	static const struct cli_choice styles[] = {
 		{ "auto", CLI_PROGRESS_AUTO },
 		{ "bar", CLI_PROGRESS_BAR },
 		{ "numeric", CLI_PROGRESS_NUMERIC },
 	};
-	return arg ? cli_argmatch("--progress", arg, styles, 3) : CLI_PROGRESS_AUTO;
+	if (arg)
+		return cli_argmatch("--progress", arg, styles, 3, style);
+	*style = CLI_PROGRESS_AUTO;
+	return true;
 }
 
 /* n bytes in a short human form ("12.3 MiB") into buf. */

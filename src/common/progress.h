@@ -29,10 +29,10 @@ struct cli_progress;
 
 /*
  * Parse an argument of --progress[=STYLE]: NULL (no argument) or "auto",
- * "bar", "numeric" (abbreviations allowed, as GNU's argmatch).  Returns the
- * style, or -1 after reporting a bad argument.
+ * "bar", "numeric" (abbreviations allowed, as GNU's argmatch), into
+ * *style.  Returns true, or false after reporting a bad argument.
  */
-int cli_progress_style_parse(const char *arg);
+bool cli_progress_style_parse(const char *arg, int *style);
 
 /*
  * Start showing progress on stderr for a copy of total bytes (0: not

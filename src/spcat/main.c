@@ -253,7 +253,7 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 	while ((rc = cli_options_next(&p)) > 0) {
 		if (rc != OPT_PROGRESS)
 			set_text_option(&text, rc);
-		else if ((progress = cli_progress_style_parse(p.arg)) < 0)
+		else if (!cli_progress_style_parse(p.arg, &progress))
 			return CLI_EXIT_USAGE;
 	}
 	if (rc < 0)

@@ -33,8 +33,8 @@ bool backup_parse(const char *control, enum backup *type)
 			return true;
 		}
 	}
-	int v = cli_argmatch(context, control, choices, sizeof(choices) / sizeof(*choices));
-	if (v < 0)
+	int v;
+	if (!cli_argmatch(context, control, choices, sizeof(choices) / sizeof(*choices), &v))
 		return false;
 	*type = (enum backup)v;
 	return true;

@@ -100,7 +100,8 @@ static bool apply_preserve(struct spmove_options *o, const char *list, bool on)
 	if (preserve_list(list, &keep, &bad, &len) < 0) {
 		char word[PATH_MAX];
 		snprintf(word, sizeof(word), "%.*s", (int)len, list + bad);
-		cli_argmatch(context, word, preserve_choices, PRESERVE_CHOICES);
+		int unused; /* the word preserve_list() could not match: reported */
+		(void)cli_argmatch(context, word, preserve_choices, PRESERVE_CHOICES, &unused);
 		return false;
 	}
 	if (on) {
@@ -134,7 +135,7 @@ static bool apply_option(struct spmove_options *o, struct raw_options *raw, int 
 	static const struct cli_choice sparses[] = {
 		{ "never", SPARSE_NEVER }, { "auto", SPARSE_AUTO }, { "always", SPARSE_ALWAYS },
 	};
-	int v = 0;
+	int v;
 	switch (code) {
 	case OPT_ARCHIVE:
 		o->deref = DEREF_NEVER;
@@ -156,17 +157,22 @@ static bool apply_option(struct spmove_options *o, struct raw_options *raw, int 
 	case OPT_PRESERVE: return apply_preserve(o, arg ? arg : "mode,ownership,timestamps", true);
 	case OPT_NO_PRESERVE: return apply_preserve(o, arg, false);
 	case OPT_REFLINK:
-		v = arg ? cli_argmatch("--reflink", arg, reflinks, 3) : REFLINK_ALWAYS;
+		v = REFLINK_ALWAYS;
+		if (arg && !cli_argmatch("--reflink", arg, reflinks, 3, &v))
+			return false;
 		o->reflink = (enum reflink)v;
 		break;
 	case OPT_SUFFIX: raw->suffix = arg; raw->backup = true; break;
 	case OPT_UPDATE_OLDER: o->update = UPDATE_OLDER; break;
 	case OPT_UPDATE:
-		v = arg ? cli_argmatch("--update", arg, updates, 4) : UPDATE_OLDER;
+		v = UPDATE_OLDER;
+		if (arg && !cli_argmatch("--update", arg, updates, 4, &v))
+			return false;
 		o->update = (enum update)v;
 		break;
 	case OPT_SPARSE:
-		v = cli_argmatch("--sparse", arg, sparses, 3);
+		if (!cli_argmatch("--sparse", arg, sparses, 3, &v))
+			return false;
 		o->sparse = (enum sparse_mode)v;
 		break;
 	case OPT_TARGET:
@@ -200,12 +206,10 @@ static bool apply_option(struct spmove_options *o, struct raw_options *raw, int 
 		exit(EXIT_SUCCESS); /* cli_init()'s exit handler checks stdout */
 	case OPT_NO_PROGRESS: o->progress = 0; break;
 	case OPT_PROGRESS:
-		v = cli_progress_style_parse(arg);
 		o->progress = 1;
-		o->progress_style = v;
-		break;
+		return cli_progress_style_parse(arg, &o->progress_style);
 	}
-	return v >= 0;
+	return true;
 }
 
 /* Put the options together as cp and mv do.  Returns 0, or CLI_EXIT_USAGE

@@ -155,7 +155,7 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 			  "FILE, the kernel duplicating it with tee(2).", 0);
 	int rc;
 	while ((rc = cli_options_next(&p)) > 0) {
-		bool good = rc == OPT_PROGRESS ? (cfg->progress = cli_progress_style_parse(p.arg)) >= 0
+		bool good = rc == OPT_PROGRESS ? cli_progress_style_parse(p.arg, &cfg->progress)
 						: parse_mode(rc == OPT_P ? NULL : p.arg, &cfg->mode);
 		if (!good)
 			return CLI_EXIT_USAGE;
