@@ -94,6 +94,14 @@ free_kb() {
 }
 # meminfo FIELD: prints /proc/meminfo's FIELD in kB.
 meminfo() { sed -n "s/^$1: *\\([0-9]*\\) kB/\\1/p" /proc/meminfo; }
+# same_frames BEFORE AFTER: prints how many lines of the two lists of
+# frames (stealprobe frames) name the same frame.  The frames are hex
+# words compared as text: to awk, "1e400" is a number (infinite), and a
+# numeric comparison once made equal frames differ and different ones
+# equal, wherever the kernel placed the pages.
+same_frames() {
+	paste -d' ' "$1" "$2" | awk '$1 != "-" && ($1 "") == ($2 "")' | wc -l
+}
 # vmstat NAME: the counter NAME of /proc/vmstat (0 where the kernel has none).
 vmstat() { awk -v k="$1" '$1 == k { v = $2 } END { print v + 0 }' /proc/vmstat; }
 # kernel_kb: prints what the kernel's own bookkeeping holds, in kB: slab
@@ -1210,7 +1218,7 @@ large_move() {
 	lm_stolen=$(delta stolen_pagecache) lm_copied=$(delta copied)
 	lm_pages=$(( ($(stat -c %s $lsrc) - loff + 4095) / 4096 ))
 	stealprobe frames $ldst | tail -n +$((loff / 4096 + 1)) > /tmp/lf.after
-	lm_same=$(paste -d' ' /tmp/lf.before /tmp/lf.after | awk '$1 == $2 && $1 != "-"' | wc -l)
+	lm_same=$(same_frames /tmp/lf.before /tmp/lf.after)
 	# Pages the kernel moved meanwhile (compaction, a NUMA or memory
 	# policy move, khugepaged's collapse into a 2 MiB folio) left the
 	# frames read before, stolen or not: a stolen page off its source
@@ -1230,9 +1238,9 @@ section_large() {
 	thp=/sys/kernel/mm/transparent_hugepage/enabled
 	thp_was=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $thp 2> /dev/null)
 	[ "$thp_was" = always ] && echo madvise > $thp
-	# Proactive compaction (kcompactd) moves clean page-cache pages to
-	# other frames at any time: off while frames are compared (seen on
-	# 7.2: 200 of 4096 pages off their frames in one run of four).
+	# Proactive compaction (kcompactd) may move clean page-cache pages
+	# to other frames at any time: off while frames are compared (what
+	# still moves is counted in lm_migrated).
 	cp_knob=/proc/sys/vm/compaction_proactiveness
 	cp_was=$(cat $cp_knob 2> /dev/null)
 	[ -n "$cp_was" ] && echo 0 > $cp_knob

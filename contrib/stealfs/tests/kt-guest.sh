@@ -80,14 +80,19 @@ frames_before() {
 		rm -f /tmp/kt-frames.src
 	fi
 }
+# same_frames BEFORE AFTER: how many lines of the two lists of frames
+# name the same frame, compared as text (as guest-suite.sh's, which says
+# why; tests/kernel-truth/same-frames.sh checks both).
+same_frames() {
+	paste -d' ' "$1" "$2" | awk '$1 != "-" && ($1 "") == ($2 "")' | wc -l
+}
 # frames_after MOVE DST [OFFSET]: prints the "frames" record of MOVE: how
 # many of DST's pages from OFFSET on sit on the frame the source's page at
 # the same place had before the move.
 frames_after() {
 	[ -f /tmp/kt-frames.src ] || { echo "note frames of $1 not read: no stealprobe"; return; }
 	stealprobe frames "$2" | tail -n +$((${3:-0} / 4096 + 1)) > /tmp/kt-frames.dst
-	echo "frames $1 $(paste -d' ' /tmp/kt-frames.src /tmp/kt-frames.dst |
-		awk '$1 == $2 && $1 != "-"' | wc -l) $(wc -l < /tmp/kt-frames.dst) -"
+	echo "frames $1 $(same_frames /tmp/kt-frames.src /tmp/kt-frames.dst) $(wc -l < /tmp/kt-frames.dst) -"
 	rm -f /tmp/kt-frames.src /tmp/kt-frames.dst
 }
 # --- end of the frame identity helpers -----------------------------------
