@@ -121,6 +121,15 @@ char *slurp(const char *path, size_t *n)
 	return buf;
 }
 
+void expect_file(const char *name, const void *data, size_t n)
+{
+	size_t got;
+	char *back = slurp(scratch_path(name), &got);
+	ck_assert_uint_eq(got, n);
+	ck_assert(memcmp(back, data, n) == 0);
+	free(back);
+}
+
 struct drain {
 	pthread_t thread;
 	int fd;
@@ -202,6 +211,21 @@ void feed_finish(struct feed *f)
 {
 	pthread_join(f->thread, NULL);
 	free(f);
+}
+
+int open_path(const char *path, int flags)
+{
+	int fd = open(path, flags | O_CLOEXEC, 0600);
+	ck_assert_int_ge(fd, 0);
+	return fd;
+}
+
+int feed_pipe(const void *data, size_t n, struct feed **f)
+{
+	int p[2];
+	ck_assert_int_eq(pipe(p), 0);
+	*f = feed_start(p[1], data, n);
+	return p[0];
 }
 
 /* Runs harness_suites; returns EXIT_FAILURE when any test failed. */

@@ -17,6 +17,26 @@ static inline struct sp_stats stats_of(const struct sp_mover *m)
 	return s;
 }
 
+/* A new mover with options o; NULL: the splice path, read/write where the
+ * kernel refuses it (the engine under test, not the auto policy's choice
+ * of copy_file_range between files).  Inline, as stats_of(): the tests of
+ * src/common share this harness without linking libsplice. */
+static inline struct sp_mover *mover_with(const struct sp_options *o)
+{
+	static const struct sp_options splice_or_rw = {
+		.size = sizeof(struct sp_options),
+		.policy = SP_POLICY_PREFER,
+		.path = SP_PATH_SPLICE,
+	};
+	struct sp_mover *m;
+	ck_assert_int_eq(sp_mover_new(&m, o ? o : &splice_or_rw), 0);
+	return m;
+}
+
+/* open(2) of path with O_CLOEXEC (mode 0600 with O_CREAT); fails the test
+ * on error. */
+int open_path(const char *path, int flags);
+
 /* The suites a Check program runs, NULL-terminated.  Every test program
  * defines it; the harness's main() runs them all in one runner (forked;
  * CK_FORK=no for gdb and valgrind) and exits 1 when any test failed. */
@@ -55,6 +75,10 @@ int pattern_file(size_t n, unsigned seed);
 /* Read a whole file; returns malloc'ed data and its size in *n. */
 char *slurp(const char *path, size_t *n);
 
+/* Fails the test unless the scratch file name holds exactly the n bytes
+ * at data. */
+void expect_file(const char *name, const void *data, size_t n);
+
 /* A thread draining a pipe's read end into memory until end of file. */
 struct drain;
 struct drain *drain_start(int fd);
@@ -65,5 +89,8 @@ char *drain_finish(struct drain *d, size_t *n);
 struct feed;
 struct feed *feed_start(int fd, const void *data, size_t n);
 void feed_finish(struct feed *f);
+/* A new pipe that a feed (in *f) writes the n bytes at data into; returns
+ * its read end. */
+int feed_pipe(const void *data, size_t n, struct feed **f);
 
 #endif

@@ -22,25 +22,6 @@
 
 #define MiB (1024 * 1024)
 
-/* A mover with options o; NULL: the splice path, read/write where the
- * kernel refuses it (these tests are about that engine, not about the
- * auto policy's choice of copy_file_range between files). */
-static struct sp_mover *mover_with(const struct sp_options *o)
-{
-	static const struct sp_options splice_or_rw = { .size = sizeof(struct sp_options), .policy = SP_POLICY_PREFER,
-							.path = SP_PATH_SPLICE };
-	struct sp_mover *m;
-	ck_assert_int_eq(sp_mover_new(&m, o ? o : &splice_or_rw), 0);
-	return m;
-}
-
-static int open_path(const char *path, int flags)
-{
-	int fd = open(path, flags | O_CLOEXEC, 0600); /* the mode counts with O_CREAT */
-	ck_assert_int_ge(fd, 0);
-	return fd;
-}
-
 /* Copy a fresh n-byte file to a scratch output opened with out_flags and
  * check the output; returns what sp_copy() returned (res: its outcome,
  * may be NULL). */
@@ -54,11 +35,7 @@ static int64_t copy_file(struct sp_mover *m, size_t n, int out_flags, struct sp_
 	close(in);
 	close(out);
 	if (r >= 0) {
-		size_t got;
-		char *back = slurp(scratch_path("dst"), &got);
-		ck_assert_uint_eq(got, n);
-		ck_assert(memcmp(back, data, n) == 0);
-		free(back);
+		expect_file("dst", data, n);
 	}
 	free(data);
 	return r;
@@ -165,11 +142,7 @@ START_TEST(move_stat_skips_the_fstats)
 		calls[with_stat] = stats_of(m).syscalls;
 		close(in);
 		close(out);
-		size_t got;
-		char *back = slurp(scratch_path("dst"), &got);
-		ck_assert_uint_eq(got, 10000);
-		ck_assert(memcmp(back, data, got) == 0);
-		free(back);
+		expect_file("dst", data, 10000);
 		sp_mover_free(m);
 	}
 	ck_assert_uint_eq(calls[1] + 2, calls[0]);
@@ -177,34 +150,20 @@ START_TEST(move_stat_skips_the_fstats)
 }
 END_TEST
 
-/* n pattern bytes fed into a pipe by a thread; returns the read end. */
-static int fed_pipe(const char *data, size_t n, struct feed **f)
-{
-	int p[2];
-	ck_assert_int_eq(pipe(p), 0);
-	*f = feed_start(p[1], data, n);
-	return p[0];
-}
-
 START_TEST(pipe_to_file)
 {
 	size_t n = 3 * MiB + 5;
-	char *data = malloc(n);
-	fill_pattern(data, n, 3);
+	char *data = pattern_data(n, 3);
 	struct sp_mover *m = mover_with(NULL);
 	struct feed *f;
-	int in = fed_pipe(data, n, &f);
+	int in = feed_pipe(data, n, &f);
 	int out = open_scratch("dst", O_WRONLY | O_TRUNC);
 	ck_assert_int_eq(copy_range(m, in, out, SP_OFFSET_CURRENT, SP_LENGTH_EOF, NULL), (int64_t)n);
 	feed_finish(f);
 	close(in);
 	close(out);
-	size_t got;
-	char *back = slurp(scratch_path("dst"), &got);
-	ck_assert_uint_eq(got, n);
-	ck_assert(memcmp(back, data, n) == 0);
+	expect_file("dst", data, n);
 	ck_assert_uint_eq(stats_of(m).bytes_copied, 0);
-	free(back);
 	free(data);
 	sp_mover_free(m);
 }
@@ -213,11 +172,10 @@ END_TEST
 START_TEST(pipe_to_pipe)
 {
 	size_t n = 3 * MiB + 5;
-	char *data = malloc(n);
-	fill_pattern(data, n, 3);
+	char *data = pattern_data(n, 3);
 	struct sp_mover *m = mover_with(NULL);
 	struct feed *f;
-	int in = fed_pipe(data, n, &f), b[2];
+	int in = feed_pipe(data, n, &f), b[2];
 	ck_assert_int_eq(pipe(b), 0);
 	struct drain *d = drain_start(b[0]);
 	ck_assert_int_eq(copy_range(m, in, b[1], SP_OFFSET_CURRENT, SP_LENGTH_EOF, NULL), (int64_t)n);
@@ -302,8 +260,7 @@ END_TEST
 START_TEST(socket_to_file)
 {
 	size_t n = 2 * MiB + 3;
-	char *data = malloc(n);
-	fill_pattern(data, n, 11);
+	char *data = pattern_data(n, 11);
 	struct sp_mover *m = mover_with(NULL);
 	int sv[2];
 	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
@@ -313,11 +270,7 @@ START_TEST(socket_to_file)
 	feed_finish(f);
 	close(sv[0]);
 	close(out);
-	size_t got;
-	char *back = slurp(scratch_path("dst"), &got);
-	ck_assert_uint_eq(got, n);
-	ck_assert(memcmp(back, data, n) == 0);
-	free(back);
+	expect_file("dst", data, n);
 	free(data);
 	sp_mover_free(m);
 }
@@ -444,14 +397,12 @@ END_TEST
 START_TEST(offset_on_pipe_skips)
 {
 	size_t n = 300000;
-	char *data = malloc(n);
-	fill_pattern(data, n, 9);
-	int p[2];
-	ck_assert_int_eq(pipe(p), 0);
-	struct feed *f = feed_start(p[1], data, n);
+	char *data = pattern_data(n, 9);
+	struct feed *f;
+	int in = feed_pipe(data, n, &f);
 	struct sp_mover *m = mover_with(NULL);
 	int out = open_scratch("dst", O_WRONLY | O_TRUNC);
-	ck_assert_int_eq(copy_range(m, p[0], out, 70001, SP_LENGTH_EOF, NULL), (int64_t)(n - 70001));
+	ck_assert_int_eq(copy_range(m, in, out, 70001, SP_LENGTH_EOF, NULL), (int64_t)(n - 70001));
 	feed_finish(f);
 	close(out);
 	size_t got;
@@ -460,7 +411,7 @@ START_TEST(offset_on_pipe_skips)
 	ck_assert(memcmp(back, data + 70001, got) == 0);
 	free(back);
 	free(data);
-	close(p[0]);
+	close(in);
 	sp_mover_free(m);
 }
 END_TEST
@@ -649,8 +600,7 @@ END_TEST
 START_TEST(nonblocking_ends)
 {
 	size_t n = 6 * MiB + 1;
-	char *data = malloc(n);
-	fill_pattern(data, n, 4);
+	char *data = pattern_data(n, 4);
 	struct sp_options o = { .size = sizeof(struct sp_options), .pipe_size = 65536 };
 	struct sp_mover *m = mover_with(&o);
 	int a[2], b[2];

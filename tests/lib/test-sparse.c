@@ -36,25 +36,6 @@ static const struct extent layout[] = {
 /* Most data extents a test looks at. */
 #define MAX_EXTENTS 16
 
-/* A mover with options o; NULL: the splice path, read/write where the
- * kernel refuses it (these tests are about that engine, not about the
- * auto policy's choice of copy_file_range between files). */
-static struct sp_mover *mover_with(const struct sp_options *o)
-{
-	static const struct sp_options splice_or_rw = { .size = sizeof(struct sp_options), .policy = SP_POLICY_PREFER,
-							.path = SP_PATH_SPLICE };
-	struct sp_mover *m;
-	ck_assert_int_eq(sp_mover_new(&m, o ? o : &splice_or_rw), 0);
-	return m;
-}
-
-static int open_path(const char *path, int flags)
-{
-	int fd = open(path, flags | O_CLOEXEC, 0600); /* the mode counts with O_CREAT */
-	ck_assert_int_ge(fd, 0);
-	return fd;
-}
-
 /* Make the scratch file name, size bytes long, with pattern data at the n
  * extents ext and holes elsewhere; the filesystem must keep the holes.
  * Returns its path. */
@@ -325,22 +306,16 @@ END_TEST
 START_TEST(pipe_input_copied_from_where_it_is)
 {
 	size_t n = 300000;
-	char *data = malloc(n);
-	fill_pattern(data, n, 5);
-	int p[2];
-	ck_assert_int_eq(pipe(p), 0);
-	struct feed *f = feed_start(p[1], data, n);
+	char *data = pattern_data(n, 5);
+	struct feed *f;
+	int in = feed_pipe(data, n, &f);
 	struct sp_mover *m = mover_with(NULL);
 	int out = open_scratch("copy", O_RDWR | O_TRUNC);
-	ck_assert_int_eq(copy_all(m, p[0], NULL, out, SP_HOLES_KEEP, false, NULL), (int64_t)n);
+	ck_assert_int_eq(copy_all(m, in, NULL, out, SP_HOLES_KEEP, false, NULL), (int64_t)n);
 	feed_finish(f);
-	close(p[0]);
+	close(in);
 	close(out);
-	size_t got;
-	char *back = slurp(scratch_path("copy"), &got);
-	ck_assert_uint_eq(got, n);
-	ck_assert(memcmp(back, data, n) == 0);
-	free(back);
+	expect_file("copy", data, n);
 	free(data);
 	sp_mover_free(m);
 }
