@@ -219,12 +219,28 @@ stopped_tasks() {
 	done
 }
 
-# Wait until a thread of the traced command is held in a system call
-# (seen twice, 15 ms apart, in the same one): PAUSED says which, PID is
-# the command's.  Fails when the command ends first.  The command writes
-# its process id into $T_DIR/pid (traced()).
+# syscall_nr NAME: prints the number of system call NAME on this machine
+# (from the kernel's uapi header), or nothing when it cannot be found.
+syscall_nr() {
+	local h
+	for h in /usr/include/x86_64-linux-gnu/asm/unistd_64.h /usr/include/asm/unistd_64.h; do
+		[ -r "$h" ] || continue
+		awk -v n="__NR_$1" '$1 == "#define" && $2 == n { print $3; exit }' "$h"
+		return
+	done
+}
+
+# wait_pause PID [SYSCALL]: wait until a thread of the traced command is
+# held in a system call (seen twice, 15 ms apart, in the same one) --
+# SYSCALL, where the injected delay holds it, when it is given and its
+# number known: a tracer starved of CPU can leave a thread in an ordinary
+# tracing stop for 15 ms at an earlier call, and a swap there would come
+# before the race point (a breach of the harness, not of the command).
+# PAUSED says which, PID is the command's.  Fails when the command ends
+# first.  The command writes its process id into $T_DIR/pid (traced()).
 wait_pause() {
-	local prev="" item items i=0 pid=""
+	local prev="" item items i=0 pid="" nr=""
+	[ -z "${2-}" ] || nr=$(syscall_nr "$2")
 	PAUSED="" PID=""
 	while [ -z "$pid" ] && [ -d "/proc/$1" ]; do
 		{ read -r pid <"$T_DIR/pid"; } 2>/dev/null || sleep 0.01
@@ -234,7 +250,9 @@ wait_pause() {
 		stopped_tasks "$pid"
 		IFS='|' read -ra items <<<"$SIG"
 		for item in "${items[@]}"; do
-			[ -n "$item" ] && [[ "$prev|" == *"|$item|"* ]] && PAUSED=$item && return 0
+			[ -n "$item" ] || continue
+			[ -z "$nr" ] || [[ "${item#*:}" == "$nr "* ]] || continue
+			[[ "$prev|" == *"|$item|"* ]] && PAUSED=$item && return 0
 		done
 		prev=$SIG
 		sleep 0.015
@@ -393,7 +411,7 @@ race_target() {
 		traced -o /dev/null -P "$trace" -P "${trace%/*}" "${inject[@]}" \
 			-- "$@" &
 		pid=$!
-		if wait_pause $pid; then
+		if wait_pause $pid "$sc"; then
 			swap "$path"
 			# Raced only if the swap was done within the pause (and
 			# the swap back within the second one).
