@@ -10,19 +10,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "rmtree.h"
 
 /* How many directories of the current path stay open; the ones above them
- * are closed and opened again through ".." on the way back. */
-enum { OPEN_LEVELS = 4 };
+ * are closed and opened again through ".." on the way back.  Under a
+ * very low descriptor limit (below 8) only the deepest: two descriptors
+ * are then enough, as for rm. */
+static size_t open_levels(void)
+{
+	static size_t levels;
+	if (!levels) {
+		struct rlimit r;
+		levels = getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < 8 ? 1 : 4;
+	}
+	return levels;
+}
 
 /* One directory on the path from the top of the tree down to the one
  * being emptied. */
 struct level {
-	DIR *dir;                /* NULL while closed (more than OPEN_LEVELS up) */
+	DIR *dir;                /* NULL while closed (more than open_levels() up) */
 	dev_t dev;               /* which directory it is */
 	ino_t ino;
 	char name[NAME_MAX + 1]; /* its name in the level above (not for the top) */
@@ -62,11 +73,11 @@ static int deepest_fd(const struct walk *w)
 
 /* Open the directory name in the deepest one (never through a symbolic
  * link) as the new deepest, closing the level that is now more than
- * OPEN_LEVELS up.  Returns 0 or an errno value. */
+ * open_levels() up.  Returns 0 or an errno value. */
 static int enter(struct walk *w, const char *name)
 {
 	if (w->depth == w->allocated) {
-		size_t n = w->allocated ? 2 * w->allocated : OPEN_LEVELS;
+		size_t n = w->allocated ? 2 * w->allocated : 4;
 		struct level *grown = realloc(w->levels, n * sizeof(*grown));
 		if (!grown)
 			return ENOMEM;
@@ -93,10 +104,10 @@ static int enter(struct walk *w, const char *name)
 	if (w->depth)
 		strcpy(l->name, name); /* a d_name: at most NAME_MAX bytes */
 	/* The open levels are the deepest ones, without gaps: closing the one
-	 * OPEN_LEVELS up (unless it was closed before, on an earlier way down)
-	 * keeps them OPEN_LEVELS at most. */
-	if (++w->depth > OPEN_LEVELS) {
-		struct level *old = &w->levels[w->depth - 1 - OPEN_LEVELS];
+	 * open_levels() up (unless it was closed before, on an earlier way
+	 * down) keeps them open_levels() at most. */
+	if (++w->depth > open_levels()) {
+		struct level *old = &w->levels[w->depth - 1 - open_levels()];
 		if (old->dir)
 			closedir(old->dir);
 		old->dir = NULL;

@@ -787,6 +787,8 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 	struct ancestor here = { .up = up, .dev = st->st_dev, .ino = st->st_ino,
 				 .src_fd = src_fd, .dst_fd = -1, .depth = up ? up->depth + 1 : 1,
 				 .src_loc = src, .follow = follow };
+	struct stat operand_dir;
+	bool let_go = false;
 	/* A move removes, after the copy, only the directories it copied. */
 	if (o->move && s->moved_dirs && !seen_find(s->moved_dirs, &src_now) &&
 	    !seen_add(s->moved_dirs, &src_now, "") && !seen_find(s->moved_dirs, &src_now)) {
@@ -828,6 +830,10 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 		goto leave;
 	}
 	tree_entered(&here);
+	/* At the top, under a very low limit, the operand's directory goes
+	 * too (not when the copy was reached through a link: ".." of it is
+	 * not that directory). */
+	let_go = !d->followed && tree_let_go_operand(dst, &here, &operand_dir);
 	/* Known, so that a copy into itself finds itself there. */
 	if (made && !out->made_dir) {
 		seen_add(s->copies, &here.dst_st, dst->path);
@@ -866,6 +872,8 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 leave:
 	/* Here's descriptors may go on the way (set to -1). */
 	status |= tree_leave(&here, src);
+	if (let_go)
+		status |= tree_take_back_operand(dst, &here, &operand_dir);
 done:
 	if (here.dst_fd >= 0)
 		close(here.dst_fd);

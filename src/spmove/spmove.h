@@ -326,6 +326,16 @@ void tree_entered(struct ancestor *here);
  * or 1 after a report (the tree was moved meanwhile). */
 int tree_leave(struct ancestor *here, const struct loc *src);
 
+/* Under a very low descriptor limit, close the directory of the
+ * destination operand (dst->dir, the operand's caller's) once the top
+ * directory's copy (here) is open, its fstat in *was: whether it was
+ * closed.  tree_take_back_operand() opens it again through ".." of the
+ * copy, checked to be that directory, on the same descriptor number,
+ * once the copy is complete (here's source descriptor is closed first);
+ * returns 0, or 1 after a report (the number then names no directory). */
+bool tree_let_go_operand(const struct loc *dst, const struct ancestor *here, struct stat *was);
+int tree_take_back_operand(const struct loc *dst, struct ancestor *here, const struct stat *was);
+
 /* Remove the source of a move across file systems (st: what was copied),
  * a tree or a file, if the name still has it.  Returns 0, or 1 after
  * reporting "cannot remove". */

@@ -203,6 +203,55 @@ static bool tree_tight(void)
 	return tight;
 }
 
+bool tree_let_go_operand(const struct loc *dst, const struct ancestor *here, struct stat *was)
+{
+	if (here->up || !tree_tight() || dst->dir < 0 || fstat(dst->dir, was) < 0)
+		return false;
+	close(dst->dir);
+	return true;
+}
+
+int tree_take_back_operand(const struct loc *dst, struct ancestor *here, const struct stat *was)
+{
+	/* Done with the source: one more free descriptor. */
+	if (here->src_fd >= 0)
+		close(here->src_fd);
+	here->src_fd = -1;
+	/* The copy's descriptor may have the operand's number by now. */
+	int fd = 0;
+	if (here->dst_fd == dst->dir) {
+		int moved = fcntl(here->dst_fd, F_DUPFD_CLOEXEC, 3);
+		if (moved < 0) {
+			cli_error(errno, "cannot return to the directory above %s", quoted(dst->path));
+			return 1;
+		}
+		close(here->dst_fd);
+		here->dst_fd = moved;
+	}
+	fd = open_parent(here->dst_fd, was->st_dev, was->st_ino);
+	if (fd >= 0 && fd != dst->dir) {
+		if (dup3(fd, dst->dir, O_CLOEXEC) < 0) {
+			int err = -errno;
+			close(fd);
+			fd = err;
+		} else {
+			close(fd);
+		}
+	}
+	if (fd >= 0)
+		return 0;
+	cli_error(fd == -ESTALE ? 0 : -fd, "cannot return to the directory above %s%s",
+		  quoted(dst->path), fd == -ESTALE ? ": it was moved meanwhile" : "");
+	/* Its number names no directory meanwhile: nothing more is made or
+	 * removed through it (the *at calls fail with ENOTDIR). */
+	fd = open("/dev/null", O_PATH | O_CLOEXEC);
+	if (fd >= 0 && fd != dst->dir) {
+		(void)dup3(fd, dst->dir, O_CLOEXEC);
+		close(fd);
+	}
+	return 1;
+}
+
 /* Open a's source directory: its own descriptor when open (*temp false),
  * else (*temp true, the caller closes it) from its parent's, opened the
  * same way in turn, or at the top from the operand's directory: by one
