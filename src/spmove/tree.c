@@ -205,7 +205,10 @@ static bool tree_tight(void)
 
 bool tree_let_go_operand(const struct loc *dst, const struct ancestor *here, struct stat *was)
 {
-	if (here->up || !tree_tight() || dst->dir < 0 || fstat(dst->dir, was) < 0)
+	/* ".." of the copy is that directory unless the copy is it (".")
+	 * or above it (".."). */
+	if (here->up || !tree_tight() || dst->dir < 0 || !strcmp(dst->name, ".") ||
+	    !strcmp(dst->name, "..") || fstat(dst->dir, was) < 0)
 		return false;
 	close(dst->dir);
 	return true;
