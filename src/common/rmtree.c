@@ -10,30 +10,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "rmtree.h"
 
 /* How many directories of the current path stay open; the ones above them
- * are closed and opened again through ".." on the way back.  Under a
- * very low descriptor limit (below 8) only the deepest: two descriptors
- * are then enough, as for rm. */
-static size_t open_levels(void)
-{
-	static size_t levels;
-	if (!levels) {
-		struct rlimit r;
-		levels = getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < 8 ? 1 : 4;
-	}
-	return levels;
-}
+ * are closed and opened again through ".." on the way back.  When an open
+ * fails for want of descriptors (EMFILE), the highest open one but the
+ * deepest goes first, down to two: rm's budget. */
+enum { OPEN_LEVELS = 4 };
 
 /* One directory on the path from the top of the tree down to the one
  * being emptied. */
 struct level {
-	DIR *dir;                /* NULL while closed (more than open_levels() up) */
+	DIR *dir;                /* NULL while closed (too far up) */
 	dev_t dev;               /* which directory it is */
 	ino_t ino;
 	char name[NAME_MAX + 1]; /* its name in the level above (not for the top) */
@@ -71,13 +62,27 @@ static int deepest_fd(const struct walk *w)
 	return w->depth ? dirfd(w->levels[w->depth - 1].dir) : w->top_dirfd;
 }
 
+/* Close the highest directory still open above the deepest, to make room
+ * for another descriptor.  Returns whether there was one. */
+static bool let_go(struct walk *w)
+{
+	for (size_t i = 0; i + 1 < w->depth; i++) {
+		if (w->levels[i].dir) {
+			closedir(w->levels[i].dir);
+			w->levels[i].dir = NULL;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Open the directory name in the deepest one (never through a symbolic
  * link) as the new deepest, closing the level that is now more than
- * open_levels() up.  Returns 0 or an errno value. */
+ * OPEN_LEVELS up.  Returns 0 or an errno value. */
 static int enter(struct walk *w, const char *name)
 {
 	if (w->depth == w->allocated) {
-		size_t n = w->allocated ? 2 * w->allocated : 4;
+		size_t n = w->allocated ? 2 * w->allocated : OPEN_LEVELS;
 		struct level *grown = realloc(w->levels, n * sizeof(*grown));
 		if (!grown)
 			return ENOMEM;
@@ -86,7 +91,10 @@ static int enter(struct walk *w, const char *name)
 	}
 	struct level *l = &w->levels[w->depth];
 	struct stat st;
-	int fd = openat(deepest_fd(w), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd;
+	do
+		fd = openat(deepest_fd(w), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	while (fd < 0 && errno == EMFILE && let_go(w));
 	if (fd < 0 || fstat(fd, &st) < 0 || !(l->dir = fdopendir(fd))) {
 		int err = errno;
 		if (fd >= 0)
@@ -104,10 +112,10 @@ static int enter(struct walk *w, const char *name)
 	if (w->depth)
 		strcpy(l->name, name); /* a d_name: at most NAME_MAX bytes */
 	/* The open levels are the deepest ones, without gaps: closing the one
-	 * open_levels() up (unless it was closed before, on an earlier way
-	 * down) keeps them open_levels() at most. */
-	if (++w->depth > open_levels()) {
-		struct level *old = &w->levels[w->depth - 1 - open_levels()];
+	 * OPEN_LEVELS up (unless it was closed before, on an earlier way down,
+	 * or by let_go()) keeps them OPEN_LEVELS at most. */
+	if (++w->depth > OPEN_LEVELS) {
+		struct level *old = &w->levels[w->depth - 1 - OPEN_LEVELS];
 		if (old->dir)
 			closedir(old->dir);
 		old->dir = NULL;
