@@ -190,15 +190,23 @@ int tree_leave(struct ancestor *here, const struct loc *src)
 	return 1;
 }
 
-/* Whether the descriptor limit is so low (under 8) that a file's copy is
- * made with its source directory closed: three descriptors beside 0-2 are
- * then enough, as for cp, which holds no directory open. */
+/* Whether descriptors are so few that a file's copy is made with its
+ * source directory closed: a limit under 8, or under 64 with fewer than
+ * three free when first asked (the top directory's copy open: a parent
+ * may have left some open).  Three descriptors beside 0-2 are then
+ * enough, as for cp, which holds no directory open. */
 static bool tree_tight(void)
 {
 	static int tight = -1;
 	if (tight < 0) {
 		struct rlimit r;
-		tight = getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < 8;
+		tight = 0;
+		if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < 64) {
+			int free = 0;
+			for (int fd = 0; fd < (int)r.rlim_cur; fd++)
+				free += fcntl(fd, F_GETFD) < 0 && errno == EBADF;
+			tight = r.rlim_cur < 8 || free < 3;
+		}
 	}
 	return tight;
 }

@@ -4,8 +4,15 @@
 # cp 9.11 do: a move across file systems under ulimit -n 8 (a file, and a
 # tree) succeeds -- the mover keeps no pipe between files, the ACL and
 # xattr libraries are loaded before the run holds its descriptors, and a
-# directory is synced through its own descriptor -- and cp -a copies a
-# 12-level tree under ulimit -n 7.  Root: the other file system is a tmpfs.
+# directory is synced through its own descriptor.  Trees 12 and 40
+# levels deep are copied by cp -a and cp -r, and moved across file
+# systems, under ulimit -n 6: three descriptors beside 0-2 (GNU cp -a
+# needs two; Debian's mv fails: a figure only), the walker holding one
+# directory pair at a time and letting a file's source directory go while
+# the file is copied.  Descriptors a parent left open count (three
+# inherited under ulimit -n 9).  Under ulimit -n 4, where GNU cp fails
+# too, the failure is reported and leaves no temporary file.  Root: the
+# other file system is a tmpfs.
 . "$top_srcdir/tests/lib.sh"
 require_root
 
@@ -130,6 +137,19 @@ for depth in 12 40; do
 	limited 6 mv "dmv$depth" "other/dmv$depth"
 	echo "# mv of $depth levels under ulimit -n 6: status $RC"
 done
+
+# Descriptors left open by the parent count: with 3-5 open, ulimit -n 9
+# leaves spcp three, as ulimit -n 6 does.
+inherited() {
+	run_cmd out err sh -c 'exec 3</dev/null 4</dev/null 5</dev/null
+		ulimit -n 9 && exec "$@"' sh "$@"
+}
+inherited "$CP" -a deep12 gnu-inherited
+check_eq "GNU cp -a with 3 descriptors inherited under ulimit -n 9: status" 0 "$RC"
+inherited "$SPCP" -a deep12 copy-inherited
+check_eq "spcp -a with 3 descriptors inherited under ulimit -n 9: status" 0 "$RC"
+check_eq "spcp -a with 3 descriptors inherited: silent" "" "$(cat out err)"
+the_same "spcp -a with 3 descriptors inherited" gnu-inherited copy-inherited
 
 # Under ulimit -n 4 (one descriptor beside 0-2) GNU cp fails too: a
 # message, status 1, no temporary file left.
