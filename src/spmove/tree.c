@@ -162,6 +162,8 @@ static int take_parent(int got, int *fd, int *near, bool own)
 	return 0;
 }
 
+static int reopen_src(const struct ancestor *a, bool *temp);
+
 int tree_leave(struct ancestor *here, const struct loc *src)
 {
 	struct ancestor *far = above(here, tree_window());
@@ -172,9 +174,23 @@ int tree_leave(struct ancestor *here, const struct loc *src)
 	 * as its parent is back. */
 	bool own = near == here;
 	int err = 0;
-	if (far->src_fd < 0)
+	if (far->src_fd < 0 && near->follow) {
+		/* Reached through a link (-L): ".." is the link target's
+		 * parent, not far; walk down to far again instead. */
+		if (own) {
+			close(near->src_fd);
+			near->src_fd = -1;
+		}
+		bool temp;
+		err = reopen_src(far, &temp);
+		if (err >= 0) {
+			far->src_fd = err;
+			err = 0;
+		}
+	} else if (far->src_fd < 0) {
 		err = take_parent(open_parent(near->src_fd, far->dev, far->ino), &far->src_fd,
 				  &near->src_fd, own);
+	}
 	if (!err && far->dst_fd < 0)
 		err = take_parent(open_parent(near->dst_fd, far->dst_st.st_dev, far->dst_st.st_ino),
 				  &far->dst_fd, &near->dst_fd, own);

@@ -9,8 +9,9 @@
 # systems, under ulimit -n 6: three descriptors beside 0-2 (GNU cp -a
 # needs two; Debian's mv fails: a figure only), the walker holding one
 # directory pair at a time and letting a file's source directory go while
-# the file is copied.  Descriptors a parent left open count (three
-# inherited under ulimit -n 9).  Under ulimit -n 4, where GNU cp fails
+# the file is copied; through a link (-L), and with operands ending in a
+# slash, too.  Descriptors a parent left open count (three inherited
+# under ulimit -n 9).  Under ulimit -n 4, where GNU cp fails
 # too, the failure is reported and leaves no temporary file.  Root: the
 # other file system is a tmpfs.
 . "$top_srcdir/tests/lib.sh"
@@ -137,6 +138,26 @@ for depth in 12 40; do
 	limited 6 mv "dmv$depth" "other/dmv$depth"
 	echo "# mv of $depth levels under ulimit -n 6: status $RC"
 done
+
+# -L through a link to a deep tree: ".." of the link's target is not
+# the directory the link is in; the walker goes down to it again (under
+# ulimit -n 40 too, where it keeps three levels open).
+mkdir linked
+ln -s ../deep12 linked/link
+for n in 6 40; do
+	limited "$n" "$CP" -rL linked "gnu-L$n"
+	check_eq "GNU cp -rL through a link under ulimit -n $n: status" 0 "$RC"
+	limited "$n" "$SPCP" -rL linked "copy-L$n"
+	check_eq "spcp -rL through a link under ulimit -n $n: status" 0 "$RC"
+	check_eq "spcp -rL through a link under ulimit -n $n: silent" "" "$(cat out err)"
+	the_same "spcp -rL through a link under ulimit -n $n" "gnu-L$n" "copy-L$n"
+done
+
+# Operands with a trailing slash hold no directory of their own.
+limited 6 "$SPCP" -a deep12/ copy-slash/
+check_eq "spcp -a deep12/ copy-slash/ under ulimit -n 6: status" 0 "$RC"
+check_eq "spcp -a deep12/ copy-slash/: silent" "" "$(cat out err)"
+the_same "spcp -a deep12/ copy-slash/" gnu-a12 copy-slash
 
 # Descriptors left open by the parent count: with 3-5 open, ulimit -n 9
 # leaves spcp three, as ulimit -n 6 does.
