@@ -872,9 +872,10 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 leave:
 	/* Here's descriptors may go on the way (set to -1). */
 	status |= tree_leave(&here, src);
+done:
+	/* Also after a failure below: the operand's number is its again. */
 	if (let_go)
 		status |= tree_take_back_operand(dst, &here, &operand_dir);
-done:
 	if (here.dst_fd >= 0)
 		close(here.dst_fd);
 	if (here.src_fd >= 0)

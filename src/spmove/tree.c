@@ -244,8 +244,9 @@ int tree_take_back_operand(const struct loc *dst, struct ancestor *here, const s
 	if (here->src_fd >= 0)
 		close(here->src_fd);
 	here->src_fd = -1;
-	/* The copy's descriptor may have the operand's number by now. */
-	int fd = 0;
+	/* The copy's descriptor may have the operand's number by now; it may
+	 * be gone too (the tree moved: reported). */
+	int fd = here->dst_fd < 0 ? -EBADF : 0;
 	if (here->dst_fd == dst->dir) {
 		int moved = fcntl(here->dst_fd, F_DUPFD_CLOEXEC, 3);
 		if (moved < 0) {
@@ -255,7 +256,8 @@ int tree_take_back_operand(const struct loc *dst, struct ancestor *here, const s
 		close(here->dst_fd);
 		here->dst_fd = moved;
 	}
-	fd = open_parent(here->dst_fd, was->st_dev, was->st_ino);
+	if (fd == 0)
+		fd = open_parent(here->dst_fd, was->st_dev, was->st_ino);
 	if (fd >= 0 && fd != dst->dir) {
 		if (dup3(fd, dst->dir, O_CLOEXEC) < 0) {
 			int err = -errno;
@@ -267,8 +269,9 @@ int tree_take_back_operand(const struct loc *dst, struct ancestor *here, const s
 	}
 	if (fd >= 0)
 		return 0;
-	cli_error(fd == -ESTALE ? 0 : -fd, "cannot return to the directory above %s%s",
-		  quoted(dst->path), fd == -ESTALE ? ": it was moved meanwhile" : "");
+	if (here->dst_fd >= 0)
+		cli_error(fd == -ESTALE ? 0 : -fd, "cannot return to the directory above %s%s",
+			  quoted(dst->path), fd == -ESTALE ? ": it was moved meanwhile" : "");
 	/* Its number names no directory meanwhile: nothing more is made or
 	 * removed through it (the *at calls fail with ENOTDIR). */
 	fd = open("/dev/null", O_PATH | O_CLOEXEC);
