@@ -16,13 +16,15 @@
 #include "rmtree.h"
 
 /* How many directories of the current path stay open; the ones above them
- * are closed and opened again through ".." on the way back. */
+ * are closed and opened again through ".." on the way back.  When an open
+ * fails for want of descriptors (EMFILE), the highest open one but the
+ * deepest goes first, down to two: rm's budget. */
 enum { OPEN_LEVELS = 4 };
 
 /* One directory on the path from the top of the tree down to the one
  * being emptied. */
 struct level {
-	DIR *dir;                /* NULL while closed (more than OPEN_LEVELS up) */
+	DIR *dir;                /* NULL while closed (too far up) */
 	dev_t dev;               /* which directory it is */
 	ino_t ino;
 	char name[NAME_MAX + 1]; /* its name in the level above (not for the top) */
@@ -60,6 +62,20 @@ static int deepest_fd(const struct walk *w)
 	return w->depth ? dirfd(w->levels[w->depth - 1].dir) : w->top_dirfd;
 }
 
+/* Close the highest directory still open above the deepest, to make room
+ * for another descriptor.  Returns whether there was one. */
+static bool let_go(struct walk *w)
+{
+	for (size_t i = 0; i + 1 < w->depth; i++) {
+		if (w->levels[i].dir) {
+			closedir(w->levels[i].dir);
+			w->levels[i].dir = NULL;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Open the directory name in the deepest one (never through a symbolic
  * link) as the new deepest, closing the level that is now more than
  * OPEN_LEVELS up.  Returns 0 or an errno value. */
@@ -75,7 +91,10 @@ static int enter(struct walk *w, const char *name)
 	}
 	struct level *l = &w->levels[w->depth];
 	struct stat st;
-	int fd = openat(deepest_fd(w), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd;
+	do
+		fd = openat(deepest_fd(w), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	while (fd < 0 && errno == EMFILE && let_go(w));
 	if (fd < 0 || fstat(fd, &st) < 0 || !(l->dir = fdopendir(fd))) {
 		int err = errno;
 		if (fd >= 0)
@@ -93,8 +112,8 @@ static int enter(struct walk *w, const char *name)
 	if (w->depth)
 		strcpy(l->name, name); /* a d_name: at most NAME_MAX bytes */
 	/* The open levels are the deepest ones, without gaps: closing the one
-	 * OPEN_LEVELS up (unless it was closed before, on an earlier way down)
-	 * keeps them OPEN_LEVELS at most. */
+	 * OPEN_LEVELS up (unless it was closed before, on an earlier way down,
+	 * or by let_go()) keeps them OPEN_LEVELS at most. */
 	if (++w->depth > OPEN_LEVELS) {
 		struct level *old = &w->levels[w->depth - 1 - OPEN_LEVELS];
 		if (old->dir)

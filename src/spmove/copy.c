@@ -890,6 +890,12 @@ static int copy_into(struct copier *s, const struct loc *src, int in, const stru
 	/* A symbolic link replaced (never written through) lends the copy
 	 * nothing: not its owner, not its mode. */
 	struct output out = { .fd = -1, .replaces = dst_st && !S_ISLNK(dst_st->st_mode) };
+	/* The source is open: under a very low limit its directory makes
+	 * room for the copy (in is all that is read from now on). */
+	if (s->spare_dir && *s->spare_dir >= 0) {
+		close(*s->spare_dir);
+		*s->spare_dir = SPARE_CLOSED;
+	}
 	int err = output_open(s, t, dst_st, st->st_mode, &out);
 	if (err)
 		output_free_acl(&out);

@@ -779,14 +779,26 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 		cli_error(-src_fd, "cannot access %s", quoted(src->path));
 		return 1;
 	}
-	int fd = -1, status = 1;
+	int status = 1;
 	bool made = !d->exists;
+	/* Its files' copies let go of a directory of their own only. */
+	int *spare = s->c.spare_dir;
+	s->c.spare_dir = NULL;
+	struct ancestor here = { .up = up, .dev = st->st_dev, .ino = st->st_ino,
+				 .src_fd = src_fd, .dst_fd = -1, .depth = up ? up->depth + 1 : 1,
+				 .src_loc = src, .follow = follow };
+	struct stat operand_dir;
+	bool let_go = false;
 	/* A move removes, after the copy, only the directories it copied. */
 	if (o->move && s->moved_dirs && !seen_find(s->moved_dirs, &src_now) &&
 	    !seen_add(s->moved_dirs, &src_now, "") && !seen_find(s->moved_dirs, &src_now)) {
 		cli_error(ENOMEM, "cannot copy %s", quoted(src->path));
 		goto done;
 	}
+	/* Deep in a tree, the source directory of an ancestor is let go
+	 * before this one's copy is made, its destination once the copy is
+	 * open (tree_leave() opens them again). */
+	status = tree_enter(s, &here, top, out);
 	struct timespec since;
 	loc_now(&since);
 	/* Permission bits left out of mkdir(2) until the directory is filled,
@@ -803,24 +815,30 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 							       : st->st_mode & 07777) & ~omitted;
 		if (mkdirat(dst->dir, dst->name, mode | S_IRWXU) < 0) {
 			cli_error(errno, "cannot create directory %s", quoted(dst->path));
-			goto done;
+			status = 1;
+			goto leave;
 		}
 		if (o->verbose && o->move)
 			printf("created directory %s\n", quoted(dst->path));
 		else if (o->verbose)
 			verbose_pair("", src->path, dst->path, NULL);
 	}
-	struct ancestor here = { .up = up, .dev = st->st_dev, .ino = st->st_ino,
-				 .src_fd = src_fd, .depth = up ? up->depth + 1 : 1 };
 	if (open_dest_dir(s, dst, made, &since, &d->st, d->followed && S_ISDIR(d->st.st_mode),
-			  &here.dst_fd, &here.dst_st))
-		goto done;
+			  &here.dst_fd, &here.dst_st)) {
+		here.dst_fd = -1;
+		status = 1;
+		goto leave;
+	}
+	tree_entered(&here);
+	/* At the top, under a very low limit, the operand's directory goes
+	 * too (not when the copy was reached through a link: ".." of it is
+	 * not that directory). */
+	let_go = !d->followed && tree_let_go_operand(dst, &here, &operand_dir);
 	/* Known, so that a copy into itself finds itself there. */
 	if (made && !out->made_dir) {
 		seen_add(s->copies, &here.dst_st, dst->path);
 		out->made_dir = true;
 	}
-	status = tree_enter(s, &here, top, out);
 	bool outer = s->in_new_dir;
 	s->in_new_dir = made;
 	/* cp -x: a directory of another file system is made, not filled. */
@@ -828,7 +846,7 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 		status |= copy_children(s, src, dst, top, &here, out);
 	s->in_new_dir = outer;
 	/* Closed and opened again (tree.c) when the tree was deep. */
-	fd = here.dst_fd;
+	int fd = here.dst_fd;
 	src_fd = here.src_fd;
 	if (fd < 0 || src_fd < 0) {
 		status = 1; /* reported by tree_leave() */
@@ -851,12 +869,18 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 		cli_error(errno, "cannot sync %s", quoted(dst->path));
 		status = 1;
 	}
+leave:
+	/* Here's descriptors may go on the way (set to -1). */
 	status |= tree_leave(&here, src);
 done:
-	if (fd >= 0)
-		close(fd);
-	if (src_fd >= 0)
-		close(src_fd);
+	/* Also after a failure below: the operand's number is its again. */
+	if (let_go)
+		status |= tree_take_back_operand(dst, &here, &operand_dir);
+	if (here.dst_fd >= 0)
+		close(here.dst_fd);
+	if (here.src_fd >= 0)
+		close(here.src_fd);
+	s->c.spare_dir = spare;
 	return status;
 }
 

@@ -43,7 +43,9 @@ int loc_operand(const char *path, struct loc_buf *b, struct loc *l)
 	l->dir_dev = 0;
 	l->must_dir = path[strlen(path) - 1] == '/' && strcmp(base, "/");
 	l->no_link = l->seen_absent = false;
-	if (base == b->buf && !strchr(path, '/')) {
+	/* No directory part but ".", trailing slashes aside ("x/"): the
+	 * working directory, with no descriptor of its own to hold. */
+	if (base == b->buf && !strcmp(dir, ".")) {
 		l->dir = AT_FDCWD;
 		return 0;
 	}

@@ -119,7 +119,16 @@ struct copier {
 	uint64_t handed_copied;    /* files handed over that this thread copied */
 	const struct stat *dst_dir_st; /* the destination directory of the
 				    * handed-over copy under way (pool.c) */
+	int *spare_dir;            /* under a very low descriptor limit: the
+				    * source directory, closed (set to
+				    * SPARE_CLOSED) once
+				    * a file's source is open and before its
+				    * copy is made; the walker opens it again
+				    * (tree.c) */
 };
+
+/* copier.spare_dir once closed: below 0 like every closed descriptor. */
+#define SPARE_CLOSED (-2)
 
 /* The walker (main.c's copy_or_move()): its own copier, and what only it
  * uses -- the sets of names seen, the tree, the pool. */
@@ -258,6 +267,11 @@ struct ancestor {
 	int src_fd, dst_fd;        /* -1 while closed (deep in a tree) */
 	struct stat dst_st;        /* the destination directory */
 	unsigned depth;
+	/* How the source directory is opened again from its parent (or, at
+	 * the top, from the operand's directory) when its descriptor was let
+	 * go under a very low limit; NULL: it cannot be. */
+	const struct loc *src_loc;
+	bool follow;               /* the source was reached through a link */
 };
 
 /* What one copy_entry() call reports back to its caller. */
@@ -294,16 +308,33 @@ int copy_entry(struct spmove *s, const struct loc *src, const struct loc *dst,
 int copy_children(struct spmove *s, const struct loc *src, const struct loc *dst,
 		  const struct top *top, struct ancestor *here, struct outcome *out);
 
-/* here's descriptors are open: close those of an ancestor too far up
- * (after the copies handed to workers from there are done).  Returns 0,
- * or 1 when such a copy failed (reported). */
+/* here's source descriptor is open (its destination not yet): close the
+ * source descriptor of an ancestor too far up (after the copies handed to
+ * workers from there are done), so that the destination directory can be
+ * made and opened with no more descriptors than one pair and one.
+ * Returns 0, or 1 when such a copy failed (reported). */
 int tree_enter(struct spmove *s, struct ancestor *here, const struct top *top,
 	       struct outcome *out);
 
-/* here's descriptors are about to close: open again, through "..", the
- * ancestor tree_enter() closed, checked to be the same directory.
- * Returns 0, or 1 after a report (the tree was moved meanwhile). */
+/* here's destination descriptor is open too: close that ancestor's. */
+void tree_entered(struct ancestor *here);
+
+/* here's copy is done: open again, through "..", what tree_enter() and
+ * tree_entered() closed, checked to be the same directories; where the
+ * ancestor is here's parent, here's own descriptors are closed on the way
+ * (set to -1), so that no more than three are open at once.  Returns 0,
+ * or 1 after a report (the tree was moved meanwhile). */
 int tree_leave(struct ancestor *here, const struct loc *src);
+
+/* Under a very low descriptor limit, close the directory of the
+ * destination operand (dst->dir, the operand's caller's) once the top
+ * directory's copy (here) is open, its fstat in *was: whether it was
+ * closed.  tree_take_back_operand() opens it again through ".." of the
+ * copy, checked to be that directory, on the same descriptor number,
+ * once the copy is complete (here's source descriptor is closed first);
+ * returns 0, or 1 after a report (the number then names no directory). */
+bool tree_let_go_operand(const struct loc *dst, const struct ancestor *here, struct stat *was);
+int tree_take_back_operand(const struct loc *dst, struct ancestor *here, const struct stat *was);
 
 /* Remove the source of a move across file systems (st: what was copied),
  * a tree or a file, if the name still has it.  Returns 0, or 1 after

@@ -118,9 +118,17 @@ int tree_enter(struct spmove *s, struct ancestor *here, const struct top *top,
 	/* Copies handed over from there still name it by descriptor. */
 	int status = pool_settle(s, top, out);
 	close(far->src_fd);
-	close(far->dst_fd);
-	far->src_fd = far->dst_fd = -1;
+	far->src_fd = -1;
 	return status;
+}
+
+void tree_entered(struct ancestor *here)
+{
+	struct ancestor *far = above(here, tree_window());
+	if (far && far->dst_fd >= 0) {
+		close(far->dst_fd);
+		far->dst_fd = -1;
+	}
 }
 
 /* Open ".." of fd, checked to be the directory (dev, ino).  Returns the
@@ -128,6 +136,8 @@ int tree_enter(struct spmove *s, struct ancestor *here, const struct top *top,
 static int open_parent(int fd, dev_t dev, ino_t ino)
 {
 	struct stat st;
+	if (fd < 0)
+		return -EBADF;
 	int parent = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (parent < 0)
 		return -errno;
@@ -137,25 +147,193 @@ static int open_parent(int fd, dev_t dev, ino_t ino)
 	return -ESTALE;
 }
 
+/* Take back into *fd the descriptor of far's side that open_parent() gave
+ * (or its error); own: *near is here's own, closed once not needed.
+ * Returns 0 or the negative errno. */
+static int take_parent(int got, int *fd, int *near, bool own)
+{
+	if (got < 0)
+		return got;
+	*fd = got;
+	if (own) {
+		close(*near);
+		*near = -1;
+	}
+	return 0;
+}
+
+static int reopen_src(const struct ancestor *a, bool *temp);
+
 int tree_leave(struct ancestor *here, const struct loc *src)
 {
 	struct ancestor *far = above(here, tree_window());
-	if (!far || far->src_fd >= 0)
+	if (!far || (far->src_fd >= 0 && far->dst_fd >= 0))
 		return 0;
 	struct ancestor *near = above(here, tree_window() - 1);
-	int src_fd = open_parent(near->src_fd, far->dev, far->ino);
-	int dst_fd = src_fd < 0 ? src_fd
-		     : open_parent(near->dst_fd, far->dst_st.st_dev, far->dst_st.st_ino);
-	if (dst_fd >= 0) {
-		far->src_fd = src_fd;
-		far->dst_fd = dst_fd;
-		return 0;
+	/* One pair and one descriptor at most: each of here's goes as soon
+	 * as its parent is back. */
+	bool own = near == here;
+	int err = 0;
+	if (far->src_fd < 0 && near->follow) {
+		/* Reached through a link (-L): ".." is the link target's
+		 * parent, not far; walk down to far again instead. */
+		if (own) {
+			close(near->src_fd);
+			near->src_fd = -1;
+		}
+		bool temp;
+		err = reopen_src(far, &temp);
+		if (err >= 0) {
+			far->src_fd = err;
+			err = 0;
+		}
+	} else if (far->src_fd < 0) {
+		err = take_parent(open_parent(near->src_fd, far->dev, far->ino), &far->src_fd,
+				  &near->src_fd, own);
 	}
-	cli_error(dst_fd == -ESTALE ? 0 : -dst_fd, "cannot return to the directory above %s%s",
-		  quoted(src->path), dst_fd == -ESTALE ? ": it was moved meanwhile" : "");
-	if (src_fd >= 0)
-		close(src_fd);
+	if (!err && far->dst_fd < 0)
+		err = take_parent(open_parent(near->dst_fd, far->dst_st.st_dev, far->dst_st.st_ino),
+				  &far->dst_fd, &near->dst_fd, own);
+	if (!err)
+		return 0;
+	cli_error(err == -ESTALE ? 0 : -err, "cannot return to the directory above %s%s",
+		  quoted(src->path), err == -ESTALE ? ": it was moved meanwhile" : "");
+	if (far->src_fd >= 0)
+		close(far->src_fd);
+	if (far->dst_fd >= 0)
+		close(far->dst_fd);
 	far->src_fd = far->dst_fd = -1;
+	return 1;
+}
+
+/* Whether descriptors are so few that a file's copy is made with its
+ * source directory closed: a limit under 8, or under 64 with fewer than
+ * three free when first asked (the top directory's copy open: a parent
+ * may have left some open).  Three descriptors beside 0-2 are then
+ * enough, as for cp, which holds no directory open. */
+static bool tree_tight(void)
+{
+	static int tight = -1;
+	if (tight < 0) {
+		struct rlimit r;
+		tight = 0;
+		if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < 64) {
+			int free = 0;
+			for (int fd = 0; fd < (int)r.rlim_cur; fd++)
+				free += fcntl(fd, F_GETFD) < 0 && errno == EBADF;
+			tight = r.rlim_cur < 8 || free < 3;
+		}
+	}
+	return tight;
+}
+
+bool tree_let_go_operand(const struct loc *dst, const struct ancestor *here, struct stat *was)
+{
+	/* ".." of the copy is that directory unless the copy is it (".")
+	 * or above it (".."). */
+	if (here->up || !tree_tight() || dst->dir < 0 || !strcmp(dst->name, ".") ||
+	    !strcmp(dst->name, "..") || fstat(dst->dir, was) < 0)
+		return false;
+	close(dst->dir);
+	return true;
+}
+
+int tree_take_back_operand(const struct loc *dst, struct ancestor *here, const struct stat *was)
+{
+	/* Done with the source: one more free descriptor. */
+	if (here->src_fd >= 0)
+		close(here->src_fd);
+	here->src_fd = -1;
+	/* The copy's descriptor may have the operand's number by now; it may
+	 * be gone too (the tree moved: reported). */
+	int fd = here->dst_fd < 0 ? -EBADF : 0;
+	if (here->dst_fd == dst->dir) {
+		int moved = fcntl(here->dst_fd, F_DUPFD_CLOEXEC, 3);
+		if (moved < 0) {
+			cli_error(errno, "cannot return to the directory above %s", quoted(dst->path));
+			return 1;
+		}
+		close(here->dst_fd);
+		here->dst_fd = moved;
+	}
+	if (fd == 0)
+		fd = open_parent(here->dst_fd, was->st_dev, was->st_ino);
+	if (fd >= 0 && fd != dst->dir) {
+		if (dup3(fd, dst->dir, O_CLOEXEC) < 0) {
+			int err = -errno;
+			close(fd);
+			fd = err;
+		} else {
+			close(fd);
+		}
+	}
+	if (fd >= 0)
+		return 0;
+	if (here->dst_fd >= 0)
+		cli_error(fd == -ESTALE ? 0 : -fd, "cannot return to the directory above %s%s",
+			  quoted(dst->path), fd == -ESTALE ? ": it was moved meanwhile" : "");
+	/* Its number names no directory meanwhile: nothing more is made or
+	 * removed through it (the *at calls fail with ENOTDIR). */
+	fd = open("/dev/null", O_PATH | O_CLOEXEC);
+	if (fd >= 0 && fd != dst->dir) {
+		(void)dup3(fd, dst->dir, O_CLOEXEC);
+		close(fd);
+	}
+	return 1;
+}
+
+/* Open a's source directory: its own descriptor when open (*temp false),
+ * else (*temp true, the caller closes it) from its parent's, opened the
+ * same way in turn, or at the top from the operand's directory: by one
+ * name at a time, never following a link that the first walk did not,
+ * each checked to be the directory seen then (device, inode), so that a
+ * directory swapped for a link or another directory is never entered.
+ * Returns the descriptor or a negative errno (-ESTALE: another one). */
+static int reopen_src(const struct ancestor *a, bool *temp)
+{
+	*temp = false;
+	if (a->src_fd >= 0)
+		return a->src_fd;
+	if (!a->src_loc)
+		return -ESTALE;
+	int at = a->src_loc->dir;
+	bool at_temp = false;
+	if (a->up) {
+		at = reopen_src(a->up, &at_temp);
+		if (at < 0)
+			return at;
+	}
+	int flags = O_DIRECTORY | O_CLOEXEC | O_NOCTTY | (a->follow ? 0 : O_NOFOLLOW);
+	int fd = openat(at, a->src_loc->name, O_RDONLY | flags);
+	if (fd < 0 && errno == EACCES)
+		fd = openat(at, a->src_loc->name, O_PATH | flags);
+	int err = fd < 0 ? -errno : 0;
+	if (at_temp)
+		close(at);
+	struct stat st;
+	if (!err && (fstat(fd, &st) < 0 || st.st_dev != a->dev || st.st_ino != a->ino ||
+		     !S_ISDIR(st.st_mode)))
+		err = -ESTALE;
+	if (err) {
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	*temp = true;
+	return fd;
+}
+
+/* Open here's source directory again after a file's copy let it go
+ * (SPARE_CLOSED).  Returns 0, or 1 after a report. */
+static int reopen_here(struct ancestor *here, const struct loc *src)
+{
+	bool temp;
+	int fd = reopen_src(here, &temp);
+	here->src_fd = fd < 0 ? -1 : fd;
+	if (fd >= 0)
+		return 0;
+	cli_error(fd == -ESTALE ? 0 : -fd, "cannot return to the directory %s%s", quoted(src->path),
+		  fd == -ESTALE ? ": it was moved meanwhile" : "");
 	return 1;
 }
 
@@ -172,10 +350,15 @@ int copy_children(struct spmove *s, const struct loc *src, const struct loc *dst
 	/* Files listed as regular in a directory the run made go straight to
 	 * the copy workers: no lstat(2) here, no look at the free name. */
 	bool listed = pool_takes_listed(s);
+	bool tight = tree_tight();
 	char *from = malloc(PATH_MAX), *to = malloc(PATH_MAX);
 	for (const char *name = names; from && to && *name && !spmove_cancel && !out->into_self;
 	     name += strlen(name) + 1) {
 		unsigned char type = (unsigned char)*name++ - 1;
+		if (here->src_fd == SPARE_CLOSED && reopen_here(here, src)) {
+			status = 1;
+			break;
+		}
 		if (here->src_fd < 0) {
 			status = 1; /* the tree moved: reported by tree_leave() */
 			break;
@@ -193,10 +376,17 @@ int copy_children(struct spmove *s, const struct loc *src, const struct loc *dst
 		enum step rc = listed && type == DT_REG
 			       ? pool_copy(s, &child_src, NULL, false, &child_dst, NULL, here, true)
 			       : STEP_GO_ON;
+		/* Under a very low limit a file's copy lets the source
+		 * directory go (opened again above for the next name). */
+		s->c.spare_dir = tight ? &here->src_fd : NULL;
 		status |= rc == STEP_GO_ON
 			  ? copy_entry(s, &child_src, &child_dst, top, here, out, NULL)
 			  : rc == STEP_FAILED;
+		s->c.spare_dir = NULL;
 	}
+	/* The caller gives the directory its attributes through it. */
+	if (here->src_fd == SPARE_CLOSED && reopen_here(here, src))
+		status = 1;
 	if (!from || !to) {
 		cli_error(ENOMEM, "cannot copy %s", quoted(src->path));
 		status = 1;

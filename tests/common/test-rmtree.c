@@ -164,12 +164,13 @@ START_TEST(leaves_a_directory_the_check_refuses)
 }
 END_TEST
 
-START_TEST(deep_trees_take_few_descriptors)
+/* Remove a chain of 200 directories, each with a file, some with a side
+ * directory to come back to once the deeper ones are gone, with only
+ * free descriptors free. */
+static void remove_deep_tree(int free)
 {
 	enum { DEPTH = 200 };
 	scratch_make();
-	/* A chain of DEPTH directories, each with a file, some with a side
-	 * directory to come back to once the deeper ones are gone. */
 	int fd = dup(scratch_fd);
 	for (int i = 0; i < DEPTH; i++) {
 		int next = make_dir(fd, "d");
@@ -183,17 +184,29 @@ START_TEST(deep_trees_take_few_descriptors)
 		fd = next;
 	}
 	close(fd);
-	/* 5 descriptors free, far fewer than DEPTH. */
 	struct rlimit old, low;
 	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &old), 0);
 	low = old;
-	low.rlim_cur = limit_with_free(5);
+	low.rlim_cur = limit_with_free(free);
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &low), 0);
 	int err = rm_tree_at(scratch_fd, "d");
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &old), 0);
 	ck_assert_int_eq(err, 0);
 	ck_assert(!exists(scratch_fd, "d"));
 	scratch_remove();
+}
+
+START_TEST(deep_trees_take_few_descriptors)
+{
+	remove_deep_tree(5); /* far fewer than the depth */
+}
+END_TEST
+
+/* As rm: the directory emptied and the one it opens (a move across file
+ * systems under ulimit -n 6 has no more to spare). */
+START_TEST(deep_trees_take_two_descriptors)
+{
+	remove_deep_tree(2);
 }
 END_TEST
 
@@ -206,6 +219,7 @@ static Suite *rmtree_suite(void)
 	tcase_add_test(tc, never_follows_symlinks);
 	tcase_add_test(tc, reports_a_missing_name);
 	tcase_add_test(tc, deep_trees_take_few_descriptors);
+	tcase_add_test(tc, deep_trees_take_two_descriptors);
 	tcase_add_test(tc, leaves_a_directory_the_check_refuses);
 	suite_add_tcase(s, tc);
 	return s;

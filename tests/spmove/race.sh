@@ -62,7 +62,10 @@
 # Tuning: RACE_POINTS (race points per target, default 5; 0: all),
 # RACE_DELAY (the pause, microseconds, default 300000), RACE_LIMIT
 # (seconds before a run counts as hung, default 5), RACE_MODES (a
-# space-separated subset of the modes), RACE_GNU=no to leave GNU out.
+# space-separated subset of the modes), RACE_GNU=no to leave GNU out,
+# RACE_ULIMIT=N to run the commands under ulimit -n N (7: the walker's
+# very-low-limit way, its source directory let go and opened again; set
+# once the process id is written, as dash's redirection needs fd 10).
 # The real binary is traced (real_bin), with the library just built.
 # Run it alone with `make check TESTS=tests/spmove/race.sh VERBOSE=1`
 # (about two minutes on two CPUs; RACE_POINTS=0 tries every race point,
@@ -309,7 +312,9 @@ traced() {
 	# LeakSanitizer cannot work under ptrace (as in inject()).
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 		timeout -k 1 "$RACE_LIMIT" "$STRACE" -f -qq "${opts[@]}" -- \
-		sh -c 'echo $$ >"$0"; exec "$@"' "$T_DIR/pid" "$@" >/dev/null 2>&1
+		sh -c 'echo $$ >"$0"
+		       if [ -n "${RACE_ULIMIT:-}" ]; then ulimit -n "$RACE_ULIMIT" || exit 99; fi
+		       exec "$@"' "$T_DIR/pid" "$@" >/dev/null 2>&1
 }
 
 # The race points of a command on a path: the system calls on the path
