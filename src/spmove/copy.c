@@ -816,9 +816,16 @@ static int output_finish(struct copier *s, const struct target *t, struct output
 		return 1;
 	}
 	bool durable = s->o->fsync || s->o->move;
-	bool flush = !durable && out->temp && !t->absent &&
-		     durable_before_replace(out->fd, t->old_fd >= 0 ? t->old.st_dev
-						     : dst_st ? dst_st->st_dev : 0);
+	dev_t dev = t->old_fd >= 0 ? t->old.st_dev : dst_st ? dst_st->st_dev : 0;
+	bool flush = !durable && out->temp && !t->absent && durable_before_replace(out->fd, dev);
+	/* In a tree, the flush is the batch's (batch.c): the writeback
+	 * starts now, the rename waits for the barrier. */
+	bool batched = flush && s->batch && dev && !out->unnamed && t->own_dir < 0 &&
+		       t->old_fd < 0 && durable_batches(out->fd, dev);
+	if (batched) {
+		sync_file_range(out->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+		flush = false;
+	}
 	if (!err && (durable ? fsync(out->fd) : flush ? fdatasync(out->fd) : 0) < 0) {
 		err = -errno;
 		what = "cannot sync";
@@ -842,6 +849,11 @@ static int output_finish(struct copier *s, const struct target *t, struct output
 		/* A file linked in already: the failed copy leaves nothing. */
 		if (out->unnamed)
 			unlinkat(t->dirfd, t->base, 0);
+	}
+	if (!cancelled(&err) && out->temp && batched) {
+		out->temp = false; /* the batch's now, reported there */
+		return batch_add(s->batch, t->dirfd, dev, out->name, t->base, t->path,
+				 (uint64_t)st->st_size) || !kept;
 	}
 	if (!cancelled(&err) && out->temp) {
 		err = temp_commit(s, t, out->name);

@@ -371,13 +371,20 @@ static int link_fd(int fd, const struct loc *dst)
 }
 
 /* Remember which file dst, just made (or kept) as the copy of st's file,
- * is, so that its other links are made to that very file. */
-static void remember_copy(struct spmove *s, const struct stat *st, const struct loc *dst)
+ * is, so that its other links are made to that very file.  Returns 0, or
+ * 1 when the batch the copy waited in failed (reported). */
+static int remember_copy(struct spmove *s, const struct stat *st, const struct loc *dst)
 {
 	struct stat made;
 	const char *name = seen_find(s->copies, st);
-	if (name && !strcmp(name, dst->path) && loc_stat(dst, &made, false) == 0)
+	if (!name || strcmp(name, dst->path))
+		return 0;
+	/* The copy takes its name first (batch.c): its links are made to
+	 * it. */
+	int status = s->c.batch ? batch_commit(s->batch) : 0;
+	if (loc_stat(dst, &made, false) == 0)
 		seen_set_copy(s->copies, st, &made);
+	return status;
 }
 
 /* Make dst a hard link to earlier (the copy of another link of the same
@@ -958,7 +965,7 @@ static int copy_to_dest(struct spmove *s, const struct loc *src, const struct st
 		const char *earlier = S_ISDIR(st->st_mode) ? NULL
 				      : earlier_copy(s, st, dst->path, command_line);
 		if (!earlier && !S_ISDIR(st->st_mode))
-			remember_copy(s, st, dst);
+			return remember_copy(s, st, dst);
 		return earlier && strcmp(earlier, dst->path) ? link_again(s, st, earlier, dst) : 0;
 	}
 	if (found != EXISTING_GO_ON)
@@ -989,7 +996,7 @@ static int copy_to_dest(struct spmove *s, const struct loc *src, const struct st
 	if (rc && o->move)
 		seen_forget(s->copies, st);
 	else if (!rc && !earlier && !S_ISDIR(st->st_mode) && ((o->keep & KEEP_LINKS) || o->move))
-		remember_copy(s, st, dst);
+		rc = remember_copy(s, st, dst);
 	struct stat made;
 	if (!rc && command_line && loc_stat(dst, &made, false) == 0)
 		seen_add(s->created, &made, dst->path);

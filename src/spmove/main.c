@@ -579,6 +579,15 @@ static void print_stats(const struct spmove *s, const struct sp_stats *stats,
 	rc |= JSON(cli_json_add_u64(more, "workers_possible", pool_worker_count()));
 	rc |= JSON(cli_json_add_u64(more, "handed_over", handed));
 	rc |= JSON(cli_json_add_u64(more, "walker_copied", s->c.handed_copied));
+	/* Replaced files made durable together (batch.c). */
+	uint64_t barriers, batched;
+	batch_counts(s->batch, &barriers, &batched);
+	if (barriers)
+		len += (size_t)snprintf(extra + len, sizeof(extra) - len,
+					", %" PRIu64 " replaced files made durable by %" PRIu64
+					" syncfs", batched, barriers);
+	rc |= JSON(cli_json_add_u64(more, "batched_files", batched));
+	rc |= JSON(cli_json_add_u64(more, "batch_barriers", barriers));
 	struct stealfs_counts after;
 	stealfs_read(&after);
 	struct json_object *stealfs = NULL;
@@ -646,6 +655,7 @@ static int run_with_mover(struct spmove *s, struct config *cfg)
 	signals_catch();
 	int status = run_operands(s, cfg->operands, cfg->count, cfg->target_dir);
 	status |= pool_wait(s);
+	status |= batch_commit(s->batch);
 	struct sp_stats stats = { .size = sizeof(stats) };
 	sp_get_stats(s->c.mover, &stats);
 	pool_stop(s, &stats);
@@ -664,7 +674,7 @@ static int copy_or_move(struct config *cfg)
 	umask(cfg->o.umask);
 	cfg->o.mover = &cfg->mover;
 	struct spmove s = { .c = { .o = &cfg->o }, .sources = seen_new(), .created = seen_new(),
-			    .copies = seen_new(), .moved_dirs = seen_new() };
+			    .copies = seen_new(), .moved_dirs = seen_new(), .batch = batch_new() };
 	start_progress(&s, cfg);
 	/* Under a low descriptor limit, the libraries that keep ACLs and
 	 * extended attributes are loaded before the run holds its
@@ -688,6 +698,7 @@ static int copy_or_move(struct config *cfg)
 	seen_free(s.created);
 	seen_free(s.copies);
 	seen_free(s.moved_dirs);
+	batch_free(s.batch);
 	signals_reraise();
 	return status;
 }

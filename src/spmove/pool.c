@@ -193,12 +193,13 @@ static void pool_free(struct pool *p)
 	free(p);
 }
 
-/* A worker's own copier: the run's description and its own mover; the
- * walker's state (the sets, the progress display, the pool) is not in a
+/* A worker's own copier: the run's description, its own mover and the
+ * run's batch of replaced files; the walker's state (the sets, the progress display, the pool) is not in a
  * copier at all.  Returns 0 or a negative errno. */
-static int pool_context(struct copier *w, const struct spmove_options *run)
+static int pool_context(struct copier *w, const struct spmove_options *run,
+			struct batch *batch)
 {
-	*w = (struct copier){ .o = run };
+	*w = (struct copier){ .o = run, .batch = batch };
 	return sp_mover_new(&w->mover, run->mover);
 }
 
@@ -218,7 +219,7 @@ static void pool_start(struct spmove *s)
 	for (unsigned i = 0; i < want; i++) {
 		struct worker *w = &p->worker[p->workers];
 		w->pool = p;
-		if (pool_context(&w->c, s->c.o) < 0)
+		if (pool_context(&w->c, s->c.o, s->batch) < 0)
 			break;
 		if (cli_thread_start(&w->thread, work, w)) {
 			sp_mover_free(w->c.mover);

@@ -119,6 +119,9 @@ struct copier {
 	uint64_t handed_copied;    /* files handed over that this thread copied */
 	const struct stat *dst_dir_st; /* the destination directory of the
 				    * handed-over copy under way (pool.c) */
+	struct batch *batch;       /* inside a tree: replaced files wait here for
+				    * one durability barrier (batch.c); NULL:
+				    * each is made durable alone */
 	int *spare_dir;            /* under a very low descriptor limit: the
 				    * source directory, closed (set to
 				    * SPARE_CLOSED) once
@@ -143,6 +146,8 @@ struct spmove {
 	bool in_new_dir;           /* copy_children() fills a directory it made:
 				    * its names are free, not looked up */
 	struct pool *pool;         /* pool.c: the copy workers, once started */
+	struct batch *batch;       /* batch.c: the run's queue of replaced files
+				    * (NULL: none could be had) */
 	bool pool_failed;          /* none could start: the walker copies all */
 	unsigned workers_used;     /* workers started (for --stats) */
 	uint64_t workers_copied;   /* files handed over that the workers
@@ -408,6 +413,45 @@ bool durable_after_link(int fd);
  * file system may keep it as a plain attribute).  dev as for
  * durable_before_replace(). */
 bool durable_acl_is_mode(int fd, dev_t dev);
+
+/* Whether temporaries on fd's file system (dev as for
+ * durable_before_replace()) may wait for one syncfs(2) of many instead of
+ * an fdatasync(2) each (batch.c): true where that was proven by replay
+ * (XFS, btrfs), false elsewhere.  Never fails. */
+bool durable_batches(int fd, dev_t dev);
+
+/* ---- batch.c ---- */
+
+/* The queue of complete temporaries that wait for their durability
+ * barrier before each is renamed over the file it replaces.  Shared by
+ * the walker and the copy workers (it has its own lock). */
+struct batch;
+
+/* A new, empty queue, or NULL (out of memory: each file alone). */
+struct batch *batch_new(void);
+
+/* Free b, committed (batch_commit()) before. */
+void batch_free(struct batch *b);
+
+/* Queue temp, a complete temporary in dirfd on the file system dev (its
+ * writeback started) with size bytes of data, to be renamed over base
+ * (path in messages).  dirfd stays open until the walker's next
+ * batch_commit().  A full queue is committed by the caller's thread, its
+ * failures kept for the walker's next batch_commit().  Returns 0, or 1
+ * after a report (this file was not committed). */
+int batch_add(struct batch *b, int dirfd, dev_t dev, const char *temp, const char *base,
+	      const char *path, uint64_t size);
+
+/* Make everything queued durable -- one syncfs(2) per file system, or one
+ * fdatasync(2) per file when the machine holds much more dirty data than
+ * the queue -- then rename each temporary over its name, in the order
+ * queued; once the run is cancelled, remove them instead.  The walker's,
+ * with no copy under way.  Returns 0, or 1 when a file failed (reported,
+ * here or in a worker's batch_add()). */
+int batch_commit(struct batch *b);
+
+/* For --stats: the barriers made and the files renamed after one. */
+void batch_counts(const struct batch *b, uint64_t *barriers, uint64_t *files);
 
 /* ---- pool.c ---- */
 

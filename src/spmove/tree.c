@@ -89,8 +89,9 @@ static struct ancestor *above(struct ancestor *here, unsigned n)
 	return here;
 }
 
-/* Wait for the workers' copies and copy what they gave back the usual
- * way.  Returns 0 or 1 when one of them failed (reported). */
+/* Wait for the workers' copies, copy what they gave back the usual way
+ * and commit the batch of replaced files.  Returns 0 or 1 when one of
+ * them failed (reported). */
 static int pool_settle(struct spmove *s, const struct top *top, struct outcome *out)
 {
 	int status = pool_wait(s);
@@ -106,7 +107,9 @@ static int pool_settle(struct spmove *s, const struct top *top, struct outcome *
 	}
 	if (again)
 		status |= pool_wait(s);
-	return status;
+	/* Then the replaced files waiting for their barrier take their
+	 * names, while their directories are still open. */
+	return status | batch_commit(s->batch);
 }
 
 int tree_enter(struct spmove *s, struct ancestor *here, const struct top *top,
@@ -351,6 +354,10 @@ int copy_children(struct spmove *s, const struct loc *src, const struct loc *dst
 	 * the copy workers: no lstat(2) here, no look at the free name. */
 	bool listed = pool_takes_listed(s);
 	bool tight = tree_tight();
+	/* Under a very low limit, directories are let go between the
+	 * commits: each replaced file is made durable alone. */
+	struct batch *outer_batch = s->c.batch;
+	s->c.batch = tight ? NULL : s->batch;
 	char *from = malloc(PATH_MAX), *to = malloc(PATH_MAX);
 	for (const char *name = names; from && to && *name && !spmove_cancel && !out->into_self;
 	     name += strlen(name) + 1) {
@@ -397,6 +404,7 @@ int copy_children(struct spmove *s, const struct loc *src, const struct loc *dst
 	/* The workers' copies end before the directory gets its attributes;
 	 * what they gave back is copied the usual way. */
 	status |= pool_settle(s, top, out);
+	s->c.batch = outer_batch;
 	s->tree_depth--;
 	return status;
 }
