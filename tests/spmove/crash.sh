@@ -4,7 +4,10 @@
 # point): (a) a move of a tree across file systems always leaves at least
 # one complete copy of the tree, the source or the destination, never
 # neither; (b) a copy over an existing file always leaves the old
-# destination or the new one, never a mix, and the source as it was.
+# destination or the new one, never a mix, and the source as it was;
+# (c) a copy over an existing tree on XFS, where the replaced files wait
+# for one syncfs(2) before their renames (src/spmove/batch.c), always
+# leaves each file old or new.
 # A temporary .spmove-* file may be left behind by a kill -9 (nothing can
 # remove it then) but only beside the files, never under a real name.
 # The checks are on the outcome of each kill, whatever the point was.
@@ -163,5 +166,65 @@ run_cmd out err "$bin" w/src w/dst
 check_eq "copy, not killed: exit 0" 0 "$RC"
 same_files "copy, not killed: the new file in place" new w/dst
 check_eq "copy, not killed: no temporary file" 0 "$(temps_in w)"
+
+# (c) A copy over an existing tree on XFS: its replaced files are made
+# durable together.
+if command -v mkfs.xfs >/dev/null && truncate -s 512M xfs.img &&
+   mkfs.xfs -q -f xfs.img >/dev/null 2>&1 && xdev=$(losetup -f --show xfs.img 2>/dev/null); then
+	at_exit "losetup -d $xdev"
+	mkdir x
+	mount "$xdev" x || skip "cannot mount XFS"
+	at_exit "umount '$T_DIR/x'"
+	mkdir -p told/sub tnew/sub
+	for f in f1 f2 f3 sub/g1 sub/g2; do
+		make_random "told/$f" 3000
+		make_random "tnew/$f" 9000
+	done
+	reset_tree() { rm -rf x/tree && cp -r told x/tree && sync; }
+	# each_state: "old", "new" or "mixed" for each file.
+	each_state() {
+		local f s=
+		for f in f1 f2 f3 sub/g1 sub/g2; do
+			if cmp -s "tnew/$f" "x/tree/$f"; then s="$s new"
+			elif cmp -s "told/$f" "x/tree/$f"; then s="$s old"
+			else s="$s mixed"; fi
+		done
+		echo "$s"
+	}
+	reset_tree
+	list=$(points tnew "$bin" -rT tnew x/tree)
+	total=0 bad=0 some_new=0 some_old=0 synced=0
+	while read -r name n last; do
+		[ "$name" = syncfs ] && synced=1
+		while [ "$n" -le "$last" ]; do
+			reset_tree
+			kill_at "$name" "$n" "$bin" -rT tnew x/tree
+			total=$((total + 1))
+			s=$(each_state)
+			case $s in
+			*mixed*) bad=$((bad + 1))
+				echo "# killed at $name #$n (exit $RC): a file neither old nor new:$s" ;;
+			esac
+			case $s in *new*) some_new=$((some_new + 1)) ;; esac
+			case $s in *old*) some_old=$((some_old + 1)) ;; esac
+			n=$((n + 1))
+		done
+	done <<EOF
+$list
+EOF
+	echo "# tree on XFS: $total kill points, $some_old left an old file, $some_new a new one"
+	ok "tree on XFS: killed at many points (at least 20)" test "$total" -ge 20
+	ok "tree on XFS: the replaced files wait for syncfs" test "$synced" = 1
+	check_eq "tree on XFS: every kill left each file old or new" 0 "$bad"
+	ok "tree on XFS: some kills came before the renames" test "$some_old" -gt 0
+	ok "tree on XFS: some kills came after them" test "$some_new" -gt 0
+	reset_tree
+	run_cmd out err "$bin" -rT tnew x/tree
+	check_eq "tree on XFS, not killed: exit 0" 0 "$RC"
+	check_eq "tree on XFS, not killed: every file new" " new new new new new" "$(each_state)"
+	check_eq "tree on XFS, not killed: no temporary file" 0 "$(temps_in x)"
+else
+	echo "# XFS: mkfs.xfs or a loop device missing, (c) not tested"
+fi
 
 done_testing
