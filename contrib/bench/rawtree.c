@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* rawtree [-r] [-n] SRC DST [THREADS]: the raw ceiling for the spmove -r
- * benchmark of a flat directory -- the least work that copies every file of
- * SRC into a new directory DST with spmove's guarantee that no file shows
- * under its name half-written: per file open, fstat, an unnamed file
- * (O_TMPFILE), copy_file_range to the end, linkat, two closes, spread over
- * THREADS threads (default: one per online CPU, at most 8, as spmove's
- * workers).  With -n, without the guarantee: the file is created under its
- * name (O_CREAT | O_EXCL), as cp does, and there is no linkat.  No checks
+/* rawtree [-r] [-T] [-n] [-s] SRC DST [THREADS]: the raw ceiling for the
+ * spmove -r benchmark of a flat directory -- the least work that copies
+ * every file of SRC into a new directory DST with spmove's guarantee that
+ * no file shows under its name half-written: per file open, fstat, an
+ * unnamed file (O_TMPFILE), copy_file_range to the end, linkat, two closes,
+ * spread over THREADS threads (default: one per online CPU, at most 8, as
+ * spmove's workers).  With -n, without the guarantee: the file is created
+ * under its name (O_CREAT | O_EXCL), as cp does, and there is no linkat.
+ * With -T, DST exists and its files are replaced: each copy is made under a
+ * temporary name and, once all are made, renamed over its file (with -s,
+ * after one syncfs(2) of DST's file system, each copy's writeback started
+ * when it was closed: the durable replace on XFS and btrfs); with -T -n,
+ * each file is truncated and written in place, as cp does.  No checks
  * beyond stopping at the first error: it is a yardstick, not a tool. */
 #include "config.h"
 
@@ -21,7 +26,7 @@
 #include <unistd.h>
 
 static int src_fd, dst_fd;
-static bool named;
+static bool named, replace, barrier;
 static char **names;
 static size_t count, next_name;
 
@@ -56,10 +61,17 @@ static void *copier(void *unused)
 		int in = openat(src_fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (in < 0 || fstat(in, &st) != 0)
 			die("open", name);
-		int out = named ? openat(dst_fd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC,
-					 st.st_mode & 07777)
-				: openat(dst_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC,
-					 st.st_mode & 07777);
+		char temp[32];
+		snprintf(temp, sizeof temp, ".rawtree-%zu", i);
+		int out = replace && named
+			  ? openat(dst_fd, name, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC,
+				   st.st_mode & 07777)
+			  : replace ? openat(dst_fd, temp, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC,
+					     st.st_mode & 07777)
+			  : named ? openat(dst_fd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC,
+					   st.st_mode & 07777)
+				  : openat(dst_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC,
+					   st.st_mode & 07777);
 		if (out < 0)
 			die("create", name);
 		ssize_t n;
@@ -67,7 +79,9 @@ static void *copier(void *unused)
 			;
 		if (n < 0)
 			die("copy_file_range", name);
-		if (!named)
+		if (replace && barrier && !named)
+			sync_file_range(out, 0, 0, SYNC_FILE_RANGE_WRITE);
+		if (!named && !replace)
 			link_in(out, name);
 		close(out);
 		close(in);
@@ -76,14 +90,19 @@ static void *copier(void *unused)
 
 int main(int argc, char **argv)
 {
-	for (; argc > 1 && argv[1][0] == '-' && argv[1][1] && !argv[1][2]; argv++, argc--) {
-		if (argv[1][1] == 'n')
-			named = true;
-		else if (argv[1][1] != 'r') /* -r: as cp -r is called */
-			break;
-	}
+	/* -r and -T as cp -r and cp -rT are called. */
+	for (; argc > 1 && argv[1][0] == '-' && argv[1][1]; argv++, argc--)
+		for (const char *o = argv[1] + 1; *o; o++)
+			if (*o == 'n')
+				named = true;
+			else if (*o == 'T')
+				replace = true;
+			else if (*o == 's')
+				barrier = true;
+			else if (*o != 'r')
+				argc = 0;
 	if (argc < 3 || argc > 4) {
-		fprintf(stderr, "usage: rawtree [-r] [-n] SRC DST [THREADS]\n");
+		fprintf(stderr, "usage: rawtree [-r] [-T] [-n] [-s] SRC DST [THREADS]\n");
 		return 2;
 	}
 	long threads = argc == 4 ? atol(argv[3]) : sysconf(_SC_NPROCESSORS_ONLN);
@@ -95,7 +114,7 @@ int main(int argc, char **argv)
 	src_fd = open(argv[1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (src_fd < 0)
 		die("open", argv[1]);
-	if (mkdir(argv[2], 0777) != 0)
+	if (!replace && mkdir(argv[2], 0777) != 0)
 		die("mkdir", argv[2]);
 	dst_fd = open(argv[2], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dst_fd < 0)
@@ -126,5 +145,15 @@ int main(int argc, char **argv)
 	copier(NULL);
 	for (long k = 1; k < threads; k++)
 		pthread_join(t[k], NULL);
+	if (replace && !named) {
+		if (barrier && syncfs(dst_fd) != 0)
+			die("syncfs", argv[2]);
+		for (size_t i = 0; i < count; i++) {
+			char temp[32];
+			snprintf(temp, sizeof temp, ".rawtree-%zu", i);
+			if (renameat(dst_fd, temp, dst_fd, names[i]) != 0)
+				die("renameat", names[i]);
+		}
+	}
 	return 0;
 }
