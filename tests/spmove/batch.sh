@@ -82,6 +82,12 @@ for fs in xfs btrfs; do
 	ok "$fs: --stats counts the replaced files made durable together" \
 		grep -q ", 10 replaced files made durable by [1-9][0-9]* syncfs" "$fs/err"
 	ok "$fs: -a: h1 and h2 are one file" test "$d/h1" -ef "$d/h2"
+	if command -v jq >/dev/null; then
+		reset
+		"$SPMOVE" -rT --stats --json new "$d" 2>"$fs/json" >/dev/null
+		check_eq "$fs: --json: batched_files" 11 "$(jq -r .batched_files "$fs/json")"
+		ok "$fs: --json: batch_barriers" test "$(jq -r .batch_barriers "$fs/json")" -ge 1
+	fi
 	grep -v '^spmove: [0-9]* bytes' "$fs/err" | sed 's/^/# /'
 
 	# (2) The barrier fails: every file of the batch keeps its old data
