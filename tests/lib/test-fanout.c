@@ -59,8 +59,9 @@ static int feeder(const char *data, size_t size, size_t step)
 {
 	int p[2];
 	ck_assert_int_eq(pipe(p), 0);
+	/* The child asserts nothing: a passing ck_assert() writes its place
+	 * to Check's message channel, which a child shares with the test. */
 	pid_t pid = fork();
-	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		int unused = 2;
 		child_fds(&p[1], &unused);
@@ -73,6 +74,7 @@ static int feeder(const char *data, size_t size, size_t step)
 		}
 		_exit(0);
 	}
+	ck_assert_int_ge(pid, 0);
 	close(p[1]);
 	return p[0];
 }
@@ -88,8 +90,7 @@ static struct collector collect(int sink, size_t step, unsigned delay_us, bool n
 {
 	int p[2];
 	ck_assert_int_eq(pipe2(p, nonblock ? O_NONBLOCK : 0), 0);
-	pid_t pid = fork();
-	ck_assert_int_ge(pid, 0);
+	pid_t pid = fork(); /* asserted in the parent only (feeder()) */
 	if (pid == 0) {
 		child_fds(&p[0], &sink);
 		fcntl(p[0], F_SETFL, 0);
@@ -104,6 +105,7 @@ static struct collector collect(int sink, size_t step, unsigned delay_us, bool n
 				usleep(delay_us);
 		}
 	}
+	ck_assert_int_ge(pid, 0);
 	return (struct collector){ pid, p[1] };
 }
 
