@@ -141,6 +141,36 @@ if [ -z "${PEER_COREUTILS:-}" ]; then
 	done
 fi
 
+# preload_cpus N: make the programs run from here see N CPUs (a preloaded
+# sched_getaffinity(), built in the test's directory), so that spmove
+# starts N - 1 copy workers whatever the machine has.  Sets CPUS to N, or
+# to the machine's count when it cannot (no gcc, or under the sanitizers: a
+# preloaded library does not mix with their runtime).
+preload_cpus() {
+	if command -v gcc >/dev/null && [ -z "${SANITIZERS:-}" ]; then
+		cat >"$T_DIR/cpus.c" <<C
+#define _GNU_SOURCE
+#include <sched.h>
+#include <string.h>
+int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set)
+{
+	(void)pid;
+	memset(set, 0, size);
+	for (int cpu = 0; cpu < $1; cpu++)
+		CPU_SET_S(cpu, size, set);
+	return 0;
+}
+C
+		if gcc -shared -fPIC -o "$T_DIR/cpus.so" "$T_DIR/cpus.c"; then
+			LD_PRELOAD=$T_DIR/cpus.so
+			export LD_PRELOAD
+			CPUS=$1
+			return
+		fi
+	fi
+	CPUS=$(nproc)
+}
+
 # gnu TOOL: the GNU coreutils TOOL to compare with: $PEER_COREUTILS/TOOL
 # when it is there, else the system's.  Says on stderr (the test's log)
 # which one runs, and its version.

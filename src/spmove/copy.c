@@ -43,6 +43,9 @@ struct target {
 	int own_dir;          /* a directory opened here (to close), or -1 */
 	int old_fd;           /* O_PATH: the file a copy into a link replaces, or -1 */
 	struct stat old;      /* its fstat */
+	bool old_named;       /* old_fd is the file of the name itself, opened
+			       * and looked at by look_listed_dst() */
+	bool old_mount_root;  /* old_named: a mount point */
 	char name[NAME_MAX + 1];
 };
 
@@ -482,12 +485,25 @@ static bool unchanged(const struct stat *a, const struct stat *b)
 	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
-/* statx's answer as a struct stat, as far as unchanged() looks. */
+/* statx's answer (STATX_BASIC_STATS) as a struct stat. */
 static void stat_of_statx(const struct statx *x, struct stat *st)
 {
 	*st = (struct stat){ .st_dev = makedev(x->stx_dev_major, x->stx_dev_minor),
 			     .st_ino = x->stx_ino, .st_mode = x->stx_mode,
+			     .st_nlink = x->stx_nlink, .st_uid = x->stx_uid,
+			     .st_gid = x->stx_gid, .st_size = (off_t)x->stx_size,
+			     .st_rdev = makedev(x->stx_rdev_major, x->stx_rdev_minor),
+			     .st_blksize = x->stx_blksize, .st_blocks = (blkcnt_t)x->stx_blocks,
+			     .st_atim = { x->stx_atime.tv_sec, x->stx_atime.tv_nsec },
+			     .st_mtim = { x->stx_mtime.tv_sec, x->stx_mtime.tv_nsec },
 			     .st_ctim = { x->stx_ctime.tv_sec, x->stx_ctime.tv_nsec } };
+}
+
+/* Whether statx says x is the root of a mount (a bind-mounted file). */
+static bool mount_root(const struct statx *x)
+{
+	return (x->stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+	       (x->stx_attributes & STATX_ATTR_MOUNT_ROOT);
 }
 
 /* Why a copy must write into the existing regular file old (the file t
@@ -534,13 +550,16 @@ static int in_place_reason(const struct copier *s, const struct target *t,
 	loc_proc_path(at, pfd >= 0 ? NULL : t->base, path, sizeof(path));
 	int err = 0;
 	struct statx stx;
-	if (statx(at, name, flags, STATX_BASIC_STATS, &stx) < 0) {
+	/* A file the worker opened and looked at is known (old). */
+	if (t->old_named) {
+		if (t->old_mount_root)
+			*why = "it is a mount point";
+	} else if (statx(at, name, flags, STATX_BASIC_STATS, &stx) < 0) {
 		err = t->old_fd >= 0 ? 0 : -errno;
 		goto out;
-	}
-	if ((stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
-	    (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT))
+	} else if (mount_root(&stx)) {
 		*why = "it is a mount point";
+	}
 	if (by_fd) {
 		struct stat now;
 		stat_of_statx(&stx, &now);
@@ -557,7 +576,7 @@ static int in_place_reason(const struct copier *s, const struct target *t,
 		*why = "its extended attributes cannot be kept";
 		goto out;
 	}
-	if (by_fd) {
+	if (by_fd || (t->old_named && out->acl_wanted)) {
 		/* No ACL listed, none read. */
 		if (n >= 0 && !has_xattr(list, n, ACL_ACCESS))
 			out->acl_len = -1;
@@ -821,7 +840,7 @@ static int output_finish(struct copier *s, const struct target *t, struct output
 	/* In a tree, the flush is the batch's (batch.c): the writeback
 	 * starts now, the rename waits for the barrier. */
 	bool batched = flush && s->batch && dev && !out->unnamed && t->own_dir < 0 &&
-		       t->old_fd < 0 && durable_batches(out->fd, dev);
+		       (t->old_fd < 0 || t->old_named) && durable_batches(out->fd, dev);
 	if (batched) {
 		sync_file_range(out->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
 		flush = false;
@@ -1011,7 +1030,37 @@ int copy_regular(struct copier *s, const struct loc *src, const struct stat *src
 	return status;
 }
 
-enum step copy_new_regular(struct copier *s, const struct loc *src, const struct loc *dst)
+/* What the destination name of a listed file holds, looked at by the
+ * worker (the walker did not): nothing (t->absent), or a regular file that
+ * a copy replaces as cp would write into it, opened without following
+ * (t->old_fd, looked at through it: t->old).  STEP_GO_ON for anything
+ * else -- a symbolic link (cp writes through it), a directory, a special
+ * file, the source itself, a file whose other links -a keeps, one the user
+ * may not write -- which the walker then checks and words as usual. */
+static enum step look_listed_dst(const struct copier *s, struct target *t,
+				 const struct stat *src)
+{
+	int fd = openat(t->dirfd, t->base, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? STEP_DONE : STEP_GO_ON;
+	struct statx x;
+	if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, &x) < 0) {
+		close(fd);
+		return STEP_GO_ON;
+	}
+	stat_of_statx(&x, &t->old);
+	t->old_fd = fd;
+	t->old_named = true;
+	t->old_mount_root = mount_root(&x);
+	t->absent = false;
+	if (!S_ISREG(t->old.st_mode) || same_inode(&t->old, src) ||
+	    ((s->o->keep & KEEP_LINKS) && t->old.st_nlink > 1) || !may_write(s, t, &t->old))
+		return STEP_GO_ON;
+	return STEP_DONE;
+}
+
+enum step copy_listed_regular(struct copier *s, const struct loc *src, const struct loc *dst,
+			      bool look)
 {
 	/* Opened without following a symbolic link or waiting for a FIFO's
 	 * writer, in case it is no longer the regular file the directory
@@ -1030,9 +1079,13 @@ enum step copy_new_regular(struct copier *s, const struct loc *src, const struct
 	struct target t;
 	target_init(&t, dst);
 	t.absent = true;
-	int status = copy_into(s, src, in, &in_st, true, &t, NULL);
+	enum step rc = look ? look_listed_dst(s, &t, &in_st) : STEP_DONE;
+	if (rc == STEP_DONE)
+		rc = copy_into(s, src, in, &in_st, true, &t, t.absent ? NULL : &t.old)
+		     ? STEP_FAILED : STEP_DONE;
 	close(in);
-	return status ? STEP_FAILED : STEP_DONE;
+	target_close(&t);
+	return rc;
 }
 
 int copy_stdin(struct copier *s, const struct loc *dst)

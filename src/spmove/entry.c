@@ -240,8 +240,9 @@ static int stat_dest(const struct spmove *s, const struct stat *st, const struct
 		d->exists = true;
 		return 0;
 	} else if (no_follow || !S_ISLNK(d->st.st_mode)) {
+		/* Not a link: nothing was followed (a file with other links
+		 * is then replaced, not written into, when -a keeps links). */
 		d->exists = true;
-		d->followed = !no_follow;
 		return 0;
 	} else {
 		struct stat link_st = d->st;
@@ -937,7 +938,7 @@ static int copy_by_type(struct spmove *s, const struct loc *src, const struct st
 		 * not a link's target: resolve_output() is the walker's. */
 		if (up && (d->absent || (d->exists && !d->link)) && pool_takes(s, st))
 			return pool_copy(s, src, st, follow, dst, d->absent ? NULL : &d->st, up,
-					 false) == STEP_FAILED;
+					 LISTED_NO) == STEP_FAILED;
 		return copy_file_data(s, src, st, follow, dst, d);
 	case S_IFIFO: case S_IFCHR: case S_IFBLK: case S_IFSOCK:
 		/* A socket read as data cannot be opened: GNU's error. */

@@ -10,10 +10,13 @@
  * its own held-open destination directory.  Only the simple case is
  * handed over: a regular file whose destination name is free, with no
  * hard link to keep, no -v line or --progress display to keep in order,
- * and no source to remove after (a move).  In a directory the run made,
- * a file the source directory lists as regular is handed over without a
- * look (lstat) by the walker: the worker opens it, checks it and gives
- * back what is not such a file.  Everything else, and every directory's
+ * and no source to remove after (a move).  A file the source directory
+ * lists as regular is handed over without a look (lstat) by the walker:
+ * the worker opens it, checks it and gives back what is not such a file.
+ * In a directory the run made its name is free; in one that was there,
+ * the worker looks at the name (copy_listed_regular()) and gives back
+ * anything but a regular file to replace.  Everything else, and every
+ * directory's
  * attributes, stays with the walker, which copies from the queue too
  * while it waits for the workers before it finishes a directory (and when
  * the queue is full): on N CPUs, N threads copy -- --stats tells how the
@@ -54,7 +57,7 @@ struct job {
 	bool replaces;          /* dst names a file (not a link) to replace */
 	struct ancestor *up;    /* the directory's, for a copy given back */
 	char *paths;            /* src.path and dst.path, one block */
-	bool listed;            /* not looked at: copy_new_regular() */
+	enum listed listed;     /* not looked at: copy_listed_regular() */
 	bool follow;            /* st is what a symbolic link names (-L) */
 	struct job *next;       /* on the list of those given back */
 };
@@ -116,7 +119,8 @@ static enum step job_run(struct copier *s, const struct job *j)
 	/* The directory's stat, for copy.c: the copy may then need no
 	 * chown. */
 	s->dst_dir_st = j->up ? &j->up->dst_st : NULL;
-	enum step rc = j->listed ? copy_new_regular(s, &j->src, &j->dst)
+	enum step rc = j->listed ? copy_listed_regular(s, &j->src, &j->dst,
+						       j->listed == LISTED_LOOK)
 		       : copy_regular(s, &j->src, &j->st, j->follow, &j->dst,
 				      j->replaces ? &j->dst_st : NULL, !j->replaces, false)
 		       ? STEP_FAILED : STEP_DONE;
@@ -254,16 +258,25 @@ bool pool_takes(const struct spmove *s, const struct stat *st)
 	       !((o->keep & KEEP_LINKS) && (st->st_nlink > 1 || o->deref == DEREF_ALWAYS));
 }
 
-bool pool_takes_listed(const struct spmove *s)
+enum listed pool_takes_listed(const struct spmove *s)
 {
+	const struct spmove_options *o = s->c.o;
 	/* With -L a link to another link of the same file is one to keep. */
-	return s->in_new_dir && s->c.o->deref != DEREF_ALWAYS && pool_allowed(s);
+	if (o->deref == DEREF_ALWAYS || !pool_allowed(s))
+		return LISTED_NO;
+	if (s->in_new_dir)
+		return LISTED_FREE;
+	/* What decides about a file found at the name is the walker's
+	 * (check_existing()); the worker gives back all but a regular file
+	 * to replace.  --debug's lines are the walker's too. */
+	return o->update == UPDATE_ALL && o->ask != ASK_USER && o->backup == BACKUP_NONE &&
+	       !o->remove_destination && !o->debug ? LISTED_LOOK : LISTED_NO;
 }
 
 /* j for src (st), dst, up: the names copied.  Returns 0 or -ENOMEM. */
 static int job_make(struct job *j, const struct loc *src, const struct stat *st, bool follow,
 		    const struct loc *dst, const struct stat *dst_st, struct ancestor *up,
-		    bool listed)
+		    enum listed listed)
 {
 	size_t src_len = strlen(src->path) + 1, dst_len = strlen(dst->path) + 1;
 	*j = (struct job){ .src = *src, .dst = *dst, .up = up, .listed = listed,
@@ -286,7 +299,7 @@ static int job_make(struct job *j, const struct loc *src, const struct stat *st,
 
 enum step pool_copy(struct spmove *s, const struct loc *src, const struct stat *st, bool follow,
 		    const struct loc *dst, const struct stat *dst_st, struct ancestor *up,
-		    bool listed)
+		    enum listed listed)
 {
 	if (!s->pool)
 		pool_start(s);
@@ -352,7 +365,7 @@ int pool_wait(struct spmove *s)
 }
 
 struct job *pool_again(struct spmove *s, struct loc *src, struct loc *dst,
-		       struct ancestor **up)
+		       struct ancestor **up, bool *made)
 {
 	struct pool *p = s->pool;
 	if (!p)
@@ -366,6 +379,7 @@ struct job *pool_again(struct spmove *s, struct loc *src, struct loc *dst,
 		*src = j->src;
 		*dst = j->dst;
 		*up = j->up;
+		*made = j->listed == LISTED_FREE;
 	}
 	return j;
 }

@@ -370,10 +370,13 @@ int copy_regular(struct copier *s, const struct loc *src, const struct stat *src
 enum step { STEP_DONE = 0, STEP_FAILED = 1, STEP_GO_ON = 2 };
 
 /* copy_regular() of src, which its directory lists as a regular file and
- * was not looked at since, to the free name dst.  STEP_GO_ON when src is
- * not such a file after all, cannot be opened, or has hard links to keep:
- * then copy_entry() must copy it. */
-enum step copy_new_regular(struct copier *s, const struct loc *src, const struct loc *dst);
+ * was not looked at since, to dst: a free name, or with look, a name the
+ * worker looks at first (a regular file there is replaced, as cp writes
+ * into it).  STEP_GO_ON when src is not such a file after all, cannot be
+ * opened, or has hard links to keep, or dst holds anything but a regular
+ * file cp simply writes into: then copy_entry() must copy it. */
+enum step copy_listed_regular(struct copier *s, const struct loc *src, const struct loc *dst,
+			      bool look);
 
 /* Copy the symbolic link src to dst, replacing what is there in one rename.
  * Returns 0 or 1 after a report. */
@@ -465,22 +468,29 @@ unsigned pool_worker_count(void);
  * --in-place or move, and workers to be had. */
 bool pool_takes(const struct spmove *s, const struct stat *st);
 
-/* Whether, in the directory being filled, the files the source directory
- * lists as regular may go to a worker without a look: as pool_takes(), in
- * a directory the run made (s->in_new_dir), without -L. */
-bool pool_takes_listed(const struct spmove *s);
+/* How the files a source directory lists as regular go to the workers
+ * unlooked at by the walker: not (LISTED_NO: each is looked at first), to
+ * free names (LISTED_FREE: a directory the run made), or with their
+ * destination names looked at by the worker (LISTED_LOOK). */
+enum listed { LISTED_NO, LISTED_FREE, LISTED_LOOK };
+
+/* How, in the directory being filled, the files the source directory
+ * lists as regular may go to a worker: as pool_takes(), without -L; into
+ * a directory that was there only when an existing regular file is simply
+ * replaced (no -i, -n, -u, --backup or --remove-destination). */
+enum listed pool_takes_listed(const struct spmove *s);
 
 /* Copy src (st, follow as for copy_regular(); up: its directory's
  * ancestor) to dst as copy_regular() does -- a free name, or with dst_st
  * a file (not a symbolic link) to replace, already checked as cp checks
- * it (listed: as copy_new_regular(), src not looked at) -- in a worker
+ * it (listed: as copy_listed_regular(), src not looked at) -- in a worker
  * (starting them on first use), or here when all are busy.  STEP_DONE
  * when handed over (pool_wait() and pool_again() tell how it went), else
  * the copy's step: STEP_DONE, STEP_FAILED after a report, or STEP_GO_ON
  * (only for a listed one) when copy_entry() must take it. */
 enum step pool_copy(struct spmove *s, const struct loc *src, const struct stat *st, bool follow,
 		    const struct loc *dst, const struct stat *dst_st, struct ancestor *up,
-		    bool listed);
+		    enum listed listed);
 
 /* Wait until every copy handed over has finished, copying from the queue
  * meanwhile.  Returns 1 when one of them failed (reported) since the last
@@ -489,10 +499,11 @@ int pool_wait(struct spmove *s);
 
 /* A listed file a worker gave back (STEP_GO_ON), for copy_entry():
  * returns it (the caller's to free with pool_job_free()), with its names
- * in *src and *dst and its directory's ancestor in *up; NULL when there is
+ * in *src and *dst, its directory's ancestor in *up and in *made whether
+ * the run made that directory (s->in_new_dir there); NULL when there is
  * none (left). */
 struct job *pool_again(struct spmove *s, struct loc *src, struct loc *dst,
-		       struct ancestor **up);
+		       struct ancestor **up, bool *made);
 void pool_job_free(struct job *j);
 
 /* Stop the workers (after pool_wait()); add their statistics to *total

@@ -98,10 +98,14 @@ static int pool_settle(struct spmove *s, const struct top *top, struct outcome *
 	struct loc src, dst;
 	struct ancestor *up;
 	struct job *j;
-	bool again = false;
-	while ((j = pool_again(s, &src, &dst, &up))) {
+	bool again = false, made, here_made = s->in_new_dir;
+	while ((j = pool_again(s, &src, &dst, &up, &made))) {
+		/* As in the directory that listed it, which may be above this
+		 * one: whether its names are known to be free. */
+		s->in_new_dir = made;
 		if (!spmove_cancel && !out->into_self)
 			status |= copy_entry(s, &src, &dst, top, up, out, NULL);
+		s->in_new_dir = here_made;
 		pool_job_free(j);
 		again = true;
 	}
@@ -350,9 +354,10 @@ int copy_children(struct spmove *s, const struct loc *src, const struct loc *dst
 	}
 	int status = 0;
 	s->tree_depth++;
-	/* Files listed as regular in a directory the run made go straight to
-	 * the copy workers: no lstat(2) here, no look at the free name. */
-	bool listed = pool_takes_listed(s);
+	/* Files listed as regular go straight to the copy workers, with no
+	 * lstat(2) here: in a directory the run made, to names known to be
+	 * free; in one that was there, the worker looks at the name. */
+	enum listed listed = pool_takes_listed(s);
 	bool tight = tree_tight();
 	/* Under a very low limit, directories are let go between the
 	 * commits: each replaced file is made durable alone. */
@@ -381,7 +386,7 @@ int copy_children(struct spmove *s, const struct loc *src, const struct loc *dst
 		}
 		child_dst.dir_dev = here->dst_st.st_dev;
 		enum step rc = listed && type == DT_REG
-			       ? pool_copy(s, &child_src, NULL, false, &child_dst, NULL, here, true)
+			       ? pool_copy(s, &child_src, NULL, false, &child_dst, NULL, here, listed)
 			       : STEP_GO_ON;
 		/* Under a very low limit a file's copy lets the source
 		 * directory go (opened again above for the next name). */

@@ -8,31 +8,11 @@ require_strace
 SPMOVE=$(real_bin spmove)
 use_built_library
 
-# The workers: one per CPU beyond the first, at most 7.  A preloaded
-# sched_getaffinity() gives spmove 4 CPUs whatever the machine has, so
-# that 3 workers run on one CPU too; without gcc, or under the sanitizers
-# (a preloaded library does not mix with their runtime), the machine's own.
-cpus=$(nproc)
-if command -v gcc >/dev/null && [ -z "${SANITIZERS:-}" ]; then
-	cat >cpus.c <<'C'
-#define _GNU_SOURCE
-#include <sched.h>
-#include <string.h>
-int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set)
-{
-	(void)pid;
-	memset(set, 0, size);
-	for (int cpu = 0; cpu < 4; cpu++)
-		CPU_SET_S(cpu, size, set);
-	return 0;
-}
-C
-	if gcc -shared -fPIC -o cpus.so cpus.c; then
-		LD_PRELOAD=$T_DIR/cpus.so
-		export LD_PRELOAD
-		cpus=4
-	fi
-fi
+# The workers: one per CPU beyond the first, at most 7: 4 CPUs for
+# spmove whatever the machine has (preload_cpus), so that 3 workers run on
+# one CPU too.
+preload_cpus 4
+cpus=$CPUS
 want=$((cpus - 1))
 [ "$want" -gt 7 ] && want=7
 echo "# $cpus CPUs for spmove: $want workers"
