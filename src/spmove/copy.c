@@ -32,6 +32,7 @@
 #include "spmove.h"
 
 #define ACL_ACCESS "system.posix_acl_access"
+#define ACL_DEFAULT "system.posix_acl_default"
 
 /* Where a new file goes: a name in a directory held open. */
 struct target {
@@ -355,7 +356,7 @@ static int output_open_dst(const struct copier *s, const struct target *t,
 static bool other_xattrs(const char *list, ssize_t n)
 {
 	for (const char *p = list; p < list + n; p += strlen(p) + 1)
-		if (strcmp(p, ACL_ACCESS) && strcmp(p, "system.posix_acl_default"))
+		if (strcmp(p, ACL_ACCESS) && strcmp(p, ACL_DEFAULT))
 			return true;
 	return false;
 }
@@ -590,6 +591,9 @@ out:
 	return err;
 }
 
+static bool born_with_mode(const struct copier *s, const struct output *out,
+			   const struct stat *old);
+
 /* Open the output for a source with mode src_mode; dst_st is the existing
  * file's.  Returns 0 or a negative errno. */
 static int output_open(struct copier *s, const struct target *t, const struct stat *dst_st,
@@ -630,6 +634,14 @@ static int output_open(struct copier *s, const struct target *t, const struct st
 	 * attributes and mode are right. */
 	out->moded = !out->replaces && !s->o->keep && !s->o->no_keep_mode && !keeps_mode(s);
 	mode_t mode = out->moded ? new_file_mode(s, src_mode) : 0600;
+	/* So is a copy that replaces a file whose permissions are its mode
+	 * alone, when it is born with that file's owner and nothing else:
+	 * the name sees the same permissions before and after. */
+	const struct stat *old = t->old_fd >= 0 ? &t->old : dst_st;
+	if (out->temp && out->replaces && born_with_mode(s, out, old)) {
+		out->moded = true;
+		mode = old->st_mode & 0777;
+	}
 	/* A stream into a free name: made under that name at once, private
 	 * until complete (a name someone took meanwhile is replaced as
 	 * usual, through a temporary). */
@@ -739,6 +751,24 @@ static bool born_as(const struct copier *s, const struct stat *was)
 	       dir->st_gid == my_gid;
 }
 
+/* Whether a copy made in the destination directory of the copy under way
+ * can be born with the permissions of the file it replaces, old (out: its
+ * ACL read and found missing): the mode alone, which the umask leaves
+ * whole, no special bit (a later chown would clear it), no chown needed,
+ * and no default ACL in the directory (s->dst_dir_plain, looked at when
+ * the walker entered it) to lend the copy entries old does not have.  It
+ * is then made with that mode instead of 0600 and given it after (one
+ * fsetxattr(2) or fchmod(2) per file fewer).  Should the directory's
+ * owner give it a default ACL meanwhile, the copy takes that ACL's
+ * entries, as any new file there would. */
+static bool born_with_mode(const struct copier *s, const struct output *out,
+			   const struct stat *old)
+{
+	return s->dst_dir_plain && out->acl_read && out->acl_len < 0 && !keeps_mode(s) &&
+	       !(old->st_mode & (S_ISUID | S_ISGID | S_ISVTX)) &&
+	       !(old->st_mode & s->o->umask & 0777) && (!s->o->root || born_as(s, old));
+}
+
 /* Give the copy out the owner (as was, when chown) and the permissions of
  * the file it replaces, seen as was with the access ACL acl (n bytes;
  * none when n < 0).  Returns 0 or a negative errno. */
@@ -818,7 +848,7 @@ static int output_finish(struct copier *s, const struct target *t, struct output
 	/* As cp: attributes that cannot be kept fail the copy, not undo it.
 	 * Extended attributes go first, while the file is still writable. */
 	bool kept = out->special || !attrs_copy(s, src, in, st, out->fd, &at, !out->replaces);
-	if (out->temp && out->replaces && !keeps_mode(s))
+	if (out->temp && out->replaces && !keeps_mode(s) && !out->moded)
 		err = keep_replaced(s, t, out, dst_st);
 	/* A file removed since it was seen (on NFS, by another process): the
 	 * copy makes it anew, as cp does. */
@@ -954,6 +984,13 @@ static int copy_into(struct copier *s, const struct loc *src, int in, const stru
 		output_discard(t, &out);
 	output_free_acl(&out);
 	return status || spmove_cancel;
+}
+
+bool copy_dir_plain(int dirfd)
+{
+	char path[64];
+	return getxattr(loc_proc_path(dirfd, NULL, path, sizeof(path)), ACL_DEFAULT, NULL, 0) < 0 &&
+	       (errno == ENODATA || errno == EOPNOTSUPP);
 }
 
 /* Whether a user may write the existing regular file t names, as open(2)

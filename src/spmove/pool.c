@@ -119,12 +119,14 @@ static enum step job_run(struct copier *s, const struct job *j)
 	/* The directory's stat, for copy.c: the copy may then need no
 	 * chown. */
 	s->dst_dir_st = j->up ? &j->up->dst_st : NULL;
+	s->dst_dir_plain = j->up && j->up->dst_plain;
 	enum step rc = j->listed ? copy_listed_regular(s, &j->src, &j->dst,
 						       j->listed == LISTED_LOOK)
 		       : copy_regular(s, &j->src, &j->st, j->follow, &j->dst,
 				      j->replaces ? &j->dst_st : NULL, !j->replaces, false)
 		       ? STEP_FAILED : STEP_DONE;
 	s->dst_dir_st = NULL;
+	s->dst_dir_plain = false;
 	if (rc != STEP_GO_ON)
 		s->handed_copied++;
 	return rc;

@@ -119,6 +119,7 @@ struct copier {
 	uint64_t handed_copied;    /* files handed over that this thread copied */
 	const struct stat *dst_dir_st; /* the destination directory of the
 				    * handed-over copy under way (pool.c) */
+	bool dst_dir_plain;        /* and it has no default ACL (ancestor) */
 	struct batch *batch;       /* inside a tree: replaced files wait here for
 				    * one durability barrier (batch.c); NULL:
 				    * each is made durable alone */
@@ -271,6 +272,8 @@ struct ancestor {
 	ino_t ino;
 	int src_fd, dst_fd;        /* -1 while closed (deep in a tree) */
 	struct stat dst_st;        /* the destination directory */
+	bool dst_plain;            /* it was there, without a default ACL, when
+				    * the walker entered it (copy_dir_plain()) */
 	unsigned depth;
 	/* How the source directory is opened again from its parent (or, at
 	 * the top, from the operand's directory) when its descriptor was let
@@ -368,6 +371,11 @@ int copy_regular(struct copier *s, const struct loc *src, const struct stat *src
  * after a report (STEP_FAILED) -- the values are the exit statuses -- or
  * that the next step must take over, nothing done or said (STEP_GO_ON). */
 enum step { STEP_DONE = 0, STEP_FAILED = 1, STEP_GO_ON = 2 };
+
+/* Whether the directory dirfd (any descriptor of it, O_PATH too) has no
+ * default ACL, or its file system none at all: a file made in it has the
+ * mode it is made with, cut by the umask, and no ACL. */
+bool copy_dir_plain(int dirfd);
 
 /* copy_regular() of src, which its directory lists as a regular file and
  * was not looked at since, to dst: a free name, or with look, a name the

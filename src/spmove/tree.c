@@ -358,6 +358,8 @@ int copy_children(struct spmove *s, const struct loc *src, const struct loc *dst
 	 * lstat(2) here: in a directory the run made, to names known to be
 	 * free; in one that was there, the worker looks at the name. */
 	enum listed listed = pool_takes_listed(s);
+	/* The files a worker replaces here may be born with their mode. */
+	here->dst_plain = listed == LISTED_LOOK && here->dst_fd >= 0 && copy_dir_plain(here->dst_fd);
 	bool tight = tree_tight();
 	/* Under a very low limit, directories are let go between the
 	 * commits: each replaced file is made durable alone. */

@@ -31,6 +31,8 @@ echo "# $CPUS CPUs for spmove"
 #   acl       a file with an ACL naming nobody -- kept
 #   new/      a directory the copy makes, after which the entries given
 #             back above are still checked as in their own directory
+#   acldir/   a directory with a default ACL, whose files have none: a
+#             copy made there must not take the default's entries
 scene() {
 	mkdir -p "$1/src/sub/new" "$1/dst/sub/isdir" "$1/out"
 	(
@@ -57,6 +59,13 @@ scene() {
 		echo new >src/sub/multi
 		echo old >dst/sub/multi
 		ln dst/sub/multi dst/other
+		mkdir src/sub/acldir dst/sub/acldir
+		for f in x0 x1 x2; do
+			echo new >"src/sub/acldir/$f"
+			echo old >"dst/sub/acldir/$f"
+		done
+		chmod 0600 dst/sub/acldir/x1
+		setfacl -d -m u:nobody:rwx dst/sub/acldir
 		echo new >src/sub/acl
 		echo old >dst/sub/acl
 		chmod 0640 dst/sub/acl
@@ -72,7 +81,7 @@ scene() {
 state() {
 	(cd "$1" && find dst out -printf '%p %y %m %n %l\n' | LC_ALL=C sort &&
 		find dst out -type f | LC_ALL=C sort | xargs cat &&
-		if [ "$ACL" = yes ]; then getfacl -c dst/sub/acl 2>&1; fi)
+		if [ "$ACL" = yes ]; then getfacl -R -c dst 2>&1; fi)
 }
 
 # compare DESC ARGS...: GNU cp ARGS src/sub dst in one scene, spmove ARGS
@@ -99,6 +108,12 @@ ok "-r: the other link of a file written in place has the new data" \
 	grep -qx new o/dst/other
 ok "-r: a link's target has the new data" grep -qx 'linked 3' o/out/t3
 ACL=no
+# Under a umask that would cut the modes kept, each copy is made private
+# and given its mode after, as before.
+saved_umask=$(umask)
+umask 077
+compare "-r, umask 077" -r
+umask "$saved_umask"
 compare "-a" -a
 ok "-a: the other link of a file replaced keeps the old data" grep -qx old o/dst/other
 
@@ -107,8 +122,10 @@ ok "-a: the other link of a file replaced keeps the old data" grep -qx old o/dst
 rm -rf o
 scene o
 cd o || exit 99
-run_cmd ../out ../err "$STRACE" -f -qq -o ../trace -e trace=newfstatat,statx,openat \
-	"$SPMOVE" -r src/sub dst
+# (LeakSanitizer cannot work under ptrace.)
+run_cmd ../out ../err env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	"$STRACE" -f -qq -o ../trace \
+	-e trace=newfstatat,statx,openat,fsetxattr,fchmod,renameat,getxattr "$SPMOVE" -r src/sub dst
 cd .. || exit 99
 check_eq "traced: exit 1 (the directory, the same file)" 1 "$RC"
 ok "traced: no listed file looked at by name" \
@@ -117,6 +134,16 @@ check_eq "traced: each existing destination opened once, O_PATH" 120 \
 	"$(grep -cE 'openat\([0-9]+, "f[0-9]+", O_RDONLY\|O_NOFOLLOW\|O_CLOEXEC\|O_PATH' trace)"
 check_eq "traced: each new name looked at once, O_PATH" 10 \
 	"$(grep -cE 'openat\([0-9]+, "n[0-9]+", O_RDONLY\|O_NOFOLLOW\|O_CLOEXEC\|O_PATH' trace)"
+# Where the directory has no default ACL, a file replaced is made with the
+# mode it keeps, with nothing set after; the others -- the three in
+# acldir, acl (its ACL) and the ten targets of lnk* (written through by
+# the walker) -- are made private (0600) and given their permissions.
+check_eq "traced: one look for a default ACL per directory that was there" 2 \
+	"$(grep -c 'getxattr("/proc/self/fd/[0-9]*", "system.posix_acl_default"' trace)"
+check_eq "traced: permissions set for those 14 files only" 14 \
+	"$(grep -cE '^[0-9]+ +(fsetxattr|fchmod)\(' trace)"
+check_eq "traced: only those 14 (and the 40 f* of mode 0600) made 0600" 54 \
+	"$(grep -cE 'openat\([0-9]+, "\.spmove-[^"]*", [^,]*, 0600' trace)"
 ok "traced: every file replaced" sh -c 'for i in $(seq 0 119); do
 	grep -qx "new data $i" "o/dst/sub/f$i" || exit 1; done'
 
