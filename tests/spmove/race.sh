@@ -58,6 +58,8 @@
 #   workers       spmove -r H/t O/t (2+ CPUs)      H/t/a -> secret, FIFO,
 #                                                  H/t/sub -> vault
 #   walker        spmove -r -v H/t O/t             the same
+#   onto          spmove -r S/t H/ (H/t is there)  H/t/a -> passwd, H/t/conf
+#                                                  -> etc/conf, H/t/sub -> etc
 #
 # Tuning: RACE_POINTS (race points per target, default 5; 0: all),
 # RACE_DELAY (the pause, microseconds, default 300000), RACE_LIMIT
@@ -93,7 +95,7 @@ else
 fi
 GNU_MV=$(command -v mv)
 : "${RACE_POINTS:=5}" "${RACE_DELAY:=300000}" "${RACE_LIMIT:=5}" "${RACE_GNU:=yes}"
-: "${RACE_MODES:=copy dest-link into-dir -r -a -p move-1fs move-2fs workers walker slash-r
+: "${RACE_MODES:=copy dest-link into-dir -r -a -p move-1fs move-2fs workers walker onto slash-r
 slash-mv in-place parents attr-only attr-only-hl backup-num backup-posix bf link symlink
 special-a special-mv hardlinks acl}"
 command -v setfacl >/dev/null || RACE_MODES=${RACE_MODES/acl/}
@@ -503,6 +505,13 @@ run_mode() {
 		sp=("$SP" -r -v "$H/t" "$O/t"); gnu=("$GNU_CP" -r -v "$H/t" "$O/t")
 		set -- "$H/t/a $H/t/a link $W/vault/secret" "$H/t/a $H/t/a fifo -" \
 			"$H/t/sub/secret $H/t/sub link $W/vault" ;;
+	onto)
+		# Onto nobody's tree: each name is looked at by a worker, through
+		# a descriptor, not by the walker.
+		sp=("$SP" -r "$S/t" "$H/"); gnu=("$GNU_CP" -r "$S/t" "$H/")
+		set -- "$H/t/a $H/t/a link $W/victim/passwd" \
+			"$H/t/conf $H/t/conf link $W/victim/etc/conf" \
+			"$H/t/sub $H/t/sub link $W/victim/etc" ;;
 	slash-r)
 		sp=("$SP" -r "$S/t" "$H/backup/"); gnu=("$GNU_CP" -r "$S/t" "$H/backup/")
 		set -- "$H/backup $H/backup link:late $W/victim/etc" \
