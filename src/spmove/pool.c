@@ -39,9 +39,12 @@
 #include "thread.h"
 #include "spmove.h"
 
-/* Files queued for the workers (about 100 bytes each, with the names);
- * the walker copies one itself when it finds the queue full. */
-#define POOL_QUEUE 1024
+/* Files queued for the workers (a job holds two struct stat, about 450
+ * bytes with its names); the walker copies one itself when it finds the
+ * queue full.  A ring of 256 keeps 7 workers fed, and the walker, which
+ * no longer looks at a listed file, runs far ahead: 1024 slots touched
+ * 300-400 KiB more memory over a tree of 1000 files, at the same speed. */
+#define POOL_QUEUE 256
 /* Never more workers than this, whatever the CPU count. */
 #define POOL_MAX_WORKERS 7
 
