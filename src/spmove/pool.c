@@ -328,8 +328,8 @@ enum step pool_copy(struct spmove *s, const struct loc *src, const struct stat *
 	if (queued)
 		return STEP_DONE;
 	/* Every worker has work (or none could start): the walker's copy. */
-	struct job here = { .src = *src, .dst = *dst, .listed = listed, .follow = follow,
-			    .replaces = dst_st != NULL };
+	struct job here = { .src = *src, .dst = *dst, .up = up, .listed = listed,
+			    .follow = follow, .replaces = dst_st != NULL };
 	if (st)
 		here.st = *st;
 	if (dst_st)

@@ -21,7 +21,7 @@ echo "# $CPUS CPUs for spmove"
 
 # scene DIR: DIR/src and DIR/dst, the destination an older copy with
 # other data, other modes and, by name:
-#   f*        older files (mode 0600, 0640 or 0755) -- replaced
+#   f*        300 older files (mode 0600, 0640 or 0755) -- replaced
 #   n*        not there -- made
 #   lnk*      symbolic links to files outside the tree -- written through
 #   isdir     a directory -- "cannot overwrite directory"
@@ -38,7 +38,7 @@ scene() {
 	(
 		cd "$1" || exit 1
 		i=0
-		while [ $i -lt 120 ]; do
+		while [ $i -lt 300 ]; do
 			printf 'new data %s\n' $i >"src/sub/f$i"
 			printf 'old %s\n' $i >"dst/sub/f$i"
 			chmod "$(echo 0600 0640 0755 | cut -d' ' -f$((i % 3 + 1)))" "dst/sub/f$i"
@@ -130,21 +130,22 @@ cd .. || exit 99
 check_eq "traced: exit 1 (the directory, the same file)" 1 "$RC"
 ok "traced: no listed file looked at by name" \
 	sh -c '! grep -E "(newfstatat|statx)\([^,]*, \"[fn][0-9]+\"" trace'
-check_eq "traced: each existing destination opened once, O_PATH" 120 \
+check_eq "traced: each existing destination opened once, O_PATH" 300 \
 	"$(grep -cE 'openat\([0-9]+, "f[0-9]+", O_RDONLY\|O_NOFOLLOW\|O_CLOEXEC\|O_PATH' trace)"
 check_eq "traced: each new name looked at once, O_PATH" 10 \
 	"$(grep -cE 'openat\([0-9]+, "n[0-9]+", O_RDONLY\|O_NOFOLLOW\|O_CLOEXEC\|O_PATH' trace)"
 # Where the directory has no default ACL, a file replaced is made with the
-# mode it keeps, with nothing set after; the others -- the three in
+# mode it keeps, with nothing set after -- by a worker, or by the walker
+# when it finds the queue full (300 files: more than the queue holds); the others -- the three in
 # acldir, acl (its ACL) and the ten targets of lnk* (written through by
 # the walker) -- are made private (0600) and given their permissions.
 check_eq "traced: one look for a default ACL per directory that was there" 2 \
 	"$(grep -c 'getxattr("/proc/self/fd/[0-9]*", "system.posix_acl_default"' trace)"
 check_eq "traced: permissions set for those 14 files only" 14 \
 	"$(grep -cE '^[0-9]+ +(fsetxattr|fchmod)\(' trace)"
-check_eq "traced: only those 14 (and the 40 f* of mode 0600) made 0600" 54 \
+check_eq "traced: only those 14 (and the 100 f* of mode 0600) made 0600" 114 \
 	"$(grep -cE 'openat\([0-9]+, "\.spmove-[^"]*", [^,]*, 0600' trace)"
-ok "traced: every file replaced" sh -c 'for i in $(seq 0 119); do
+ok "traced: every file replaced" sh -c 'for i in $(seq 0 299); do
 	grep -qx "new data $i" "o/dst/sub/f$i" || exit 1; done'
 
 done_testing
