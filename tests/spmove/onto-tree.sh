@@ -96,7 +96,12 @@ compare() {
 	local gnu_rc=$?
 	run_cmd o.out o.err sh -c 'cd o && exec "$@"' sh "$SPMOVE" "$@" src/sub dst
 	check_eq "$what: cp's exit status ($gnu_rc)" "$gnu_rc" "$RC"
-	check_eq "$what: cp's messages" "$(as_cp "${GNU_CP##*/}" <g.err | LC_ALL=C sort)" \
+	# (coreutils before 9.2, Debian 12's 9.1 where the 9.11 build is not
+	# at hand, leaves the source's name out of "with non-directory";
+	# spmove words it as 9.11 does)
+	check_eq "$what: cp's messages" \
+		"$(as_cp "${GNU_CP##*/}" <g.err | sed -E "s/(with non-directory)\$/\\1 'src\/sub\/isdir'/" |
+			LC_ALL=C sort)" \
 		"$(as_cp spmove <o.err | LC_ALL=C sort)"
 	check_eq "$what: cp's tree" "$(state g)" "$(state o)"
 	ok "$what: no temporary file" sh -c '! find o -name ".spmove-*" | grep -q .'
