@@ -151,6 +151,12 @@ struct sp_mover {
 	 * file of a tree copied across: copy_file_range(2) refused with
 	 * EXDEV, FICLONE with EXDEV or EOPNOTSUPP. */
 	struct fs_pair no_copy_range, no_clone;
+	/* Whether on file system dev a regular file's size is where its data
+	 * ends (lsp_copy_whole()), known once valid. */
+	struct {
+		bool valid, exact;
+		dev_t dev;
+	} size_is_end;
 };
 
 /* Whether the mover may leave a path the kernel refuses for another one:

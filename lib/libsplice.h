@@ -307,7 +307,11 @@ struct sp_result {
  * With SP_COPY_WHOLE: a regular in_fd is copied whole (first cloned, with
  * SP_COPY_CLONE or SP_COPY_CLONE_ONLY, when both fds are regular files), from offset 0 to
  * its end, whatever its file position (which is left where it was); any
- * other input from its file position to its end.  The copy goes to
+ * other input from its file position to its end.  On tmpfs, ext2/3/4, XFS
+ * and btrfs, whose files end where their size says, the end is the size
+ * in_st gives (else the library's own fstat(2)): no call is made to find
+ * it, so a file that grows meanwhile is copied as it was then, and one
+ * that shrinks to its new end; elsewhere the input is read to its end.  The copy goes to
  * out_fd from its file position on and leaves that position after the
  * copy.  Only a regular out_fd not opened with O_APPEND can have holes.
  * Into one, a regular input with holes (fewer blocks than its size

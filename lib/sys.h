@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "libsplice.h"
@@ -97,6 +98,12 @@ static inline int sys_fstat(struct sp_stats *st, int fd, struct stat *sb)
 {
 	SYS_COUNT_OTHER(st);
 	return fstat(fd, sb);
+}
+
+static inline int sys_fstatfs(struct sp_stats *st, int fd, struct statfs *sb)
+{
+	SYS_COUNT_OTHER(st);
+	return fstatfs(fd, sb);
 }
 
 /* fcntl(2) with an int argument (F_GETFL, F_GETPIPE_SZ: ignored). */

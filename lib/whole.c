@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <linux/falloc.h>
 #include <linux/fs.h>
+#include <linux/magic.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -271,6 +272,39 @@ static int clone_whole(struct sparse *s)
 	return 1;
 }
 
+/* Whether the regular input ends where its size says, as a file does on
+ * the file systems below, which keep a file's length in its inode: then
+ * the copy asks for that many bytes, and not for more to find the end (a
+ * system call a file fewer; a file that grows meanwhile is copied as it
+ * was when looked at, one that shrinks to its new end).  Anything else
+ * (the pseudo-files of /proc and /sys, whose size is a guess; network
+ * and FUSE file systems, whose server may know better) is read to its
+ * end.  One fstatfs(2) per file system the mover meets in turn. */
+static bool size_is_end(struct sparse *s)
+{
+	struct sp_mover *m = s->m;
+	if (s->in_st.st_size <= 0)
+		return false;
+	if (!m->size_is_end.valid || m->size_is_end.dev != s->in_st.st_dev) {
+		struct statfs sf;
+		bool exact = false;
+		if (sys_fstatfs(&m->stats, s->in, &sf) == 0) {
+			switch ((unsigned long)sf.f_type) {
+			case TMPFS_MAGIC:
+			case EXT4_SUPER_MAGIC: /* and ext2, ext3 */
+			case XFS_SUPER_MAGIC:
+			case BTRFS_SUPER_MAGIC:
+				exact = true;
+				break;
+			}
+		}
+		m->size_is_end.valid = true;
+		m->size_is_end.exact = exact;
+		m->size_is_end.dev = s->in_st.st_dev;
+	}
+	return m->size_is_end.exact;
+}
+
 /* The copy itself (see sp_copy()).  Returns 0 or a negative errno. */
 static int copy(struct sparse *s, enum sp_holes how)
 {
@@ -291,7 +325,7 @@ static int copy(struct sparse *s, enum sp_holes how)
 	else if (holes && how != SP_HOLES_FILL && looks_sparse(in_st))
 		rc = copy_extents(s, in_st->st_size);
 	else
-		rc = transfer(s, 0, SP_LENGTH_EOF);
+		rc = transfer(s, 0, size_is_end(s) ? (uint64_t)in_st->st_size : SP_LENGTH_EOF);
 	if (!rc && holes && how == SP_HOLES_PUNCH)
 		rc = punch_zeros(s);
 	return rc;

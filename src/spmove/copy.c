@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -418,6 +419,31 @@ static bool std_stream(const struct stat *st)
 #define __NR_listxattrat 465
 #endif
 
+static _Atomic bool listxattrat_refused;
+
+/* listxattrat(2) of name in dirfd with flags, into list (size bytes), or
+ * -1 with errno ENOSYS where the kernel has none (or a filter denies it),
+ * which is then not asked again. */
+static ssize_t try_listxattrat(int dirfd, const char *name, int flags, char *list, size_t size)
+{
+#ifdef __NR_listxattrat
+	if (!listxattrat_refused) {
+		long n = syscall(__NR_listxattrat, dirfd, name, flags, list, size);
+		if (n >= 0 || (errno != ENOSYS && errno != EPERM))
+			return n;
+		listxattrat_refused = true; /* an older kernel, or a filter */
+	}
+#else
+	(void)dirfd;
+	(void)name;
+	(void)flags;
+	(void)list;
+	(void)size;
+#endif
+	errno = ENOSYS;
+	return -1;
+}
+
 /* The names of the extended attributes of name in the directory dirfd,
  * never following it, into list (size bytes), as llistxattr(2) on path
  * (/proc/self/fd/DIRFD/NAME) -- by listxattrat(2) where the kernel has it,
@@ -427,19 +453,47 @@ static bool std_stream(const struct stat *st)
 static ssize_t list_xattrs_at(int dirfd, const char *name, const char *path, char *list,
 			      size_t size)
 {
-#ifdef __NR_listxattrat
-	static _Atomic bool refused;
-	if (!refused) {
-		long n = syscall(__NR_listxattrat, dirfd, name, AT_SYMLINK_NOFOLLOW, list, size);
-		if (n >= 0 || (errno != ENOSYS && errno != EPERM))
-			return n;
-		refused = true; /* an older kernel, or a filter that denies it */
+	ssize_t n = try_listxattrat(dirfd, name, AT_SYMLINK_NOFOLLOW, list, size);
+	return n >= 0 || errno != ENOSYS ? n : llistxattr(path, list, size);
+}
+
+/* A descriptor of the directory /proc/self/fd, opened once, or -1. */
+static int proc_fd_dir(void)
+{
+	static _Atomic int dir = -2;
+	int fd = dir;
+	if (fd != -2)
+		return fd;
+	int mine = open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	fd = -2;
+	if (!atomic_compare_exchange_strong(&dir, &fd, mine < 0 ? -1 : mine)) {
+		if (mine >= 0)
+			close(mine); /* another thread's came first */
+		return fd;
 	}
-#else
-	(void)dirfd;
-	(void)name;
-#endif
-	return llistxattr(path, list, size);
+	return mine < 0 ? -1 : mine;
+}
+
+/* The names of the extended attributes of the file of descriptor fd, an
+ * O_PATH one (which flistxattr(2) refuses, and listxattrat(2) with
+ * AT_EMPTY_PATH too), into list (size bytes), as listxattr(2) on path,
+ * its /proc/self/fd/N link, which it follows to that very file -- by
+ * listxattrat(2) of the link N in /proc/self/fd where the kernel has it:
+ * one lookup instead of three (measured on 6.18: 2.2-2.7 us a call
+ * against 2.8-3.9 us, a tenth of what replacing a small file costs).
+ * The program never forks, so that directory is always its own table.
+ * Returns the size of the list, or -1 with errno set. */
+static ssize_t list_xattrs_fd(int fd, const char *path, char *list, size_t size)
+{
+	int dir = proc_fd_dir();
+	if (dir >= 0) {
+		char num[16];
+		snprintf(num, sizeof(num), "%d", fd);
+		ssize_t n = try_listxattrat(dir, num, 0, list, size);
+		if (n >= 0 || errno != ENOSYS)
+			return n;
+	}
+	return listxattr(path, list, size);
 }
 
 /* Whether the list of extended attribute names (n bytes) holds name. */
@@ -571,7 +625,7 @@ static int in_place_reason(const struct copier *s, const struct target *t,
 	}
 	/* The /proc name of a descriptor is followed to its file; a name in
 	 * the directory is not. */
-	ssize_t n = pfd >= 0 ? listxattr(path, list, sizeof(list))
+	ssize_t n = pfd >= 0 ? list_xattrs_fd(pfd, path, list, sizeof(list))
 		    : list_xattrs_at(t->dirfd, t->base, path, list, sizeof(list));
 	if ((n < 0 && errno == ERANGE) || (n > 0 && other_xattrs(list, n))) {
 		*why = "its extended attributes cannot be kept";

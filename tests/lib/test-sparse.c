@@ -9,7 +9,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "faults.h"
@@ -583,6 +585,79 @@ START_TEST(clone_first_then_copy)
 }
 END_TEST
 
+/* Whether the file at fd is on a file system that keeps a file's length
+ * in its inode, where a whole copy stops at the size it was given. */
+static bool size_is_exact(int fd)
+{
+	struct statfs sf;
+	ck_assert_int_eq(fstatfs(fd, &sf), 0);
+	switch ((unsigned long)sf.f_type) {
+	case TMPFS_MAGIC:
+	case EXT4_SUPER_MAGIC:
+	case XFS_SUPER_MAGIC:
+	case BTRFS_SUPER_MAGIC:
+		return true;
+	}
+	return false;
+}
+
+/* Copy the file at src, seen as st, whole into the scratch file "copy";
+ * *calls gets the calls the mover made to move data. */
+static int64_t copy_seen(const char *src, const struct stat *st, uint64_t *calls)
+{
+	struct sp_mover *m = mover_with(NULL);
+	int in = open_path(src, O_RDONLY);
+	int out = open_scratch("copy", O_RDWR | O_TRUNC);
+	int64_t r = copy_all(m, in, st, out, SP_HOLES_KEEP, false, NULL);
+	struct sp_stats s = stats_of(m);
+	*calls = s.copy_file_range_calls + s.sendfile_calls + s.splice_calls + s.read_calls +
+		 s.write_calls;
+	close(in);
+	close(out);
+	sp_mover_free(m);
+	return r;
+}
+
+/* Given the input's fstat, a whole copy on tmpfs, ext4, XFS or btrfs asks
+ * for the bytes the size says and no more: one call fewer than reading to
+ * the end, as it does for a file whose size is unknown (0), on whichever
+ * path the mover takes.  A file that
+ * grew since it was looked at is copied as it was; one that shrank, to
+ * its new end.  Anywhere else the copy reads to the end. */
+START_TEST(size_is_where_the_copy_ends)
+{
+	char src[512];
+	snprintf(src, sizeof(src), "%s", make_file("sized", 64 * KiB, 5, NULL));
+	int fd = open_path(src, O_RDWR);
+	bool exact = size_is_exact(fd);
+	struct stat st, unknown;
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	unknown = st;
+	unknown.st_size = 0;
+	uint64_t calls, calls_to_end;
+	ck_assert_int_eq(copy_seen(src, &st, &calls), 64 * KiB);
+	ck_assert(same_bytes(src, scratch_path("copy")));
+	ck_assert_int_eq(copy_seen(src, &unknown, &calls_to_end), 64 * KiB);
+	ck_assert(same_bytes(src, scratch_path("copy")));
+	ck_assert_uint_eq(calls, exact ? calls_to_end - 1 : calls_to_end);
+	/* Grown by 100 bytes since st. */
+	char more[100];
+	memset(more, 'x', sizeof(more));
+	ck_assert_int_eq(pwrite(fd, more, sizeof(more), 64 * KiB), (ssize_t)sizeof(more));
+	ck_assert_int_eq(copy_seen(src, &st, &calls), exact ? 64 * KiB : 64 * KiB + 100);
+	ck_assert_int_eq(copy_seen(src, NULL, &calls), 64 * KiB + 100);
+	ck_assert(same_bytes(src, scratch_path("copy")));
+	/* Shrunk to 10,000 bytes since st: to the new end, without an error. */
+	ck_assert_int_eq(ftruncate(fd, 10000), 0);
+	ck_assert_int_eq(copy_seen(src, &st, &calls), 10000);
+	ck_assert(same_bytes(src, scratch_path("copy")));
+	/* And emptied: nothing, without an error. */
+	ck_assert_int_eq(ftruncate(fd, 0), 0);
+	ck_assert_int_eq(copy_seen(src, &st, &calls), 0);
+	close(fd);
+}
+END_TEST
+
 Suite *sparse_suite(void);
 Suite *sparse_suite(void)
 {
@@ -610,6 +685,7 @@ Suite *sparse_suite(void)
 	tcase_add_test(tc, copy_to_new_asks_less);
 	tcase_add_test(tc, clone_first_then_copy);
 	tcase_add_test(tc, pseudo_files_read_to_their_end);
+	tcase_add_test(tc, size_is_where_the_copy_ends);
 	suite_add_tcase(s, tc);
 	return s;
 }
