@@ -46,9 +46,11 @@ struct pending {
 	int dirfd;          /* borrowed: open until the walker's next commit */
 	dev_t dev;          /* its file system */
 	bool skip;          /* its barrier failed: removed, not renamed */
+	bool borrowed;      /* on its caller's stack, not allocated */
 	char temp[32];      /* the temporary's name in dirfd */
-	const char *base;   /* the name it replaces (in the same block) */
-	char path[];        /* that name in messages, then base */
+	const char *base;   /* the name it replaces */
+	const char *path;   /* that name in messages */
+	char names[];       /* path then base, when allocated */
 };
 
 struct batch {
@@ -170,7 +172,8 @@ static int commit_list(struct batch *b, struct pending *list, uint64_t bytes)
 		} else {
 			__atomic_add_fetch(&b->committed, 1, __ATOMIC_RELAXED);
 		}
-		free(p);
+		if (!p->borrowed)
+			free(p);
 	}
 	return status;
 }
@@ -193,25 +196,20 @@ int batch_add(struct batch *b, int dirfd, dev_t dev, const char *temp, const cha
 	size_t plen = strlen(path) + 1, blen = strlen(base) + 1;
 	struct pending *p = malloc(sizeof(*p) + plen + blen);
 	if (!p) {
-		/* No room to wait: what is queued, then this one, at once. */
+		/* No room to queue it: what is queued is committed, then this
+		 * file alone, the same way. */
+		struct pending self = { .dirfd = dirfd, .dev = dev, .borrowed = true,
+					.base = base, .path = path };
+		snprintf(self.temp, sizeof(self.temp), "%s", temp);
 		int status = batch_commit(b);
-		if (syncfs(dirfd) < 0) {
-			cli_error(errno, "cannot sync %s", quoted(path));
-			unlinkat(dirfd, temp, 0);
-			return 1;
-		}
-		if (renameat(dirfd, temp, dirfd, base) < 0) {
-			cli_error(errno, "cannot create regular file %s", quoted(path));
-			unlinkat(dirfd, temp, 0);
-			return 1;
-		}
-		return status;
+		return status | commit_list(b, &self, size);
 	}
 	*p = (struct pending){ .dirfd = dirfd, .dev = dev };
 	snprintf(p->temp, sizeof(p->temp), "%s", temp);
-	memcpy(p->path, path, plen);
-	memcpy(p->path + plen, base, blen);
-	p->base = p->path + plen;
+	memcpy(p->names, path, plen);
+	memcpy(p->names + plen, base, blen);
+	p->path = p->names;
+	p->base = p->names + plen;
 	pthread_mutex_lock(&b->lock);
 	*b->tail = p;
 	b->tail = &p->next;
