@@ -97,7 +97,9 @@ static void scratch_remove(const char *const *names)
 	ck_assert_int_eq(rmdir(scratch), 0); /* no temporary left */
 }
 
-START_TEST(queued_files_wait_for_the_commit)
+/* A new scratch directory with f1 and f2 and their temporaries, and a
+ * queue holding the first. */
+static struct batch *two_files_one_queued(void)
 {
 	scratch_make();
 	old_and_new("f1", ".spmove-1");
@@ -105,6 +107,12 @@ START_TEST(queued_files_wait_for_the_commit)
 	struct batch *b = batch_new();
 	ck_assert_ptr_nonnull(b);
 	ck_assert_int_eq(batch_add(b, dir, dev, ".spmove-1", "f1", "t/f1", 3), 0);
+	return b;
+}
+
+START_TEST(queued_files_wait_for_the_commit)
+{
+	struct batch *b = two_files_one_queued();
 	ck_assert_int_eq(batch_add(b, dir, dev, ".spmove-2", "f2", "t/f2", 3), 0);
 	/* Queued: nothing renamed yet. */
 	ck_assert_str_eq(text_of("f1"), "old");
@@ -126,12 +134,7 @@ END_TEST
  * once, in that order, and both are counted. */
 START_TEST(out_of_memory_commits_at_once)
 {
-	scratch_make();
-	old_and_new("f1", ".spmove-1");
-	old_and_new("f2", ".spmove-2");
-	struct batch *b = batch_new();
-	ck_assert_ptr_nonnull(b);
-	ck_assert_int_eq(batch_add(b, dir, dev, ".spmove-1", "f1", "t/f1", 3), 0);
+	struct batch *b = two_files_one_queued();
 	fail_next_malloc = true;
 	ck_assert_int_eq(batch_add(b, dir, dev, ".spmove-2", "f2", "t/f2", 3), 0);
 	ck_assert(!fail_next_malloc);
