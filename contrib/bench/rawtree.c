@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* rawtree [-r] [-T] [-n] [-s] SRC DST [THREADS]: the raw ceiling for the
- * spmove -r benchmark of a flat directory -- the least work that copies
- * every file of SRC into a new directory DST with spmove's guarantee that
+ * spmove -r benchmark -- the least work that copies every file of the tree
+ * SRC into a new directory DST with spmove's guarantee that
  * no file shows under its name half-written: per file open, fstat, an
  * unnamed file (O_TMPFILE), copy_file_range to the end, linkat, two closes,
  * spread over THREADS threads (default: one per online CPU, at most 8, as
@@ -11,8 +11,12 @@
  * temporary name and, once all are made, renamed over its file (with -s,
  * after one syncfs(2) of DST's file system, each copy's writeback started
  * when it was closed: the durable replace on XFS and btrfs); with -T -n,
- * each file is truncated and written in place, as cp does.  No checks
- * beyond stopping at the first error: it is a yardstick, not a tool. */
+ * each file is truncated and written in place, as cp does.  The main
+ * thread walks the tree -- making each subdirectory in DST, listing the
+ * regular files of each directory for the copiers as it goes -- and, once
+ * the walk is done (or when it runs far ahead of them), copies too.  No
+ * checks beyond stopping at the first error: it is a yardstick, not a
+ * tool. */
 #include "config.h"
 
 #include <dirent.h>
@@ -25,10 +29,37 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int src_fd, dst_fd;
+/* A pair of directories (source, destination) whose files are copied;
+ * closed when its last file is copied and the walker is done with it. */
+struct dirs {
+	int src, dst;
+	unsigned refs; /* its files not yet copied, and the walker's */
+};
+
+/* One regular file to copy: its name in d. */
+struct entry {
+	struct dirs *d;
+	char *name;
+};
+
+/* The entries, in chunks that never move while the copiers read them. */
+#define CHUNK 4096
+#define CHUNKS 4096
+/* How far the walker may run ahead of the copiers (it holds the
+ * directories of what is listed open). */
+#define AHEAD (8 * CHUNK)
+
 static bool named, replace, barrier;
-static char **names;
-static size_t count, next_name;
+static struct entry *chunks[CHUNKS];
+static size_t count, published, next_entry;
+static bool walked;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t listed = PTHREAD_COND_INITIALIZER;
+
+static struct entry *entry_at(size_t i)
+{
+	return &chunks[i / CHUNK][i % CHUNK];
+}
 
 static void die(const char *what, const char *name)
 {
@@ -36,9 +67,18 @@ static void die(const char *what, const char *name)
 	exit(1);
 }
 
+static void put_dirs(struct dirs *d)
+{
+	if (__atomic_sub_fetch(&d->refs, 1, __ATOMIC_ACQ_REL) || replace)
+		return; /* -T renames in the end: its directories stay open */
+	close(d->src);
+	close(d->dst);
+	free(d);
+}
+
 /* Links the unnamed file fd into dst_fd as name: AT_EMPTY_PATH needs
  * CAP_DAC_READ_SEARCH, /proc/self/fd does not. */
-static void link_in(int fd, const char *name)
+static void link_in(int fd, int dst_fd, const char *name)
 {
 	char path[64];
 
@@ -49,43 +89,127 @@ static void link_in(int fd, const char *name)
 		die("linkat", name);
 }
 
+static void copy_one(size_t i)
+{
+	const struct entry *e = entry_at(i);
+	int src_fd = e->d->src, dst_fd = e->d->dst;
+	const char *name = e->name;
+	struct stat st;
+	int in = openat(src_fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (in < 0 || fstat(in, &st) != 0)
+		die("open", name);
+	char temp[32];
+	snprintf(temp, sizeof temp, ".rawtree-%zu", i);
+	int out = replace && named
+		  ? openat(dst_fd, name, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC,
+			   st.st_mode & 07777)
+		  : replace ? openat(dst_fd, temp, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC,
+				     st.st_mode & 07777)
+		  : named ? openat(dst_fd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC,
+				   st.st_mode & 07777)
+			  : openat(dst_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC,
+				   st.st_mode & 07777);
+	if (out < 0)
+		die("create", name);
+	ssize_t n;
+	while ((n = copy_file_range(in, NULL, out, NULL, 1 << 30, 0)) > 0)
+		;
+	if (n < 0)
+		die("copy_file_range", name);
+	if (replace && barrier && !named)
+		sync_file_range(out, 0, 0, SYNC_FILE_RANGE_WRITE);
+	if (!named && !replace)
+		link_in(out, dst_fd, name);
+	close(out);
+	close(in);
+}
+
+/* Takes the next listed entry and copies it; with wait, waits for one
+ * while the walk goes on.  False when there was none to take. */
+static bool copy_next(bool wait)
+{
+	pthread_mutex_lock(&lock);
+	while (wait && next_entry == published && !walked)
+		pthread_cond_wait(&listed, &lock);
+	if (next_entry == published) {
+		pthread_mutex_unlock(&lock);
+		return false;
+	}
+	size_t i = next_entry++;
+	pthread_mutex_unlock(&lock);
+	copy_one(i);
+	put_dirs(entry_at(i)->d);
+	return true;
+}
+
+/* A copier: takes the listed entries in order until the walk is done and
+ * every entry taken. */
 static void *copier(void *unused)
 {
 	(void)unused;
-	for (;;) {
-		size_t i = __atomic_fetch_add(&next_name, 1, __ATOMIC_RELAXED);
-		if (i >= count)
-			return NULL;
-		const char *name = names[i];
-		struct stat st;
-		int in = openat(src_fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-		if (in < 0 || fstat(in, &st) != 0)
-			die("open", name);
-		char temp[32];
-		snprintf(temp, sizeof temp, ".rawtree-%zu", i);
-		int out = replace && named
-			  ? openat(dst_fd, name, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC,
-				   st.st_mode & 07777)
-			  : replace ? openat(dst_fd, temp, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC,
-					     st.st_mode & 07777)
-			  : named ? openat(dst_fd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC,
-					   st.st_mode & 07777)
-				  : openat(dst_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC,
-					   st.st_mode & 07777);
-		if (out < 0)
-			die("create", name);
-		ssize_t n;
-		while ((n = copy_file_range(in, NULL, out, NULL, 1 << 30, 0)) > 0)
-			;
-		if (n < 0)
-			die("copy_file_range", name);
-		if (replace && barrier && !named)
-			sync_file_range(out, 0, 0, SYNC_FILE_RANGE_WRITE);
-		if (!named && !replace)
-			link_in(out, name);
-		close(out);
-		close(in);
+	while (copy_next(true))
+		;
+	return NULL;
+}
+
+/* Lists the directory pair d: its regular files become entries (published
+ * at the end of the directory), its subdirectories are made in the
+ * destination (with -T they are there) and walked in turn. */
+static void walk(struct dirs *d)
+{
+	DIR *dir = fdopendir(dup(d->src));
+	if (!dir)
+		die("opendir", "");
+	char **subdirs = NULL;
+	size_t nsub = 0;
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		if (e->d_type == DT_DIR && strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			subdirs = realloc(subdirs, (nsub + 1) * sizeof(*subdirs));
+			if (!subdirs || !(subdirs[nsub++] = strdup(e->d_name)))
+				die("realloc", "subdirs");
+			continue;
+		}
+		if (e->d_type != DT_REG)
+			continue;
+		if (count == (size_t)CHUNKS * CHUNK)
+			die("too many files", "");
+		if (count % CHUNK == 0 && !(chunks[count / CHUNK] = malloc(CHUNK * sizeof(struct entry))))
+			die("malloc", "entries");
+		*entry_at(count) = (struct entry){ .d = d, .name = strdup(e->d_name) };
+		if (!entry_at(count)->name)
+			die("strdup", e->d_name);
+		count++;
+		__atomic_add_fetch(&d->refs, 1, __ATOMIC_RELAXED);
 	}
+	closedir(dir);
+	pthread_mutex_lock(&lock);
+	published = count;
+	pthread_cond_broadcast(&listed);
+	bool ahead = published - next_entry > AHEAD;
+	pthread_mutex_unlock(&lock);
+	/* Far ahead of the copiers (or alone): the walker copies too. */
+	while (ahead && copy_next(false)) {
+		pthread_mutex_lock(&lock);
+		ahead = published - next_entry > AHEAD / 2;
+		pthread_mutex_unlock(&lock);
+	}
+	for (size_t k = 0; k < nsub; k++) {
+		struct dirs *sub = malloc(sizeof(*sub));
+		if (!sub)
+			die("malloc", "dirs");
+		*sub = (struct dirs){ .refs = 1 };
+		if (!replace && mkdirat(d->dst, subdirs[k], 0777) != 0)
+			die("mkdir", subdirs[k]);
+		sub->src = openat(d->src, subdirs[k], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		sub->dst = openat(d->dst, subdirs[k], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (sub->src < 0 || sub->dst < 0)
+			die("open", subdirs[k]);
+		walk(sub);
+		free(subdirs[k]);
+	}
+	free(subdirs);
+	put_dirs(d);
 }
 
 int main(int argc, char **argv)
@@ -111,37 +235,30 @@ int main(int argc, char **argv)
 	if (threads > 8)
 		threads = 8;
 
-	src_fd = open(argv[1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (src_fd < 0)
+	struct dirs *top = malloc(sizeof(*top));
+	if (!top)
+		die("malloc", "dirs");
+	*top = (struct dirs){ .refs = 1 };
+	top->src = open(argv[1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (top->src < 0)
 		die("open", argv[1]);
 	if (!replace && mkdir(argv[2], 0777) != 0)
 		die("mkdir", argv[2]);
-	dst_fd = open(argv[2], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dst_fd < 0)
+	top->dst = open(argv[2], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (top->dst < 0)
 		die("open", argv[2]);
-	DIR *dir = fdopendir(dup(src_fd));
-	if (!dir)
-		die("opendir", argv[1]);
-	size_t room = 0;
-	struct dirent *e;
-	while ((e = readdir(dir))) {
-		if (e->d_type != DT_REG)
-			continue;
-		if (count == room) {
-			room = room ? 2 * room : 1024;
-			names = realloc(names, room * sizeof *names);
-			if (!names)
-				die("realloc", "names");
-		}
-		if (!(names[count++] = strdup(e->d_name)))
-			die("strdup", e->d_name);
-	}
-	closedir(dir);
+	int dst_fd = top->dst;
 
+	/* The walker lists while the copiers copy; then it copies too. */
 	pthread_t t[8];
 	for (long k = 1; k < threads; k++)
 		if (pthread_create(&t[k], NULL, copier, NULL) != 0)
 			die("pthread_create", "");
+	walk(top);
+	pthread_mutex_lock(&lock);
+	walked = true;
+	pthread_cond_broadcast(&listed);
+	pthread_mutex_unlock(&lock);
 	copier(NULL);
 	for (long k = 1; k < threads; k++)
 		pthread_join(t[k], NULL);
@@ -151,8 +268,8 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < count; i++) {
 			char temp[32];
 			snprintf(temp, sizeof temp, ".rawtree-%zu", i);
-			if (renameat(dst_fd, temp, dst_fd, names[i]) != 0)
-				die("renameat", names[i]);
+			if (renameat(entry_at(i)->d->dst, temp, entry_at(i)->d->dst, entry_at(i)->name) != 0)
+				die("renameat", entry_at(i)->name);
 		}
 	}
 	return 0;
