@@ -37,14 +37,21 @@ ok "JSON: every peer has a ratio" \
 ok "peak RSS is the tool's, not the benchmark's (under 8 MiB for GNU cat)" \
 	jq -e '[.results[] | select(.tool | startswith("GNU cat"))]
 		| length > 0 and all(.[]; .peak_rss_kib < 8192)' bench.json
-ok "the ceilings run beside the tools: the raw splice loop in the three cases into pipes, its relay into the large file's two, the raw tree copiers in the tree and overwrite cases" \
+ok "the ceilings run beside the tools: the raw splice loop in the three cases into pipes, its relay into the large file's two, the raw tree copiers in the tree, trees by size and overwrite cases" \
 	jq -e '[.results[] | select(.tool == "raw splice loop") | .case] == ["cat-splice", "cat-read", "cat-small"]
 		and [.results[] | select(.tool == "raw splice relay") | .case] == ["cat-splice", "cat-read"]
 		and [.results[] | select(.tool | startswith("raw tree copier")) | .case]
 			== ["cp-tree20-tmpfs", "cp-tree20-tmpfs", "cp-tree50-tmpfs", "cp-tree50-tmpfs",
-			    "cp-overwrite-tmpfs", "cp-overwrite-tmpfs"]' bench.json
+			    "cp-files100-tmpfs", "cp-files100-tmpfs", "cp-files1000-tmpfs",
+			    "cp-files1000-tmpfs", "cp-overwrite-tmpfs", "cp-overwrite-tmpfs"]' bench.json
 # The ceilings are yardsticks only if they do the whole job.
-mkdir "$T_DIR/tree" && for i in 1 2 3 4 5 6 7 8 9; do head -c $((i * 1000)) /dev/urandom > "$T_DIR/tree/f$i"; done
+# A tree: files at the top, in a subdirectory, two levels down, and an
+# empty directory.
+mkdir -p "$T_DIR/tree/sub/deeper" "$T_DIR/tree/empty" &&
+	for i in 1 2 3 4 5 6 7 8 9; do
+		head -c $((i * 1000)) /dev/urandom > "$T_DIR/tree/f$i"
+		head -c $((i * 700)) /dev/urandom > "$T_DIR/tree/sub/g$i"
+	done && echo deep > "$T_DIR/tree/sub/deeper/h"
 for how in "" -n; do
 	ok "rawtree ${how:-without -n} copies every file of a tree, intact" sh -c \
 		'"$1/contrib/bench/rawtree" -r $3 "$2/tree" "$2/copy$3" 2 && diff -r "$2/tree" "$2/copy$3"' \
@@ -53,7 +60,8 @@ done
 # Over an existing tree (-T): replaced through temporaries, with -s after
 # a syncfs, or written in place with -n; nothing else left there.
 for how in "" -s -n; do
-	mkdir "$T_DIR/over$how" && for i in 1 2 3 4 5 6 7 8 9; do echo old > "$T_DIR/over$how/f$i"; done
+	cp -r "$T_DIR/tree" "$T_DIR/over$how" &&
+		find "$T_DIR/over$how" -type f -exec sh -c 'echo old > "$1"' - {} \;
 	ok "rawtree -T ${how:-alone} replaces every file of a tree, intact" sh -c \
 		'"$1/contrib/bench/rawtree" -rT $3 "$2/tree" "$2/over$3" 2 && diff -r "$2/tree" "$2/over$3"' \
 		- "$top_builddir" "$T_DIR" "$how"
