@@ -110,6 +110,19 @@ static struct batch *two_files_one_queued(void)
 	return b;
 }
 
+/* f1 and f2 hold their new data, no temporary is left, and b counts
+ * both files; returns the barriers b counts. */
+static uint64_t both_replaced(const struct batch *b)
+{
+	ck_assert_str_eq(text_of("f1"), "new");
+	ck_assert_str_eq(text_of("f2"), "new");
+	ck_assert(!exists(".spmove-1") && !exists(".spmove-2"));
+	uint64_t barriers, files;
+	batch_counts(b, &barriers, &files);
+	ck_assert_uint_eq(files, 2);
+	return barriers;
+}
+
 START_TEST(queued_files_wait_for_the_commit)
 {
 	struct batch *b = two_files_one_queued();
@@ -118,12 +131,7 @@ START_TEST(queued_files_wait_for_the_commit)
 	ck_assert_str_eq(text_of("f1"), "old");
 	ck_assert(exists(".spmove-2"));
 	ck_assert_int_eq(batch_commit(b), 0);
-	ck_assert_str_eq(text_of("f1"), "new");
-	ck_assert_str_eq(text_of("f2"), "new");
-	ck_assert(!exists(".spmove-1") && !exists(".spmove-2"));
-	uint64_t barriers, files;
-	batch_counts(b, &barriers, &files);
-	ck_assert_uint_eq(files, 2);
+	uint64_t barriers = both_replaced(b);
 	ck_assert_uint_le(barriers, 1); /* 0: one fdatasync(2) each instead */
 	batch_free(b);
 	scratch_remove((const char *const[]){ "f1", "f2", NULL });
@@ -138,12 +146,7 @@ START_TEST(out_of_memory_commits_at_once)
 	fail_next_malloc = true;
 	ck_assert_int_eq(batch_add(b, dir, dev, ".spmove-2", "f2", "t/f2", 3), 0);
 	ck_assert(!fail_next_malloc);
-	ck_assert_str_eq(text_of("f1"), "new");
-	ck_assert_str_eq(text_of("f2"), "new");
-	ck_assert(!exists(".spmove-1") && !exists(".spmove-2"));
-	uint64_t barriers, files;
-	batch_counts(b, &barriers, &files);
-	ck_assert_uint_eq(files, 2);
+	both_replaced(b);
 	ck_assert_int_eq(batch_commit(b), 0);
 	batch_free(b);
 	scratch_remove((const char *const[]){ "f1", "f2", NULL });
