@@ -33,7 +33,8 @@
  * closed when its last file is copied and the walker is done with it. */
 struct dirs {
 	int src, dst;
-	unsigned refs; /* its files not yet copied, and the walker's */
+	unsigned refs;  /* its files not yet copied, and the walker's */
+	unsigned files; /* its files listed */
 };
 
 /* One regular file to copy: its name in d. */
@@ -69,7 +70,9 @@ static void die(const char *what, const char *name)
 
 static void put_dirs(struct dirs *d)
 {
-	if (__atomic_sub_fetch(&d->refs, 1, __ATOMIC_ACQ_REL) || replace)
+	if (__atomic_sub_fetch(&d->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	if (replace && d->files)
 		return; /* -T renames in the end: its directories stay open */
 	close(d->src);
 	close(d->dst);
@@ -180,6 +183,7 @@ static void walk(struct dirs *d)
 		if (!entry_at(count)->name)
 			die("strdup", e->d_name);
 		count++;
+		d->files++;
 		__atomic_add_fetch(&d->refs, 1, __ATOMIC_RELAXED);
 	}
 	closedir(dir);
@@ -235,10 +239,12 @@ int main(int argc, char **argv)
 	if (threads > 8)
 		threads = 8;
 
-	struct dirs *top = malloc(sizeof(*top));
-	if (!top)
+	/* Two references to the top: the walker's, and main's own for the
+	 * end (-T: its syncfs). */
+	static struct dirs *top;
+	if (!(top = malloc(sizeof(*top))))
 		die("malloc", "dirs");
-	*top = (struct dirs){ .refs = 1 };
+	*top = (struct dirs){ .refs = 2 };
 	top->src = open(argv[1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (top->src < 0)
 		die("open", argv[1]);

@@ -66,6 +66,13 @@ for how in "" -s -n; do
 		'"$1/contrib/bench/rawtree" -rT $3 "$2/tree" "$2/over$3" 2 && diff -r "$2/tree" "$2/over$3"' \
 		- "$top_builddir" "$T_DIR" "$how"
 done
+# A top that holds directories only: the syncfs of -s is made through
+# the top's descriptor all the same.
+mkdir "$T_DIR/dirsonly" && cp -r "$T_DIR/tree/sub" "$T_DIR/dirsonly/" &&
+	cp -r "$T_DIR/dirsonly" "$T_DIR/overdirs" && echo old > "$T_DIR/overdirs/sub/g1"
+ok "rawtree -T -s replaces a tree with no file at its top" sh -c \
+	'"$1/contrib/bench/rawtree" -rT -s "$2/dirsonly" "$2/overdirs" 2 && diff -r "$2/dirsonly" "$2/overdirs"' \
+	- "$top_builddir" "$T_DIR"
 cat "$T_DIR"/tree/f* > "$T_DIR/all"
 for how in "" -r; do
 	ok "rawsplice ${how:-without -r} splices every file given, in order" sh -c \
