@@ -759,6 +759,105 @@ static bool path_only(int fd)
 	return flags >= 0 && (flags & O_PATH);
 }
 
+/* A directory's copy between its entries and its attributes: what giving
+ * it its attributes takes.  When the workers may still be copying its
+ * files, the walker goes on to the next directory meanwhile, and this
+ * waits (s->deferred, its names copied) until then: the workers are not
+ * left idle while the walker opens and lists the next directory. */
+struct dir_copy {
+	struct ancestor here;      /* the jobs handed over point at it */
+	struct stat st;            /* the source directory, as copied */
+	struct loc src, dst;
+	char *paths;               /* src's and dst's, once kept */
+	bool made;                 /* the run made the copy */
+	mode_t omitted;            /* permission bits left out of mkdir(2) */
+	const struct top *top;     /* for the copies the workers give back */
+	struct outcome *out;
+};
+
+/* Give the copy of c's directory the attributes of the source (once all
+ * its entries are copied).  Returns 0 or 1. */
+static int dir_attributes(struct spmove *s, const struct dir_copy *c)
+{
+	const struct spmove_options *o = s->c.o;
+	int fd = c->here.dst_fd, src_fd = c->here.src_fd;
+	if (fd < 0 || src_fd < 0)
+		return 1; /* reported by tree_leave() */
+	bool by_fd = !path_only(fd);
+	/* O_PATH descriptors too: attrs_copy() reaches the very directories. */
+	int status = attrs_copy(&s->c, &c->src, src_fd, &c->st, fd, &c->dst, c->made);
+	/* A new directory gets the mode mkdir(2) gave it, with the owner's
+	 * bits the source has and the bits left out that the umask lets
+	 * through (cp's result); --no-preserve=mode, the default mode. */
+	mode_t mode = c->made && !o->no_keep_mode
+		      ? dir_final_mode(s, c->st.st_mode, &c->here.dst_st, c->omitted)
+		      : new_file_mode(&s->c, c->st.st_mode);
+	if (c->made && !keeps_mode(&s->c) &&
+	    (o->no_keep_mode || mode != (c->here.dst_st.st_mode & 07777)) && fchmod(fd, mode) < 0) {
+		cli_error(errno, "setting permissions for %s", quoted(c->dst.path));
+		status = 1;
+	}
+	if ((o->fsync || o->move) && by_fd && fsync(fd) < 0) {
+		cli_error(errno, "cannot sync %s", quoted(c->dst.path));
+		status = 1;
+	}
+	return status;
+}
+
+/* Let go of c's descriptors. */
+static void dir_close(struct dir_copy *c)
+{
+	if (c->here.dst_fd >= 0)
+		close(c->here.dst_fd);
+	if (c->here.src_fd >= 0)
+		close(c->here.src_fd);
+}
+
+int copy_finish_deferred(struct spmove *s)
+{
+	struct dir_copy *c = s->deferred;
+	if (!c)
+		return 0;
+	s->deferred = NULL;
+	/* What the workers give back may be a directory now (the tree
+	 * changed meanwhile): its copy is finished at once. */
+	s->no_defer = true;
+	int status = tree_settle(s, &c->here, c->top, c->out);
+	s->no_defer = false;
+	if (c->here.dst_fd >= 0 && c->here.src_fd >= 0)
+		status |= dir_attributes(s, c) | tree_leave(&c->here, &c->src);
+	dir_close(c);
+	free(c->paths);
+	free(c);
+	return status;
+}
+
+/* Whether c, its entries listed and handed over, may wait for the
+ * workers while the walker goes on (copy_finish_deferred() then finishes
+ * it); if so, keep its names.  Not one held open by O_PATH (whose
+ * attributes are set by name). */
+static bool dir_defer(struct spmove *s, struct dir_copy *c, const struct top *top,
+		      struct outcome *out)
+{
+	if (c->here.dst_fd < 0 || c->here.src_fd < 0 || path_only(c->here.dst_fd))
+		return false;
+	size_t src_len = strlen(c->src.path) + 1, dst_len = strlen(c->dst.path) + 1;
+	c->paths = malloc(src_len + dst_len);
+	if (!c->paths)
+		return false;
+	memcpy(c->paths, c->src.path, src_len);
+	memcpy(c->paths + src_len, c->dst.path, dst_len);
+	c->src.name = c->paths + (c->src.name - c->src.path);
+	c->src.path = c->paths;
+	c->dst.name = c->paths + src_len + (c->dst.name - c->dst.path);
+	c->dst.path = c->paths + src_len;
+	c->here.src_loc = &c->src;
+	c->top = top;
+	c->out = out;
+	s->deferred = c;
+	return true;
+}
+
 /* Copy the directory src (st; follow: looked at through a symbolic link)
  * to dst: make it (private until filled), copy its entries, then give it
  * its attributes.  Returns 0 or 1. */
@@ -787,14 +886,22 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 		cli_error(-src_fd, "cannot access %s", quoted(src->path));
 		return 1;
 	}
+	/* On the heap when its attributes may wait for the workers. */
+	bool may_wait = up && !s->no_defer && pool_may_defer(s) && tree_may_defer(up->depth + 1);
+	struct dir_copy own, *c = may_wait ? malloc(sizeof(*c)) : NULL;
+	if (!c)
+		c = &own;
+	*c = (struct dir_copy){
+		.here = { .up = up, .dev = st->st_dev, .ino = st->st_ino, .src_fd = src_fd,
+			  .dst_fd = -1, .depth = up ? up->depth + 1 : 1, .src_loc = src,
+			  .follow = follow },
+		.st = *st, .src = *src, .dst = *dst, .made = !d->exists };
+	struct ancestor *here = &c->here;
 	int status = 1;
-	bool made = !d->exists;
+	bool made = c->made;
 	/* Its files' copies let go of a directory of their own only. */
 	int *spare = s->c.spare_dir;
 	s->c.spare_dir = NULL;
-	struct ancestor here = { .up = up, .dev = st->st_dev, .ino = st->st_ino,
-				 .src_fd = src_fd, .dst_fd = -1, .depth = up ? up->depth + 1 : 1,
-				 .src_loc = src, .follow = follow };
 	struct stat operand_dir;
 	bool let_go = false;
 	/* A move removes, after the copy, only the directories it copied. */
@@ -806,21 +913,20 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 	/* Deep in a tree, the source directory of an ancestor is let go
 	 * before this one's copy is made, its destination once the copy is
 	 * open (tree_leave() opens them again). */
-	status = tree_enter(s, &here, top, out);
+	status = tree_enter(s, here, top, out);
 	struct timespec since;
 	loc_now(&since);
 	/* Permission bits left out of mkdir(2) until the directory is filled,
 	 * as cp leaves them out: group and other write (all of group and
 	 * other when the owner is to change). */
-	mode_t omitted = 0;
 	if (made) {
 		bool owner = (o->keep & KEEP_OWNER) || o->move;
-		omitted = st->st_mode & (owner ? 077 : 022);
+		c->omitted = st->st_mode & (owner ? 077 : 022);
 		/* The kernel cuts the mode by the umask or a default ACL, keeps
 		 * the sticky bit and gives the parent's set-group-ID bit, as for
 		 * mkdir(1); the owner may fill it whatever its mode says. */
 		mode_t mode = (keeps_mode(&s->c) || o->no_keep_mode ? new_file_mode(&s->c, st->st_mode)
-							       : st->st_mode & 07777) & ~omitted;
+							       : st->st_mode & 07777) & ~c->omitted;
 		if (mkdirat(dst->dir, dst->name, mode | S_IRWXU) < 0) {
 			cli_error(errno, "cannot create directory %s", quoted(dst->path));
 			status = 1;
@@ -832,62 +938,53 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 			verbose_pair("", src->path, dst->path, NULL);
 	}
 	if (open_dest_dir(s, dst, made, &since, &d->st, d->followed && S_ISDIR(d->st.st_mode),
-			  &here.dst_fd, &here.dst_st)) {
-		here.dst_fd = -1;
+			  &here->dst_fd, &here->dst_st)) {
+		here->dst_fd = -1;
 		status = 1;
 		goto leave;
 	}
-	tree_entered(&here);
+	tree_entered(here);
 	/* At the top, under a very low limit, the operand's directory goes
 	 * too (not when the copy was reached through a link: ".." of it is
 	 * not that directory). */
-	let_go = !d->followed && tree_let_go_operand(dst, &here, &operand_dir);
+	let_go = !d->followed && tree_let_go_operand(dst, here, &operand_dir);
 	/* Known, so that a copy into itself finds itself there. */
 	if (made && !out->made_dir) {
-		seen_add(s->copies, &here.dst_st, dst->path);
+		seen_add(s->copies, &here->dst_st, dst->path);
 		out->made_dir = true;
 	}
 	bool outer = s->in_new_dir;
 	s->in_new_dir = made;
 	/* cp -x: a directory of another file system is made, not filled. */
+	bool wait = c != &own;
 	if (!(o->one_file_system && up && up->dev != st->st_dev))
-		status |= copy_children(s, src, dst, top, &here, out);
+		status |= copy_children(s, src, dst, top, here, out, !wait);
 	s->in_new_dir = outer;
+	/* The directory before it, whose files are copied by now or nearly,
+	 * is finished first; then this one waits in its place. */
+	status |= copy_finish_deferred(s);
+	if (wait && dir_defer(s, c, top, out)) {
+		s->c.spare_dir = spare;
+		return status;
+	}
+	if (wait)
+		status |= tree_settle(s, NULL, top, out);
 	/* Closed and opened again (tree.c) when the tree was deep. */
-	int fd = here.dst_fd;
-	src_fd = here.src_fd;
-	if (fd < 0 || src_fd < 0) {
+	if (here->dst_fd < 0 || here->src_fd < 0) {
 		status = 1; /* reported by tree_leave() */
 		goto done;
 	}
-	bool by_fd = !path_only(fd);
-	/* O_PATH descriptors too: attrs_copy() reaches the very directories. */
-	status |= attrs_copy(&s->c, src, src_fd, st, fd, dst, made);
-	/* A new directory gets the mode mkdir(2) gave it, with the owner's
-	 * bits the source has and the bits left out that the umask lets
-	 * through (cp's result); --no-preserve=mode, the default mode. */
-	mode_t mode = made && !o->no_keep_mode ? dir_final_mode(s, st->st_mode, &here.dst_st, omitted)
-					       : new_file_mode(&s->c, st->st_mode);
-	if (made && !keeps_mode(&s->c) && (o->no_keep_mode || mode != (here.dst_st.st_mode & 07777)) &&
-	    fchmod(fd, mode) < 0) {
-		cli_error(errno, "setting permissions for %s", quoted(dst->path));
-		status = 1;
-	}
-	if ((o->fsync || o->move) && by_fd && fsync(fd) < 0) {
-		cli_error(errno, "cannot sync %s", quoted(dst->path));
-		status = 1;
-	}
+	status |= dir_attributes(s, c);
 leave:
 	/* Here's descriptors may go on the way (set to -1). */
-	status |= tree_leave(&here, src);
+	status |= tree_leave(here, src);
 done:
 	/* Also after a failure below: the operand's number is its again. */
 	if (let_go)
-		status |= tree_take_back_operand(dst, &here, &operand_dir);
-	if (here.dst_fd >= 0)
-		close(here.dst_fd);
-	if (here.src_fd >= 0)
-		close(here.src_fd);
+		status |= tree_take_back_operand(dst, here, &operand_dir);
+	dir_close(c);
+	if (c != &own)
+		free(c);
 	s->c.spare_dir = spare;
 	return status;
 }

@@ -16,11 +16,18 @@
  * In a directory the run made its name is free; in one that was there,
  * the worker looks at the name (copy_listed_regular()) and gives back
  * anything but a regular file to replace.  Everything else, and every
- * directory's
- * attributes, stays with the walker, which copies from the queue too
- * while it waits for the workers before it finishes a directory (and when
- * the queue is full): on N CPUs, N threads copy -- --stats tells how the
- * files handed over were shared. */
+ * directory's attributes, stays with the walker, which copies from the
+ * queue too while it waits for the workers (and when the queue is full):
+ * on N CPUs, N threads copy -- --stats tells how the files handed over
+ * were shared.
+ *
+ * A directory's attributes wait for its files' copies, but the walker
+ * need not: it goes on to open and list the next directory while the
+ * workers finish the last one's files, and finishes that one at the end
+ * of the next (copy_finish_deferred()), waiting then only for the copies
+ * from it (pool_wait_dir()).  While it waits, the walker copies the files
+ * queued last, the workers those queued first: each thread works in a
+ * directory of its own, and they seldom take the same directory's lock. */
 #include "config.h"
 
 #include <errno.h>
@@ -51,6 +58,16 @@
 /* How often pool_wait() looks whether a signal cancelled the run. */
 #define WAKE_PERIOD_MS 100
 
+/* How long a thread that has run out of work keeps looking for more
+ * before it sleeps.  Between two directories the walker spends some tens
+ * of microseconds opening and listing the next, and a thread put to sleep
+ * takes about as long again to wake (longer in a virtual machine): on a
+ * tree of small directories, sleeping at each of them cost a tenth of the
+ * run.  Each wait spins at most this long, then sleeps; there is one
+ * copier per CPU, so the spinning takes no time another copier would
+ * have had. */
+#define SPIN_US 200
+
 /* One file to copy: its names relative to the directories of the walker
  * (held open until the job is done: pool_wait() comes first). */
 struct job {
@@ -74,14 +91,18 @@ struct worker {
 struct pool {
 	pthread_mutex_t lock;
 	pthread_cond_t queued;  /* a job was queued, or the pool stops */
-	pthread_cond_t done;    /* the last job under way finished */
+	pthread_cond_t done;    /* the last job under way, or the last from
+				 * a directory, finished */
 	struct job queue[POOL_QUEUE];
-	unsigned head, count;   /* the queue's first job and its length */
-	unsigned busy;          /* jobs taken and not yet finished */
+	unsigned head;          /* the queue's first job */
+	/* Changed with the lock held; read without it too, by a thread
+	 * spinning for work or for the end of the work (spin_more()). */
+	_Atomic unsigned count; /* the queue's length */
+	_Atomic unsigned busy;  /* jobs taken and not yet finished */
+	_Atomic bool stopping;
 	unsigned idle;          /* workers waiting for a job */
 	int status;             /* 1 once a handed-over copy failed */
 	struct job *again;      /* given back for copy_entry() (malloc'd) */
-	bool stopping;
 	unsigned workers;
 	struct worker worker[POOL_MAX_WORKERS];
 };
@@ -107,6 +128,37 @@ unsigned pool_worker_count(void)
 		count = n <= 1 ? 0 : n - 1 > POOL_MAX_WORKERS ? POOL_MAX_WORKERS : (int)n - 1;
 	}
 	return (unsigned)count;
+}
+
+/* A while spent looking for a change made by another thread, begun by
+ * spin_begin() and gone on with while spin_more() says. */
+struct spin {
+	struct timespec start;
+	unsigned rounds;
+};
+
+static struct spin spin_begin(void)
+{
+	struct spin sp = { .rounds = 0 };
+	clock_gettime(CLOCK_MONOTONIC, &sp.start);
+	return sp;
+}
+
+/* Whether to look once more (after a pause that lets the other CPU
+ * thread of the core run): until SPIN_US have passed. */
+static bool spin_more(struct spin *sp)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+	if (++sp->rounds % 64)
+		return true;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - sp->start.tv_sec) * 1000000000L + now.tv_nsec - sp->start.tv_nsec <
+	       SPIN_US * 1000L;
 }
 
 static void job_free(struct job *j)
@@ -135,12 +187,18 @@ static enum step job_run(struct copier *s, const struct job *j)
 	return rc;
 }
 
-/* Take the first queued job and copy it as s (a worker's, or the
- * walker's).  Called with the lock held, which it lets go meanwhile. */
-static void run_next(struct pool *p, struct copier *s)
+/* Take the first queued job (newest: the last) and copy it as s (a
+ * worker's, or the walker's).  Called with the lock held, which it lets
+ * go meanwhile. */
+static void run_next(struct pool *p, struct copier *s, bool newest)
 {
-	struct job j = p->queue[p->head];
-	p->head = (p->head + 1) % POOL_QUEUE;
+	struct job j;
+	if (newest) {
+		j = p->queue[(p->head + p->count - 1) % POOL_QUEUE];
+	} else {
+		j = p->queue[p->head];
+		p->head = (p->head + 1) % POOL_QUEUE;
+	}
 	p->count--;
 	p->busy++;
 	pthread_mutex_unlock(&p->lock);
@@ -161,7 +219,10 @@ static void run_next(struct pool *p, struct copier *s)
 	} else {
 		p->status |= rc == STEP_FAILED;
 	}
-	if (!--p->busy && !p->count)
+	/* Given back, it is on the list before its directory's count
+	 * falls: pool_wait_dir() then finds it there. */
+	bool dir_done = j.up && !--j.up->jobs;
+	if ((!--p->busy && !p->count) || dir_done)
 		pthread_cond_broadcast(&p->done);
 }
 
@@ -179,6 +240,12 @@ static void *work(void *arg)
 	pthread_sigmask(SIG_UNBLOCK, &own, NULL);
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
+		if (!p->count && !p->stopping) {
+			pthread_mutex_unlock(&p->lock);
+			for (struct spin sp = spin_begin(); !p->count && !p->stopping && spin_more(&sp);)
+				;
+			pthread_mutex_lock(&p->lock);
+		}
 		while (!p->count && !p->stopping) {
 			p->idle++;
 			pthread_cond_wait(&p->queued, &p->lock);
@@ -186,7 +253,7 @@ static void *work(void *arg)
 		}
 		if (!p->count)
 			break;
-		run_next(p, &w->c);
+		run_next(p, &w->c, false);
 	}
 	pthread_mutex_unlock(&p->lock);
 	cli_quote_release();
@@ -257,6 +324,11 @@ static bool pool_allowed(const struct spmove *s)
 	       (s->pool || pool_worker_count());
 }
 
+bool pool_may_defer(const struct spmove *s)
+{
+	return pool_allowed(s);
+}
+
 bool pool_takes(const struct spmove *s, const struct stat *st)
 {
 	const struct spmove_options *o = s->c.o;
@@ -318,6 +390,8 @@ enum step pool_copy(struct spmove *s, const struct loc *src, const struct stat *
 		if (queued) {
 			p->queue[(p->head + p->count) % POOL_QUEUE] = j;
 			p->count++;
+			if (up)
+				up->jobs++;
 			if (p->idle)
 				pthread_cond_signal(&p->queued);
 		}
@@ -337,21 +411,29 @@ enum step pool_copy(struct spmove *s, const struct loc *src, const struct stat *
 	return job_run(&s->c, &here);
 }
 
-int pool_wait(struct spmove *s)
+/* Wait until *left (the pool's busy count, or a directory's jobs) is 0,
+ * copying from the queue meanwhile: everything queued (all), or only
+ * until *left is 0.  Returns 1 when a handed-over copy failed (reported)
+ * since the last wait, else 0. */
+static int wait_for(struct spmove *s, _Atomic unsigned *left, bool all)
 {
 	struct pool *p = s->pool;
-	if (!p)
-		return 0;
 	pthread_mutex_lock(&p->lock);
-	/* The walker copies alongside the workers until the queue is empty. */
-	while (p->count)
-		run_next(p, &s->c);
+	/* The walker copies alongside the workers. */
+	while (p->count && (all || *left))
+		run_next(p, &s->c, true);
+	if (*left) {
+		pthread_mutex_unlock(&p->lock);
+		for (struct spin sp = spin_begin(); *left && !spmove_cancel && spin_more(&sp);)
+			;
+		pthread_mutex_lock(&p->lock);
+	}
 	/* A signal that cancels the run reaches this thread, not a worker
 	 * blocked in a read or poll (a FIFO's writer, /proc/kmsg, a hung
 	 * NFS server): checked every WAKE_PERIOD_MS, and while cancelled
 	 * each worker is interrupted (again, in case it was between its
 	 * look at the flag and the call) until its copy has stopped. */
-	while (p->busy) {
+	while (*left) {
 		if (spmove_cancel)
 			for (unsigned i = 0; i < p->workers; i++)
 				signals_wake(p->worker[i].thread);
@@ -368,6 +450,16 @@ int pool_wait(struct spmove *s)
 	p->status = 0;
 	pthread_mutex_unlock(&p->lock);
 	return status;
+}
+
+int pool_wait(struct spmove *s)
+{
+	return s->pool ? wait_for(s, &s->pool->busy, true) : 0;
+}
+
+int pool_wait_dir(struct spmove *s, struct ancestor *dir)
+{
+	return s->pool ? wait_for(s, &dir->jobs, false) : 0;
 }
 
 struct job *pool_again(struct spmove *s, struct loc *src, struct loc *dst,

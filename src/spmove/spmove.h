@@ -153,6 +153,10 @@ struct spmove {
 	unsigned workers_used;     /* workers started (for --stats) */
 	uint64_t workers_copied;   /* files handed over that the workers
 				    * copied (pool_stop()) */
+	struct dir_copy *deferred; /* entry.c: the directory whose files the
+				    * workers may still be copying, its
+				    * attributes not yet given (one at most) */
+	bool no_defer;             /* while that one is finished: none */
 };
 
 /* ---- personality.c ---- */
@@ -280,6 +284,10 @@ struct ancestor {
 	 * go under a very low limit; NULL: it cannot be. */
 	const struct loc *src_loc;
 	bool follow;               /* the source was reached through a link */
+	/* Its files handed over to the workers and not yet copied (changed
+	 * with the pool's lock held, read without it by a spinning walker:
+	 * pool_wait_dir()). */
+	_Atomic unsigned jobs;
 };
 
 /* What one copy_entry() call reports back to its caller. */
@@ -306,15 +314,36 @@ int copy_entry(struct spmove *s, const struct loc *src, const struct loc *dst,
 	       const struct top *top, struct ancestor *up, struct outcome *out,
 	       struct stat *src_st);
 
+/* Finish the copy of the directory that waited for the workers to copy
+ * its files (s->deferred), if any: wait for them, copy what they gave
+ * back, commit the replaced files, then give the directory its
+ * attributes.  Called before the walker finishes any other directory, and
+ * before it lets a descriptor go.  Returns 0 or 1 after reported errors. */
+int copy_finish_deferred(struct spmove *s);
+
 /* ---- tree.c ---- */
 
 /* Copy what the source directory here->src_fd holds into the destination
  * directory here->dst_fd (src and dst: their names).  Reads the names
  * first; holds open the descriptors of only the innermost few directories
  * of a deep tree (the others are reached again through "..", checked).
- * Returns 0 or 1 after reported errors (it goes on after one). */
+ * With settle, waits for the copies handed over to the workers before it
+ * returns (tree_settle()); else the caller does.  Returns 0 or 1 after
+ * reported errors (it goes on after one). */
 int copy_children(struct spmove *s, const struct loc *src, const struct loc *dst,
-		  const struct top *top, struct ancestor *here, struct outcome *out);
+		  const struct top *top, struct ancestor *here, struct outcome *out, bool settle);
+
+/* Wait for the copies handed over to the workers -- all, or (dir not
+ * NULL) those from dir -- copy what they gave back the usual way, then
+ * commit the batch of replaced files.  Returns 0, or 1 when one of them
+ * failed (reported). */
+int tree_settle(struct spmove *s, struct ancestor *dir, const struct top *top,
+		struct outcome *out);
+
+/* Whether a directory depth levels down may wait for its files' copies
+ * while the walker goes on: not when descriptors are so few that the
+ * walker lets directories go, nor so deep that it would. */
+bool tree_may_defer(unsigned depth);
 
 /* here's source descriptor is open (its destination not yet): close the
  * source descriptor of an ancestor too far up (after the copies handed to
@@ -457,8 +486,9 @@ int batch_add(struct batch *b, int dirfd, dev_t dev, const char *temp, const cha
  * fdatasync(2) per file when the machine holds much more dirty data than
  * the queue -- then rename each temporary over its name, in the order
  * queued; once the run is cancelled, remove them instead.  The walker's,
- * with no copy under way.  Returns 0, or 1 when a file failed (reported,
- * here or in a worker's batch_add()). */
+ * with the directories of everything queued still open (the workers may
+ * be copying the next directory's files meanwhile).  Returns 0, or 1 when
+ * a file failed (reported, here or in a worker's batch_add()). */
 int batch_commit(struct batch *b);
 
 /* For --stats: the barriers made and the files renamed after one. */
@@ -504,6 +534,15 @@ enum step pool_copy(struct spmove *s, const struct loc *src, const struct stat *
  * meanwhile.  Returns 1 when one of them failed (reported) since the last
  * call, else 0. */
 int pool_wait(struct spmove *s);
+
+/* Wait as pool_wait() does, but only until the copies handed over from
+ * dir have finished: those of the directories after it may go on. */
+int pool_wait_dir(struct spmove *s, struct ancestor *dir);
+
+/* Whether the workers may be copying a directory's files when its own
+ * copy is otherwise done: whether it may wait for them while the walker
+ * goes on to the next (copy_directory()). */
+bool pool_may_defer(const struct spmove *s);
 
 /* A listed file a worker gave back (STEP_GO_ON), for copy_entry():
  * returns it (the caller's to free with pool_job_free()), with its names

@@ -89,12 +89,10 @@ static struct ancestor *above(struct ancestor *here, unsigned n)
 	return here;
 }
 
-/* Wait for the workers' copies, copy what they gave back the usual way
- * and commit the batch of replaced files.  Returns 0 or 1 when one of
- * them failed (reported). */
-static int pool_settle(struct spmove *s, const struct top *top, struct outcome *out)
+int tree_settle(struct spmove *s, struct ancestor *dir, const struct top *top,
+		struct outcome *out)
 {
-	int status = pool_wait(s);
+	int status = dir ? pool_wait_dir(s, dir) : pool_wait(s);
 	struct loc src, dst;
 	struct ancestor *up;
 	struct job *j;
@@ -123,7 +121,8 @@ int tree_enter(struct spmove *s, struct ancestor *here, const struct top *top,
 	if (!far || far->src_fd < 0)
 		return 0;
 	/* Copies handed over from there still name it by descriptor. */
-	int status = pool_settle(s, top, out);
+	int status = copy_finish_deferred(s);
+	status |= tree_settle(s, NULL, top, out);
 	close(far->src_fd);
 	far->src_fd = -1;
 	return status;
@@ -232,6 +231,11 @@ static bool tree_tight(void)
 		}
 	}
 	return tight;
+}
+
+bool tree_may_defer(unsigned depth)
+{
+	return !tree_tight() && depth < tree_window();
 }
 
 bool tree_let_go_operand(const struct loc *dst, const struct ancestor *here, struct stat *was)
@@ -345,7 +349,7 @@ static int reopen_here(struct ancestor *here, const struct loc *src)
 }
 
 int copy_children(struct spmove *s, const struct loc *src, const struct loc *dst,
-		  const struct top *top, struct ancestor *here, struct outcome *out)
+		  const struct top *top, struct ancestor *here, struct outcome *out, bool settle)
 {
 	char *names = read_names(here->src_fd);
 	if (!names) {
@@ -410,7 +414,8 @@ int copy_children(struct spmove *s, const struct loc *src, const struct loc *dst
 	free(names);
 	/* The workers' copies end before the directory gets its attributes;
 	 * what they gave back is copied the usual way. */
-	status |= pool_settle(s, top, out);
+	if (settle)
+		status |= tree_settle(s, NULL, top, out);
 	s->c.batch = outer_batch;
 	s->tree_depth--;
 	return status;

@@ -146,6 +146,31 @@ else
 	echo "# not root, no setpriv, or nobody cannot reach the build tree: the checks as a user left out"
 fi
 
+# Each directory gets its attributes only once its files are copied, though
+# the walker goes on to the next directory while the workers finish them:
+# with -a every directory keeps the source's mode and time (a file linked
+# in after the time was set would leave the time of the copy).
+mkdir times
+d=0
+while [ $d -lt 30 ]; do
+	mkdir "times/d$d"
+	i=0
+	while [ $i -lt 40 ]; do
+		printf '%s' "$d.$i" >"times/d$d/f$i"
+		i=$((i + 1))
+	done
+	chmod 0750 "times/d$d"
+	touch -d "2001-02-03 04:05:$((d % 60))" "times/d$d"
+	d=$((d + 1))
+done
+touch -d "2001-02-03 04:06:00" times
+dirs_of() { (cd "$1" && find . -type d -printf '%P %m %T@\n' | sort); }
+run_cmd out err "$SPMOVE" -a times times-a
+check_eq "-a, 30 directories: exit 0" 0 "$RC"
+check_eq "-a, 30 directories: each has the source's mode and time" \
+	"$(dirs_of times)" "$(dirs_of times-a)"
+ok "-a, 30 directories: the copy is cp -a's" same_trees times times-a
+
 # traced ARGS...: strace ARGS..., without LeakSanitizer (it cannot work
 # under ptrace).
 traced() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$STRACE" -qq "$@"; }
