@@ -14,7 +14,9 @@
  * each file is truncated and written in place, as cp does.  The main
  * thread walks the tree -- making each subdirectory in DST, listing the
  * regular files of each directory for the copiers as it goes -- and, once
- * the walk is done (or when it runs far ahead of them), copies too.  No
+ * the walk is done (or when it runs far ahead of them), copies too: the
+ * files listed last, while the copiers take the first, so that each
+ * thread works in a directory of its own, as spmove's walker does.  No
  * checks beyond stopping at the first error: it is a yardstick, not a
  * tool. */
 #include "config.h"
@@ -52,7 +54,9 @@ struct entry {
 
 static bool named, replace, barrier;
 static struct entry *chunks[CHUNKS];
-static size_t count, published, next_entry;
+/* The copiers take entries [next_entry, end_entry) from the front; once
+ * the walk is done, the walker takes them from the back. */
+static size_t count, next_entry, end_entry;
 static bool walked;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t listed = PTHREAD_COND_INITIALIZER;
@@ -132,13 +136,29 @@ static void copy_one(size_t i)
 static bool copy_next(bool wait)
 {
 	pthread_mutex_lock(&lock);
-	while (wait && next_entry == published && !walked)
+	while (wait && next_entry == end_entry && !walked)
 		pthread_cond_wait(&listed, &lock);
-	if (next_entry == published) {
+	if (next_entry == end_entry) {
 		pthread_mutex_unlock(&lock);
 		return false;
 	}
 	size_t i = next_entry++;
+	pthread_mutex_unlock(&lock);
+	copy_one(i);
+	put_dirs(entry_at(i)->d);
+	return true;
+}
+
+/* Once the walk is done: takes the last entry not taken and copies it.
+ * False when there was none. */
+static bool copy_last(void)
+{
+	pthread_mutex_lock(&lock);
+	if (next_entry == end_entry) {
+		pthread_mutex_unlock(&lock);
+		return false;
+	}
+	size_t i = --end_entry;
 	pthread_mutex_unlock(&lock);
 	copy_one(i);
 	put_dirs(entry_at(i)->d);
@@ -188,14 +208,14 @@ static void walk(struct dirs *d)
 	}
 	closedir(dir);
 	pthread_mutex_lock(&lock);
-	published = count;
+	end_entry = count;
 	pthread_cond_broadcast(&listed);
-	bool ahead = published - next_entry > AHEAD;
+	bool ahead = end_entry - next_entry > AHEAD;
 	pthread_mutex_unlock(&lock);
 	/* Far ahead of the copiers (or alone): the walker copies too. */
 	while (ahead && copy_next(false)) {
 		pthread_mutex_lock(&lock);
-		ahead = published - next_entry > AHEAD / 2;
+		ahead = end_entry - next_entry > AHEAD / 2;
 		pthread_mutex_unlock(&lock);
 	}
 	for (size_t k = 0; k < nsub; k++) {
@@ -265,7 +285,8 @@ int main(int argc, char **argv)
 	walked = true;
 	pthread_cond_broadcast(&listed);
 	pthread_mutex_unlock(&lock);
-	copier(NULL);
+	while (copy_last())
+		;
 	for (long k = 1; k < threads; k++)
 		pthread_join(t[k], NULL);
 	if (replace && !named) {
