@@ -11,7 +11,9 @@
 # systems (A: the destination, B: the source, dm-linear halves), so that
 # one log orders the writes of both.
 #   (a) spmove SRC A/dst over an existing 1 MiB file: A/dst old or new.
-#   (b) spmove -rT B/new A/tree over 200 files: each old or new.
+#   (b) spmove -rT B/new A/tree over 200 files in 4 directories: each old
+#       or new (the walker finishes a directory while the workers copy
+#       the next, and one barrier serves several directories).
 #   (c) spmove --remove-source A/tree B/tree: one of the two complete.
 # Another program fsyncs A's directory after spmove, as in the issue.
 # Prints "PC FS CASE POINTS VIOLATIONS of=ALL" and "PC-BAD FS CASE POINT:
@@ -54,12 +56,14 @@ mount_both() {
 forget() { command -v btrfs >/dev/null && btrfs device scan --forget >/dev/null 2>&1; true; }
 
 make_random() { head -c "$2" /dev/urandom > "$1"; }
-mkdir -p $W/ref/old $W/ref/new $W/ref/tree/sub
+mkdir -p $W/ref/tree/sub
 make_random $W/ref/src 1048576
 make_random $W/ref/dst 1048576
 for i in $(seq 1 200); do
-	make_random $W/ref/old/f$i 8192
-	make_random $W/ref/new/f$i 8192
+	d=d$(((i - 1) / 50))
+	mkdir -p $W/ref/old/$d $W/ref/new/$d
+	make_random $W/ref/old/$d/f$i 8192
+	make_random $W/ref/new/$d/f$i 8192
 	make_random $W/ref/tree/sub/f$i 8192
 done
 
