@@ -770,6 +770,7 @@ struct dir_copy {
 	struct loc src, dst;
 	char *paths;               /* src's and dst's, once kept */
 	bool made;                 /* the run made the copy */
+	bool dst_by_fd;            /* its descriptor is not O_PATH */
 	mode_t omitted;            /* permission bits left out of mkdir(2) */
 	const struct top *top;     /* for the copies the workers give back */
 	struct outcome *out;
@@ -783,7 +784,6 @@ static int dir_attributes(struct spmove *s, const struct dir_copy *c)
 	int fd = c->here.dst_fd, src_fd = c->here.src_fd;
 	if (fd < 0 || src_fd < 0)
 		return 1; /* reported by tree_leave() */
-	bool by_fd = !path_only(fd);
 	/* O_PATH descriptors too: attrs_copy() reaches the very directories. */
 	int status = attrs_copy(&s->c, &c->src, src_fd, &c->st, fd, &c->dst, c->made);
 	/* A new directory gets the mode mkdir(2) gave it, with the owner's
@@ -797,7 +797,7 @@ static int dir_attributes(struct spmove *s, const struct dir_copy *c)
 		cli_error(errno, "setting permissions for %s", quoted(c->dst.path));
 		status = 1;
 	}
-	if ((o->fsync || o->move) && by_fd && fsync(fd) < 0) {
+	if ((o->fsync || o->move) && c->dst_by_fd && fsync(fd) < 0) {
 		cli_error(errno, "cannot sync %s", quoted(c->dst.path));
 		status = 1;
 	}
@@ -839,7 +839,7 @@ int copy_finish_deferred(struct spmove *s)
 static bool dir_defer(struct spmove *s, struct dir_copy *c, const struct top *top,
 		      struct outcome *out)
 {
-	if (c->here.dst_fd < 0 || c->here.src_fd < 0 || path_only(c->here.dst_fd))
+	if (c->here.dst_fd < 0 || c->here.src_fd < 0 || !c->dst_by_fd)
 		return false;
 	size_t src_len = strlen(c->src.path) + 1, dst_len = strlen(c->dst.path) + 1;
 	c->paths = malloc(src_len + dst_len);
@@ -944,6 +944,8 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 		goto leave;
 	}
 	tree_entered(here);
+	/* Asked once: both dir_defer() and dir_attributes() need it. */
+	c->dst_by_fd = !path_only(here->dst_fd);
 	/* At the top, under a very low limit, the operand's directory goes
 	 * too (not when the copy was reached through a link: ".." of it is
 	 * not that directory). */
