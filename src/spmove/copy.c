@@ -920,12 +920,16 @@ static int output_finish(struct copier *s, const struct target *t, struct output
 	}
 	bool durable = s->o->fsync || s->o->move;
 	dev_t dev = t->old_fd >= 0 ? t->old.st_dev : dst_st ? dst_st->st_dev : 0;
-	bool flush = !durable && out->temp && !t->absent && durable_before_replace(out->fd, dev);
-	/* In a tree, the flush is the batch's (batch.c): the writeback
-	 * starts now, the rename waits for the barrier. */
-	bool batched = flush && s->batch && dev && !out->unnamed && t->own_dir < 0 &&
-		       (t->old_fd < 0 || t->old_named) && durable_batches(out->fd, dev);
-	if (batched) {
+	bool flush = !durable && out->temp && !t->absent &&
+		     durable_before_replace(out->fd, dev, s->cloned > 0);
+	/* In a tree, on XFS and btrfs, a replaced file is renamed by the
+	 * batch (batch.c), and its flush, if it needs one, is the batch's:
+	 * the writeback starts now, the rename waits for the barrier. */
+	bool batched = !durable && out->temp && !t->absent && s->batch && dev && !out->unnamed &&
+		       t->own_dir < 0 && (t->old_fd < 0 || t->old_named) &&
+		       durable_batches(out->fd, dev);
+	bool barrier = batched && flush;
+	if (barrier) {
 		sync_file_range(out->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
 		flush = false;
 	}
@@ -956,7 +960,7 @@ static int output_finish(struct copier *s, const struct target *t, struct output
 	if (!cancelled(&err) && out->temp && batched) {
 		out->temp = false; /* the batch's now, reported there */
 		return batch_add(s->batch, t->dirfd, dev, out->name, t->base, t->path,
-				 (uint64_t)st->st_size) || !kept;
+				 (uint64_t)st->st_size, barrier) || !kept;
 	}
 	if (!cancelled(&err) && out->temp) {
 		err = temp_commit(s, t, out->name);

@@ -433,10 +433,10 @@ int copy_stdin(struct copier *s, const struct loc *dst);
  * temporary file, replaces an existing name, so that a power cut leaves
  * the old file or the new one: true unless fd's file system is known by
  * measurement to order a renamed file's data before the rename (ext3/ext4
- * data=ordered with auto_da_alloc) or keeps nothing over a power cut
- * (tmpfs).  dev: fd's device, when known (0: asked of fd).  Never
- * fails: when in doubt, true. */
-bool durable_before_replace(int fd, dev_t dev);
+ * data=ordered with auto_da_alloc; on XFS, data cloned from its source:
+ * cloned) or keeps nothing over a power cut (tmpfs).  dev: fd's device,
+ * when known (0: asked of fd).  Never fails: when in doubt, true. */
+bool durable_before_replace(int fd, dev_t dev, bool cloned);
 
 /* Whether fd, an O_TMPFILE file fsynced before it was linked in, must be
  * fsynced again once it has its name for a durable copy (a move, or
@@ -473,18 +473,20 @@ struct batch *batch_new(void);
 /* Free b, committed (batch_commit()) before. */
 void batch_free(struct batch *b);
 
-/* Queue temp, a complete temporary in dirfd on the file system dev (its
- * writeback started) with size bytes of data, to be renamed over base
- * (path in messages).  dirfd stays open until the walker's next
- * batch_commit().  A full queue is committed by the caller's thread, its
- * failures kept for the walker's next batch_commit().  Returns 0, or 1
- * after a report (this file was not committed). */
+/* Queue temp, a complete temporary in dirfd on the file system dev with
+ * size bytes of data, to be renamed over base (path in messages); with
+ * barrier, its data must be made durable first (its writeback started),
+ * else it needs no flush (durable_before_replace()).  dirfd stays open
+ * until the walker's next batch_commit().  A full queue is committed by
+ * the caller's thread, its failures kept for the walker's next
+ * batch_commit().  Returns 0, or 1 after a report (this file was not
+ * committed). */
 int batch_add(struct batch *b, int dirfd, dev_t dev, const char *temp, const char *base,
-	      const char *path, uint64_t size);
+	      const char *path, uint64_t size, bool barrier);
 
-/* Make everything queued durable -- one syncfs(2) per file system, or one
- * fdatasync(2) per file when the machine holds much more dirty data than
- * the queue -- then rename each temporary over its name, in the order
+/* Make everything queued with a barrier durable -- one syncfs(2) per file
+ * system, or one fdatasync(2) per file when the machine holds much more
+ * dirty data than the queue -- then rename each temporary over its name, in the order
  * queued; once the run is cancelled, remove them instead.  The walker's,
  * with the directories of everything queued still open (the workers may
  * be copying the next directory's files meanwhile).  Returns 0, or 1 when

@@ -7,7 +7,9 @@
 # data, each named), a failed rename (that file old, the others new), a
 # signal at the barrier (nothing renamed after it, no temporary left), a
 # machine with much dirty data of others (one fdatasync(2) per file
-# instead), and hard links kept by -a (each link to the new file).
+# instead), hard links kept by -a (each link to the new file), and a
+# source on the same file system (clones: no barrier on XFS; one on
+# btrfs, and for a copy made without a clone).
 . "$top_srcdir/tests/lib.sh"
 require_root
 require_strace
@@ -145,6 +147,39 @@ for fs in xfs btrfs; do
 	fi
 	check_eq "$fs: dirty machine: every file new" "$(all new)" "$(state "$d")"
 	rm -f "$fs/mnt/ballast"
+
+	# (6) The source on the same file system, just written: each copy is
+	# a clone.  On XFS a clone needs no barrier (durable.c), on btrfs it
+	# still does; copied instead (--reflink=never), it does on both.
+	rm -rf "$fs/mnt/new" && cp -a new "$fs/mnt/new"
+	for how in clone copy; do
+		reset
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+			"$STRACE" -qq -f -z -o "$fs/trace3" \
+			-e trace=openat,ioctl,syncfs,fdatasync,sync_file_range,renameat,renameat2 \
+			"$SPMOVE" -a -rT $([ $how = copy ] && echo --reflink=never) \
+			"$fs/mnt/new" "$d" >/dev/null 2>"$fs/err"
+		check_eq "$fs: same file system, $how: exit 0" 0 "$?"
+		check_eq "$fs: same file system, $how: every file new" "$(all new)" "$(state "$d")"
+		check_eq "$fs: same file system, $how: no temporary left" 0 "$(temps_in "$d")"
+		check_eq "$fs: same file system, $how: no fdatasync per file" 0 \
+			"$(grep -c 'fdatasync(' "$fs/trace3")"
+		clones=$(grep -c 'FICLONE' "$fs/trace3") # -z: the calls that succeeded
+		if [ $how = clone ]; then
+			check_eq "$fs: same file system: each file cloned" 10 "$clones"
+		else
+			check_eq "$fs: same file system, --reflink=never: none cloned" 0 "$clones"
+		fi
+		if [ $fs = xfs ] && [ $how = clone ]; then
+			check_eq "$fs: clones: no barrier" 0 "$(grep -c 'syncfs(' "$fs/trace3")"
+			check_eq "$fs: clones: no writeback started" 0 \
+				"$(grep -c 'sync_file_range(' "$fs/trace3")"
+		else
+			ok "$fs: same file system, $how: syncfs made" grep -q 'syncfs(.*= 0' "$fs/trace3"
+			check_eq "$fs: same file system, $how: no rename before the barrier" "" \
+				"$(barrier_first "$fs/trace3")"
+		fi
+	done
 done
 [ "$tested" -gt 0 ] || skip "no file system could be tested"
 done_testing

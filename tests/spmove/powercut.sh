@@ -14,9 +14,10 @@
 # old or new, none empty.  (c) A tree moved across two file systems (the
 # destination's cut first and without even its journal written, then the
 # source's with it, the worst order): the source tree or the destination
-# tree is complete.  GNU cp (PEER_CP, default cp on PATH) and mv (PEER_MV)
-# go through the same steps; their outcome is printed beside ours, not
-# checked.
+# tree is complete.  (d), (e): (a) and (b) from a source just written on
+# the destination's own file system (a clone where it can be).  GNU cp
+# (PEER_CP, default cp on PATH) and mv (PEER_MV) go through the same
+# steps; their outcome is printed beside ours, not checked.
 . "$top_srcdir/tests/lib.sh"
 require_root
 command -v xfs_io >/dev/null || skip "xfs_io missing (package xfsprogs)"
@@ -148,6 +149,46 @@ for fs in xfs ext4 btrfs; do
 			echo "# $fs (b): spmove: $got"
 		else
 			echo "# $fs (b): GNU cp $(peer_version "$PEER_CP"): $got"
+		fi
+	done
+
+	# (d) and (e): (a) and (b) with the source written on A just before,
+	# left to writeback: on XFS and btrfs the copy is a clone, replaced
+	# with no flush, as the clone carries the source's data already on
+	# disk (durable.c).
+	for tool in spmove cp; do
+		rm -f "$A/dst" "$A/src" && cp old.bin "$A/dst" && sync -f "$A"
+		cp src.bin "$A/src"
+		case $tool in
+		spmove) "$SPMOVE" "$A/src" "$A/dst" ;;
+		cp) "$PEER_CP" "$A/src" "$A/dst" ;;
+		esac
+		sync "$A"
+		cut "$A" -f
+		got=$(state "$A/dst" old.bin src.bin)
+		if [ $tool = spmove ]; then
+			check_eq "$fs (d): a file replaced by a copy on its own file system is old or new after a power cut" ok \
+				"$(case $got in old | new) echo ok ;; *) echo "$got ($(stat -c %s "$A/dst") bytes)" ;; esac)"
+		else
+			echo "# $fs (d): GNU cp $(peer_version "$PEER_CP"): $got"
+		fi
+	done
+	for tool in spmove cp; do
+		rm -rf "$A/tree" "$A/new" && cp -r oldtree "$A/tree" && sync -f "$A"
+		cp -r newtree "$A/new"
+		case $tool in
+		spmove) "$SPMOVE" -rT "$A/new" "$A/tree" ;;
+		cp) "$PEER_CP" -rT "$A/new" "$A/tree" ;;
+		esac
+		sync "$A/tree"
+		cut "$A" -f
+		got=$(tally "$A/tree" oldtree newtree)
+		if [ $tool = spmove ]; then
+			check_eq "$fs (e): each of 200 files replaced from its own file system is old or new after a power cut" ok \
+				"$(echo "$got" | grep -Eq '(empty|other|missing)' && echo "$got" || echo ok)"
+			echo "# $fs (e): spmove: $got"
+		else
+			echo "# $fs (e): GNU cp $(peer_version "$PEER_CP"): $got"
 		fi
 	done
 

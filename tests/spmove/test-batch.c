@@ -2,8 +2,10 @@
 /* Unit tests for spmove's queue of replaced files (src/spmove/batch.c):
  * the temporaries wait for one barrier and are then renamed in order; a
  * queue that cannot grow (out of memory) commits the file at once, counted
- * and cancelled like any other.  malloc is wrapped (-Wl,--wrap=malloc) so
- * that the one allocation of batch_add() can be made to fail. */
+ * and cancelled like any other; files that need no barrier get none.
+ * malloc is wrapped (-Wl,--wrap=malloc) so that the one allocation of
+ * batch_add() can be made to fail, syncfs and fdatasync so that the
+ * flushes are counted. */
 #include "config.h"
 
 #include <check.h>
@@ -37,6 +39,23 @@ void *__wrap_malloc(size_t n)
 	return __real_malloc(n);
 }
 
+/* The flushes made: syncfs(2) and fdatasync(2) calls. */
+static unsigned flushes;
+int __real_syncfs(int fd);
+int __wrap_syncfs(int fd);
+int __wrap_syncfs(int fd)
+{
+	flushes++;
+	return __real_syncfs(fd);
+}
+int __real_fdatasync(int fd);
+int __wrap_fdatasync(int fd);
+int __wrap_fdatasync(int fd)
+{
+	flushes++;
+	return __real_fdatasync(fd);
+}
+
 /* A scratch directory for one test, open as dir. */
 static char scratch[64];
 static int dir = -1;
@@ -53,6 +72,7 @@ static void scratch_make(void)
 	ck_assert_int_eq(fstat(dir, &st), 0);
 	dev = st.st_dev;
 	spmove_cancel = 0;
+	flushes = 0;
 }
 
 static void put(const char *name, const char *text)
@@ -106,7 +126,7 @@ static struct batch *two_files_one_queued(void)
 	old_and_new("f2", ".spmove-2");
 	struct batch *b = batch_new();
 	ck_assert_ptr_nonnull(b);
-	ck_assert_int_eq(batch_add(b, dir, dev, ".spmove-1", "f1", "t/f1", 3), 0);
+	ck_assert_int_eq(batch_add(b, dir, dev, ".spmove-1", "f1", "t/f1", 3, true), 0);
 	return b;
 }
 
@@ -126,15 +146,49 @@ static uint64_t both_replaced(const struct batch *b)
 START_TEST(queued_files_wait_for_the_commit)
 {
 	struct batch *b = two_files_one_queued();
-	ck_assert_int_eq(batch_add(b, dir, dev, ".spmove-2", "f2", "t/f2", 3), 0);
+	ck_assert_int_eq(batch_add(b, dir, dev, ".spmove-2", "f2", "t/f2", 3, true), 0);
 	/* Queued: nothing renamed yet. */
 	ck_assert_str_eq(text_of("f1"), "old");
 	ck_assert(exists(".spmove-2"));
 	ck_assert_int_eq(batch_commit(b), 0);
 	uint64_t barriers = both_replaced(b);
 	ck_assert_uint_le(barriers, 1); /* 0: one fdatasync(2) each instead */
+	ck_assert_uint_ge(flushes, 1);
 	batch_free(b);
 	scratch_remove((const char *const[]){ "f1", "f2", NULL });
+}
+END_TEST
+
+/* Temporaries that need no flush (clones on XFS) are renamed in order
+ * with no barrier; one that needs it among them gets one. */
+START_TEST(files_without_barrier_are_not_flushed)
+{
+	scratch_make();
+	old_and_new("f1", ".spmove-1");
+	old_and_new("f2", ".spmove-2");
+	struct batch *b = batch_new();
+	ck_assert_ptr_nonnull(b);
+	ck_assert_int_eq(batch_add(b, dir, dev, ".spmove-1", "f1", "t/f1", 3, false), 0);
+	ck_assert_int_eq(batch_add(b, dir, dev, ".spmove-2", "f2", "t/f2", 3, false), 0);
+	ck_assert_str_eq(text_of("f1"), "old");
+	ck_assert_int_eq(batch_commit(b), 0);
+	uint64_t barriers = both_replaced(b);
+	ck_assert_uint_eq(barriers, 0);
+	ck_assert_uint_eq(flushes, 0);
+	batch_free(b);
+
+	old_and_new("f3", ".spmove-3");
+	old_and_new("f4", ".spmove-4");
+	b = batch_new();
+	ck_assert_ptr_nonnull(b);
+	ck_assert_int_eq(batch_add(b, dir, dev, ".spmove-3", "f3", "t/f3", 3, false), 0);
+	ck_assert_int_eq(batch_add(b, dir, dev, ".spmove-4", "f4", "t/f4", 3, true), 0);
+	ck_assert_int_eq(batch_commit(b), 0);
+	ck_assert_str_eq(text_of("f3"), "new");
+	ck_assert_str_eq(text_of("f4"), "new");
+	ck_assert_uint_eq(flushes, 1); /* a syncfs, or f4's fdatasync */
+	batch_free(b);
+	scratch_remove((const char *const[]){ "f1", "f2", "f3", "f4", NULL });
 }
 END_TEST
 
@@ -144,7 +198,7 @@ START_TEST(out_of_memory_commits_at_once)
 {
 	struct batch *b = two_files_one_queued();
 	fail_next_malloc = true;
-	ck_assert_int_eq(batch_add(b, dir, dev, ".spmove-2", "f2", "t/f2", 3), 0);
+	ck_assert_int_eq(batch_add(b, dir, dev, ".spmove-2", "f2", "t/f2", 3, true), 0);
 	ck_assert(!fail_next_malloc);
 	both_replaced(b);
 	ck_assert_int_eq(batch_commit(b), 0);
@@ -163,7 +217,7 @@ START_TEST(out_of_memory_when_cancelled_keeps_the_old_file)
 	ck_assert_ptr_nonnull(b);
 	spmove_cancel = SIGINT;
 	fail_next_malloc = true;
-	ck_assert_int_ne(batch_add(b, dir, dev, ".spmove-1", "f1", "t/f1", 3), 0);
+	ck_assert_int_ne(batch_add(b, dir, dev, ".spmove-1", "f1", "t/f1", 3, true), 0);
 	ck_assert(!fail_next_malloc);
 	ck_assert_str_eq(text_of("f1"), "old");
 	ck_assert(!exists(".spmove-1"));
@@ -180,6 +234,7 @@ static Suite *batch_suite(void)
 	Suite *s = suite_create("spmove-batch");
 	TCase *tc = tcase_create("batch");
 	tcase_add_test(tc, queued_files_wait_for_the_commit);
+	tcase_add_test(tc, files_without_barrier_are_not_flushed);
 	tcase_add_test(tc, out_of_memory_commits_at_once);
 	tcase_add_test(tc, out_of_memory_when_cancelled_keeps_the_old_file);
 	suite_add_tcase(s, tc);

@@ -14,7 +14,7 @@
 # Usage: check-powercut.sh SRCDIR BUILDDIR
 # Exit: 0 no violation, 1 a violation or a failed run, 77 skipped (not root).
 # Environment: VM_KERNELS (default "6.1 6.12"), PC_FS (default
-# "ext4 xfs btrfs"), PC_CASES (default "a b c"; FS:CASE, e.g. ext4:c, runs
+# "ext4 xfs btrfs"), PC_CASES (default "a b c d e"; FS:CASE, e.g. ext4:c, runs
 # that case on that file system only), PC_MAX_POINTS (at most so
 # many replay points per case, evenly spread; default 0: every point),
 # VM_CACHE, VM_TIMEOUT (default 3600), VM_MEM (default 2048M), VM_SMP.
@@ -54,7 +54,7 @@ for series in $kernels; do
 	unset vm_init vm_payload vm_modules vm_binaries
 	log=$builddir/check-powercut-$series.log
 	t0=$(date +%s)
-	vm_append_extra=" pc_fs=$(echo $fss | tr ' ' ,) pc_max=${PC_MAX_POINTS:-0} pc_cases=$(echo ${PC_CASES:-a b c} | tr ' ' ,)" boot "$abi" "$log" pc-initramfs
+	vm_append_extra=" pc_fs=$(echo $fss | tr ' ' ,) pc_max=${PC_MAX_POINTS:-0} pc_cases=$(echo ${PC_CASES:-a b c d e} | tr ' ' ,)" boot "$abi" "$log" pc-initramfs
 	say "$series ($abi): $(( $(date +%s) - t0 ))s; console: $log"
 	grep -q '^PC-END' "$log" || { say "$series: the guest did not finish"; status=1; }
 	grep -E '^PC(-BAD|-TIME)? ' "$log" | sed "s/^/$series: /"

@@ -15,7 +15,14 @@
 #       or new (the walker finishes a directory while the workers copy
 #       the next, and one barrier serves several directories).
 #   (c) spmove --remove-source A/tree B/tree: one of the two complete.
-# Another program fsyncs A's directory after spmove, as in the issue.
+#   (d) spmove A/src A/dst, the source written just before on the same
+#       file system (a clone on XFS and btrfs, with no flush): A/dst old
+#       or new.
+#   (e) spmove -rT A/new A/tree, (b) with the new tree written just
+#       before on the same file system (clones, no barrier): each old or
+#       new.
+# Another program fsyncs A's directory after spmove, as in the issue (in
+# (e) every directory of the tree).
 # Prints "PC FS CASE POINTS VIOLATIONS of=ALL" and "PC-BAD FS CASE POINT:
 # what"; PC's mounts=M says how many images were mounted (the other points
 # had the bytes of one already judged).  pc_max=N on the kernel command line checks at most N points per
@@ -27,7 +34,7 @@ fss=${*:-ext4 xfs btrfs}
 max=$(sed -n 's/.*pc_max=\([0-9]*\).*/\1/p' /proc/cmdline)
 max=${max:-0}
 cases=$(sed -n 's/.*pc_cases=\([a-z0-9:,]*\).*/\1/p' /proc/cmdline | tr , ' ')
-cases=${cases:-a b c}
+cases=${cases:-a b c d e}
 half=655360     # sectors: 320 MiB per file system (XFS needs 300)
 W=/tmp/pc
 mkdir -p $W/a $W/b
@@ -87,17 +94,24 @@ record() {
 	a) cp $W/ref/dst $W/a/dst; cp $W/ref/src $W/b/src ;;
 	b) cp -r $W/ref/old $W/a/tree; cp -r $W/ref/new $W/b/new ;;
 	c) cp -r $W/ref/tree $W/a/tree ;;
+	d) cp $W/ref/dst $W/a/dst ;;
+	e) cp -r $W/ref/old $W/a/tree ;;
 	esac
 	sync
 	dmsetup message lw 0 mark setup
+	# (d) and (e): the source is written now, left to writeback.
 	case $c in
 	a) spmove $W/b/src $W/a/dst ;;
 	b) spmove -rT $W/b/new $W/a/tree ;;
 	c) spmove --remove-source $W/a/tree $W/b/tree ;;
+	d) cp $W/ref/src $W/a/src && spmove $W/a/src $W/a/dst ;;
+	e) cp -r $W/ref/new $W/a/new && spmove -rT $W/a/new $W/a/tree ;;
 	esac 2> $W/err || echo "PC-BAD $fs $c run: spmove failed: $(cat $W/err)"
 	case $c in
 	c) sync $W/a ;;
-	*) sync $W/a/$([ $c = a ] && echo . || echo tree) ;;
+	a|d) sync $W/a/. ;;
+	b) sync $W/a/tree ;;
+	e) sync $W/a/tree $W/a/tree/* ;;
 	esac
 	umount $W/a $W/b
 	unhalves
@@ -120,13 +134,13 @@ umount_half() { umount $W/$2; dmsetup remove s$2; forget; }
 
 # judge FS CASE HALF: mounts HALF's image, checks its part of the
 # promise; prints what is wrong, nothing when it holds; 1 when it does
-# not.  (a) and (b) look at A (the destination) only, (c) at either tree.
+# not.  (c) looks at either tree, the others at A (the destination) only.
 judge() {
 	local fs=$1 c=$2 h=$3 out
 	mount_half $fs $h || { echo "$h does not mount"; return 1; }
 	case $c in
-	a) out=$(lwreplay - same $W/a/dst $W/ref/dst $W/ref/src) ;;
-	b) out=$(lwreplay - same $W/a/tree $W/ref/old $W/ref/new) ;;
+	a|d) out=$(lwreplay - same $W/a/dst $W/ref/dst $W/ref/src) ;;
+	b|e) out=$(lwreplay - same $W/a/tree $W/ref/old $W/ref/new) ;;
 	c) out=$(lwreplay - same $W/$h/tree $W/ref/tree) ;;
 	esac
 	local rc=$?
@@ -140,8 +154,8 @@ judge() {
 # log is replayed forward onto one image, point after point.  A file
 # system whose image has not changed since a point where it was judged
 # (the same count of writes into its half, from lwreplay points) is not
-# mounted again: the verdict on the same bytes is reused.  (a) and (b)
-# mount the destination only; (c) judges the source's tree first (it
+# mounted again: the verdict on the same bytes is reused.  (a), (b), (d)
+# and (e) mount the destination only; (c) judges the source's tree first (it
 # changes only when spmove removes it) and the destination's only when
 # the source's is not complete.
 replay_check() {
@@ -163,7 +177,7 @@ replay_check() {
 	run=$((${run:-0} + 1))
 	while read -r p kind pos va vb; do
 		out=
-		case $c in a|b) judged="a:$va" ;; c) judged="a:$va b:$vb" ;; esac
+		case $c in c) judged="a:$va b:$vb" ;; *) judged="a:$va" ;; esac
 		for hv in $judged; do
 			h=${hv%%:*} ver=${hv#*:}
 			eval "ok=\${vd_${run}_${h}_$ver:-}"
