@@ -83,6 +83,57 @@ cut() {
 	umount "$1" && mount "$dev" "$1"
 }
 
+# replace_one CASE SRC: $A/dst, on disk, replaced by SRC (src.bin's
+# data; written first when it is on A) by spmove, then by GNU cp, each
+# followed by another program's fsync of A and a power cut: spmove's
+# outcome checked (old or new), cp's printed.
+replace_one() {
+	local tool got what="the replaced file is old or new after a power cut"
+	[ "$1" = d ] && what="a file replaced by a copy on its own file system is old or new after a power cut"
+	for tool in spmove cp; do
+		rm -f "$A/dst" "$A/src" && cp old.bin "$A/dst" && sync -f "$A"
+		[ "$2" = src.bin ] || cp src.bin "$2"
+		case $tool in
+		spmove) "$SPMOVE" "$2" "$A/dst" ;;
+		cp) "$PEER_CP" "$2" "$A/dst" ;;
+		esac
+		sync "$A"
+		cut "$A" -f
+		got=$(state "$A/dst" old.bin src.bin)
+		if [ $tool = spmove ]; then
+			check_eq "$fs ($1): $what" ok \
+				"$(case $got in old | new) echo ok ;; *) echo "$got ($(stat -c %s "$A/dst") bytes)" ;; esac)"
+		else
+			echo "# $fs ($1): GNU cp $(peer_version "$PEER_CP"): $got"
+		fi
+	done
+}
+
+# replace_tree CASE SRC: the same for $A/tree (oldtree) replaced with -rT
+# by SRC (newtree's files), each file old or new.
+replace_tree() {
+	local tool got what="each of 200 replaced files is old or new after a power cut"
+	[ "$1" = e ] && what="each of 200 files replaced from its own file system is old or new after a power cut"
+	for tool in spmove cp; do
+		rm -rf "$A/tree" "$A/new" && cp -r oldtree "$A/tree" && sync -f "$A"
+		[ "$2" = newtree ] || cp -r newtree "$2"
+		case $tool in
+		spmove) "$SPMOVE" -rT "$2" "$A/tree" ;;
+		cp) "$PEER_CP" -rT "$2" "$A/tree" ;;
+		esac
+		sync "$A/tree"
+		cut "$A" -f
+		got=$(tally "$A/tree" oldtree newtree)
+		if [ $tool = spmove ]; then
+			check_eq "$fs ($1): $what" ok \
+				"$(echo "$got" | grep -Eq '(empty|other|missing)' && echo "$got" || echo ok)"
+			echo "# $fs ($1): spmove: $got"
+		else
+			echo "# $fs ($1): GNU cp $(peer_version "$PEER_CP"): $got"
+		fi
+	done
+}
+
 make_random src.bin 1048576
 make_random old.bin 1048576
 mkdir oldtree newtree movetree movetree/sub
@@ -115,82 +166,15 @@ for fs in xfs ext4 btrfs; do
 	fi
 	tested=$((tested + 1))
 
-	# (a) One file replaced.
-	for tool in spmove cp; do
-		rm -f "$A/dst" && cp old.bin "$A/dst" && sync -f "$A"
-		case $tool in
-		spmove) "$SPMOVE" src.bin "$A/dst" ;;
-		cp) "$PEER_CP" src.bin "$A/dst" ;;
-		esac
-		sync "$A"
-		cut "$A" -f
-		got=$(state "$A/dst" old.bin src.bin)
-		if [ $tool = spmove ]; then
-			check_eq "$fs (a): the replaced file is old or new after a power cut" ok \
-				"$(case $got in old | new) echo ok ;; *) echo "$got ($(stat -c %s "$A/dst") bytes)" ;; esac)"
-		else
-			echo "# $fs (a): GNU cp $(peer_version "$PEER_CP"): $got"
-		fi
-	done
-
-	# (b) -r over an existing tree of 200 files.
-	for tool in spmove cp; do
-		rm -rf "$A/tree" && cp -r oldtree "$A/tree" && sync -f "$A"
-		case $tool in
-		spmove) "$SPMOVE" -rT newtree "$A/tree" ;;
-		cp) "$PEER_CP" -rT newtree "$A/tree" ;;
-		esac
-		sync "$A/tree"
-		cut "$A" -f
-		got=$(tally "$A/tree" oldtree newtree)
-		if [ $tool = spmove ]; then
-			check_eq "$fs (b): each of 200 replaced files is old or new after a power cut" ok \
-				"$(echo "$got" | grep -Eq '(empty|other|missing)' && echo "$got" || echo ok)"
-			echo "# $fs (b): spmove: $got"
-		else
-			echo "# $fs (b): GNU cp $(peer_version "$PEER_CP"): $got"
-		fi
-	done
-
-	# (d) and (e): (a) and (b) with the source written on A just before,
-	# left to writeback: on XFS and btrfs the copy is a clone, replaced
-	# with no flush, as the clone carries the source's data already on
-	# disk (durable.c).
-	for tool in spmove cp; do
-		rm -f "$A/dst" "$A/src" && cp old.bin "$A/dst" && sync -f "$A"
-		cp src.bin "$A/src"
-		case $tool in
-		spmove) "$SPMOVE" "$A/src" "$A/dst" ;;
-		cp) "$PEER_CP" "$A/src" "$A/dst" ;;
-		esac
-		sync "$A"
-		cut "$A" -f
-		got=$(state "$A/dst" old.bin src.bin)
-		if [ $tool = spmove ]; then
-			check_eq "$fs (d): a file replaced by a copy on its own file system is old or new after a power cut" ok \
-				"$(case $got in old | new) echo ok ;; *) echo "$got ($(stat -c %s "$A/dst") bytes)" ;; esac)"
-		else
-			echo "# $fs (d): GNU cp $(peer_version "$PEER_CP"): $got"
-		fi
-	done
-	for tool in spmove cp; do
-		rm -rf "$A/tree" "$A/new" && cp -r oldtree "$A/tree" && sync -f "$A"
-		cp -r newtree "$A/new"
-		case $tool in
-		spmove) "$SPMOVE" -rT "$A/new" "$A/tree" ;;
-		cp) "$PEER_CP" -rT "$A/new" "$A/tree" ;;
-		esac
-		sync "$A/tree"
-		cut "$A" -f
-		got=$(tally "$A/tree" oldtree newtree)
-		if [ $tool = spmove ]; then
-			check_eq "$fs (e): each of 200 files replaced from its own file system is old or new after a power cut" ok \
-				"$(echo "$got" | grep -Eq '(empty|other|missing)' && echo "$got" || echo ok)"
-			echo "# $fs (e): spmove: $got"
-		else
-			echo "# $fs (e): GNU cp $(peer_version "$PEER_CP"): $got"
-		fi
-	done
+	# (a) One file replaced; (d) the same from a source written on A just
+	# before, left to writeback: a clone on XFS and btrfs, replaced with
+	# no flush on XFS (durable.c).
+	replace_one a src.bin
+	replace_one d "$A/src"
+	# (b) -r over an existing tree of 200 files; (e) from a tree written
+	# on A just before.
+	replace_tree b newtree
+	replace_tree e "$A/new"
 
 	# (c) A tree moved from A to B: the power cut hits B before its
 	# journal is written and A after, so that A's removals last and B
