@@ -64,11 +64,14 @@ grep -rlIZ --exclude-dir=.git --exclude-dir=autom4te.cache -F "$top" "$copy" |
 cd "$copy" || exit 99
 
 # run_tests TESTS: make check with TESTS ("check-unit": the unit tests);
-# prints the results of the failed ones.  Returns make's status.
+# prints the results of the failed ones.  Returns make's status.  The
+# tests' scratch files go under $scratch (TMPDIR): a test that fails, as
+# it should under a mutant, does not get to remove its own.
+mkdir "$scratch/tmp" || exit 99
 run_tests() {
 	local t=" $1 "
 	[[ $t != *" check-unit "* ]] || t="${t/ check-unit / $(make -s print-unit-tests) }"
-	nice make -s -j"$jobs" check TESTS="$t" >"$scratch/make.out" 2>&1
+	TMPDIR=$scratch/tmp nice make -s -j"$jobs" check TESTS="$t" >"$scratch/make.out" 2>&1
 	local rc=$?
 	grep -E '^(FAIL|ERROR|SKIP):' "$scratch/make.out" | tr '\n' ' '
 	return $rc
