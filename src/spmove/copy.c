@@ -48,6 +48,7 @@ struct target {
 	bool old_named;       /* old_fd is the file of the name itself, opened
 			       * and looked at by look_listed_dst() */
 	bool old_mount_root;  /* old_named: a mount point */
+	bool hidden;          /* dirfd is in a new tree not yet shown (struct loc) */
 	char name[NAME_MAX + 1];
 };
 
@@ -55,7 +56,8 @@ struct target {
 static void target_init(struct target *t, const struct loc *dst)
 {
 	*t = (struct target){ .dirfd = dst->dir, .base = dst->name, .path = dst->path,
-			      .dev = dst->dir_dev, .own_dir = -1, .old_fd = -1 };
+			      .dev = dst->dir_dev, .own_dir = -1, .old_fd = -1,
+			      .hidden = dst->hidden };
 }
 
 /* Let go of what target_init() and resolve_output() opened. */
@@ -84,6 +86,7 @@ static int target_at(struct target *t, int at, const char *dir, const char *name
 	t->dirfd = t->own_dir = fd;
 	t->base = t->name;
 	t->dev = 0;
+	t->hidden = false;
 	return 0;
 }
 
@@ -119,6 +122,18 @@ static int temp_create(const struct target *t, const char *link_target, mode_t m
 						   O_NOFOLLOW | O_CLOEXEC, mode & 07777);
 		if (fd >= 0)
 			return fd;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+int copy_temp_dir(int dirfd, mode_t mode, char *name, size_t size)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		temp_name(name, size);
+		if (mkdirat(dirfd, name, mode) == 0)
+			return 0;
 		if (errno != EEXIST)
 			return -errno;
 	}
@@ -299,7 +314,8 @@ struct output {
 	bool replaces;  /* keeps an existing DST's mode and owner */
 	bool moded;     /* made with its final mode: no chmod after */
 	bool unnamed;   /* temp: made by O_TMPFILE, linked in when complete */
-	bool direct;    /* a stream's copy made under DST's free name (dev, ino) */
+	bool direct;    /* made under DST's free name (dev, ino; 0 when not
+			 * looked at): a stream's copy, or any in a hidden tree */
 	bool acl_wanted; /* temp, replaces: the mode and ACL of DST are kept */
 	bool acl_read;  /* acl, acl_len: DST's ACL, read and checked */
 	dev_t dev;
@@ -719,6 +735,21 @@ static int output_open(struct copier *s, const struct target *t, const struct st
 		if (err != -EEXIST)
 			return err;
 	}
+	/* In a new tree that no one sees until it is complete (entry.c), a
+	 * free name is written at once, as cp writes it: no name shows the
+	 * file half-written but the tree's temporary one, and a failed copy
+	 * is removed before the tree is shown. */
+	if (t->absent && t->hidden) {
+		out->fd = openat(t->dirfd, t->base,
+				 O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, mode);
+		if (out->fd >= 0) {
+			out->temp = false;
+			out->direct = true;
+			return 0;
+		}
+		if (errno != EEXIST)
+			return -errno;
+	}
 	/* For a free name, a file without a name until it is complete: one
 	 * directory change (the link) instead of two (create and rename), and
 	 * nothing to remove if the copy fails. */
@@ -898,7 +929,7 @@ static int output_finish(struct copier *s, const struct target *t, struct output
 {
 	int err = 0;
 	const char *what = "setting permissions for";
-	struct loc at = { t->dirfd, t->base, t->path, t->dev, false, false, false };
+	struct loc at = { t->dirfd, t->base, t->path, t->dev, false, false, false, false };
 	/* As cp: attributes that cannot be kept fail the copy, not undo it.
 	 * Extended attributes go first, while the file is still writable. */
 	bool kept = out->special || !attrs_copy(s, src, in, st, out->fd, &at, !out->replaces);
@@ -950,6 +981,12 @@ static int output_finish(struct copier *s, const struct target *t, struct output
 	}
 	int fd = out->fd;
 	out->fd = -1;
+	/* Which file a failed copy made under its name is, for its removal. */
+	struct stat made;
+	if (err && out->direct && !out->ino && fstat(fd, &made) == 0) {
+		out->dev = made.st_dev;
+		out->ino = made.st_ino;
+	}
 	if (close(fd) < 0 && !err) {
 		err = -errno;
 		what = "failed to close";
@@ -974,18 +1011,24 @@ static int output_finish(struct copier *s, const struct target *t, struct output
 	return err != 0 || !kept;
 }
 
-/* Remove what a failed copy left behind (a stream's direct copy only
- * while its name is still that file). */
+/* Remove what a failed copy left behind (a direct copy only while its
+ * name is still that file, or when it could not be looked at, in a hidden
+ * tree, where no one else makes files). */
 static void output_discard(const struct target *t, struct output *out)
 {
+	struct stat st;
+	if (out->fd >= 0 && out->direct && !out->ino && fstat(out->fd, &st) == 0) {
+		out->dev = st.st_dev;
+		out->ino = st.st_ino;
+	}
 	if (out->fd >= 0)
 		close(out->fd);
 	out->fd = -1;
 	if (out->temp && !out->unnamed)
 		unlinkat(t->dirfd, out->name, 0);
-	struct stat st;
 	if (out->direct && fstatat(t->dirfd, t->base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    S_ISREG(st.st_mode) && st.st_dev == out->dev && st.st_ino == out->ino)
+	    S_ISREG(st.st_mode) &&
+	    (out->ino ? st.st_dev == out->dev && st.st_ino == out->ino : t->hidden))
 		unlinkat(t->dirfd, t->base, 0);
 }
 
@@ -1202,7 +1245,7 @@ int copy_stdin(struct copier *s, const struct loc *dst)
 	struct stat as_file = st;
 	if (!S_ISREG(st.st_mode))
 		as_file.st_mode = S_IFREG | 0666;
-	struct loc in = { AT_FDCWD, "-", "-", 0, false, false, false };
+	struct loc in = { AT_FDCWD, "-", "-", 0, false, false, false, false };
 	int status = copy_into(s, &in, STDIN_FILENO, &as_file, S_ISREG(st.st_mode), &t,
 			       exists ? &dst_st : NULL);
 	target_close(&t);

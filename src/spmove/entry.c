@@ -16,6 +16,7 @@
 #include "message.h"
 #include "path.h"
 #include "quote.h"
+#include "rmtree.h"
 #include "spmove.h"
 
 /* What is known of the destination before anything is changed. */
@@ -388,6 +389,20 @@ static int remember_copy(struct spmove *s, const struct stat *st, const struct l
 	return status;
 }
 
+/* The path earlier, a copy's name as shown, as the file system has it now:
+ * in the hidden tree (s->hidden) until it is shown, through buf (size
+ * bytes).  Returns the path. */
+static const char *hidden_path(const struct spmove *s, const char *earlier, char *buf,
+			       size_t size)
+{
+	const char *shown = s->hidden.shown;
+	size_t n = shown ? strlen(shown) : 0;
+	if (!n || strncmp(earlier, shown, n) || (earlier[n] && earlier[n] != '/') ||
+	    (size_t)snprintf(buf, size, "%s%s", s->hidden.real, earlier + n) >= size)
+		return earlier;
+	return buf;
+}
+
 /* Make dst a hard link to earlier (the copy of another link of the same
  * source file st), replacing what is there: from a descriptor of the
  * earlier copy, checked to be the file made then (the name is a path,
@@ -397,7 +412,8 @@ static int link_again(const struct spmove *s, const struct stat *st, const char 
 		      const struct loc *dst)
 {
 	struct stat want, now;
-	int fd = open(earlier, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	char real[PATH_MAX];
+	int fd = open(hidden_path(s, earlier, real, sizeof(real)), O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0 && (fstat(fd, &now) < 0 ||
 			(seen_copy(s->copies, st, &want) && !same_inode(&want, &now)))) {
 		close(fd);
@@ -438,11 +454,15 @@ static const char *earlier_copy(struct spmove *s, const struct stat *st, const c
 /* A directory met again: refuse to copy it into itself, or to hard-link
  * it.  STEP_GO_ON for a directory reached twice through -L/-H, STEP_DONE
  * to skip it (named twice). */
-static enum step directory_again(struct spmove *s, const struct loc *src, const struct loc *dst,
-			   const char *earlier, const struct top *top, bool command_line,
-			   struct outcome *out)
+static enum step directory_again(struct spmove *s, const struct loc *src, const struct stat *st,
+			   const struct loc *dst, const char *earlier, const struct top *top,
+			   bool command_line, struct outcome *out)
 {
-	if (same_entry(src->path, earlier)) {
+	/* The copy met under its own name, or under the temporary one of a
+	 * hidden tree. */
+	bool hidden = s->hidden.shown && st->st_dev == s->hidden.dev &&
+		      st->st_ino == s->hidden.ino;
+	if (hidden || same_entry(src->path, earlier)) {
 		cli_error(0, "cannot copy a directory, %s, into itself, %s", quoted(top->src),
 			  quoted(top->dst));
 		out->into_self = true;
@@ -858,9 +878,73 @@ static bool dir_defer(struct spmove *s, struct dir_copy *c, const struct top *to
 	return true;
 }
 
+/* Whether the new directory dst, the top of an operand's copy, is made
+ * under a temporary name beside its own and shown once complete: in a
+ * plain copy (a move and --fsync make each file durable under the name it
+ * keeps), one tree at a time, and where the paths of its copies can be
+ * told from the ones shown (hard links are made to the earlier copy's
+ * path: hidden_path()). */
+static bool may_hide(const struct spmove *s, const struct loc *dst)
+{
+	const struct spmove_options *o = s->c.o;
+	size_t n = strlen(dst->path), k = strlen(dst->name);
+	return !o->move && !o->fsync && !s->hidden.shown && k && n >= k &&
+	       !strcmp(dst->path + n - k, dst->name) && (n == k || dst->path[n - k - 1] == '/') &&
+	       n - k + sizeof(".spmove-12345678") <= sizeof(s->hidden.real);
+}
+
+/* rm_tree_at_checked(): the hidden tree's top is the directory made
+ * (arg: s->hidden); below it, all is the copy's. */
+static bool hidden_dir(const struct stat *st, bool top, void *arg)
+{
+	const struct hidden_top *h = arg;
+	return !top || (st->st_dev == h->dev && st->st_ino == h->ino);
+}
+
+/* Show the tree made under the name temp beside dst (s->hidden: the
+ * directory made there, or when it could not be opened, whatever
+ * directory has the name) under dst's name: one rename(2), which replaces
+ * nothing another process put there meanwhile.  When another file took
+ * the name since, the copy fails as cp's mkdir(2) would have, and what it
+ * made is removed.  Returns 0, or 1 after a report. */
+static int show_tree(struct spmove *s, const struct loc *dst, const char *temp)
+{
+	struct stat st;
+	bool known = s->hidden.ino != 0;
+	int err = fstatat(dst->dir, temp, &st, AT_SYMLINK_NOFOLLOW) < 0 ? -errno
+		  : !S_ISDIR(st.st_mode) ||
+		    (known && (st.st_dev != s->hidden.dev || st.st_ino != s->hidden.ino))
+		  ? -ESTALE : 0;
+	if (!err && renameat2(dst->dir, temp, dst->dir, dst->name, RENAME_NOREPLACE) < 0)
+		err = -errno;
+	/* A file system without RENAME_NOREPLACE: a free name is taken by a
+	 * plain rename (which could replace an empty directory only). */
+	if (err == -EINVAL && fstatat(dst->dir, dst->name, &st, AT_SYMLINK_NOFOLLOW) < 0 &&
+	    errno == ENOENT)
+		err = renameat(dst->dir, temp, dst->dir, dst->name) < 0 ? -errno : 0;
+	s->hidden.shown = NULL;
+	if (!err)
+		return 0;
+	if (err == -ESTALE || err == -ENOENT) {
+		cli_error(0, "cannot create directory %s: its copy was moved away from %s",
+			  quoted(dst->path), quoted(s->hidden.real));
+		return 1;
+	}
+	cli_error(-err, "cannot create directory %s", quoted(dst->path));
+	int gone = known ? rm_tree_at_checked(dst->dir, temp, NULL, hidden_dir, &s->hidden)
+		   : unlinkat(dst->dir, temp, AT_REMOVEDIR) < 0 ? -errno : 0;
+	if (gone)
+		cli_error(-gone, "cannot remove %s", quoted(s->hidden.real));
+	return 1;
+}
+
 /* Copy the directory src (st; follow: looked at through a symbolic link)
  * to dst: make it (private until filled), copy its entries, then give it
- * its attributes.  Returns 0 or 1. */
+ * its attributes.  A new tree is made under a temporary name (may_hide()),
+ * shown by show_tree() when complete, or when the run is cut short by a
+ * signal: no file of it is seen under its name half-written, and each file
+ * is written under its own name at once, without the unnamed file and the
+ * link that stand in for the tree's one rename elsewhere.  Returns 0 or 1. */
 static int copy_directory(struct spmove *s, const struct loc *src, const struct stat *st,
 			  bool follow, const struct loc *dst, const struct dest *d,
 			  const struct top *top, struct ancestor *up, struct outcome *out)
@@ -904,6 +988,11 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 	s->c.spare_dir = NULL;
 	struct stat operand_dir;
 	bool let_go = false;
+	/* The temporary name of a new tree's top, while it has one. */
+	const struct loc *shown = dst;
+	struct loc hidden_loc;
+	char hidden_name[32];
+	bool hide = made && !up && may_hide(s, dst), hidden_made = false;
 	/* A move removes, after the copy, only the directories it copied. */
 	if (o->move && s->moved_dirs && !seen_find(s->moved_dirs, &src_now) &&
 	    !seen_add(s->moved_dirs, &src_now, "") && !seen_find(s->moved_dirs, &src_now)) {
@@ -927,10 +1016,26 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 		 * mkdir(1); the owner may fill it whatever its mode says. */
 		mode_t mode = (keeps_mode(&s->c) || o->no_keep_mode ? new_file_mode(&s->c, st->st_mode)
 							       : st->st_mode & 07777) & ~c->omitted;
-		if (mkdirat(dst->dir, dst->name, mode | S_IRWXU) < 0) {
-			cli_error(errno, "cannot create directory %s", quoted(dst->path));
+		int err = hide ? copy_temp_dir(dst->dir, mode | S_IRWXU, hidden_name,
+					       sizeof(hidden_name))
+			  : mkdirat(dst->dir, dst->name, mode | S_IRWXU) < 0 ? -errno : 0;
+		if (err) {
+			cli_error(-err, "cannot create directory %s", quoted(dst->path));
 			status = 1;
 			goto leave;
+		}
+		if (hide) {
+			hidden_loc = *dst;
+			hidden_loc.name = hidden_name;
+			hidden_loc.hidden = hidden_made = true;
+			dst = &hidden_loc;
+			c->dst = hidden_loc;
+			size_t dir_len = strlen(shown->path) - strlen(shown->name);
+			snprintf(s->hidden.real, sizeof(s->hidden.real), "%.*s%s", (int)dir_len,
+				 shown->path, hidden_name);
+			s->hidden.shown = shown->path;
+			s->hidden.dev = 0;
+			s->hidden.ino = 0; /* until it is opened */
 		}
 		if (o->verbose && o->move)
 			printf("created directory %s\n", quoted(dst->path));
@@ -942,6 +1047,10 @@ static int copy_directory(struct spmove *s, const struct loc *src, const struct 
 		here->dst_fd = -1;
 		status = 1;
 		goto leave;
+	}
+	if (hidden_made) {
+		s->hidden.dev = here->dst_st.st_dev;
+		s->hidden.ino = here->dst_st.st_ino;
 	}
 	tree_entered(here);
 	/* Asked once: both dir_defer() and dir_attributes() need it. */
@@ -984,6 +1093,8 @@ done:
 	/* Also after a failure below: the operand's number is its again. */
 	if (let_go)
 		status |= tree_take_back_operand(dst, here, &operand_dir);
+	if (hidden_made)
+		status |= show_tree(s, shown, hidden_name);
 	dir_close(c);
 	if (c != &own)
 		free(c);
@@ -1083,7 +1194,7 @@ static int copy_to_dest(struct spmove *s, const struct loc *src, const struct st
 	const char *earlier = earlier_copy(s, st, dst->path, command_line);
 	enum step step = STEP_GO_ON;
 	if (earlier && S_ISDIR(st->st_mode))
-		step = directory_again(s, src, dst, earlier, top, command_line, out);
+		step = directory_again(s, src, st, dst, earlier, top, command_line, out);
 	else if (earlier)
 		step = link_again(s, st, earlier, dst) ? STEP_FAILED : STEP_DONE;
 	if (step == STEP_GO_ON && o->move && command_line)

@@ -111,6 +111,7 @@ int loc_child(const struct loc *parent, int dirfd, const char *name, char *buf, 
 	l->path = buf;
 	l->dir_dev = 0;
 	l->must_dir = l->no_link = l->seen_absent = false;
+	l->hidden = parent->hidden;
 	return path_join(buf, size, parent->path, name);
 }
 

@@ -132,7 +132,7 @@ static int do_operand(struct spmove *s, const char *src_path, const char *dst_pa
 		      const char *dst_name, bool dst_absent)
 {
 	struct loc_buf src_buf, dst_buf;
-	struct loc src, dst = { dst_dir, dst_name, dst_path, 0, false, false, false };
+	struct loc src, dst = { dst_dir, dst_name, dst_path, 0, false, false, false, false };
 	int err = loc_operand(src_path, &src_buf, &src);
 	if (err) {
 		cli_error(-err, "cannot stat %s", quoted(src_path));
@@ -180,8 +180,8 @@ static int parents_protect(struct spmove *s, struct made_dir *made, int n)
 		struct made_dir *m = &made[n];
 		/* Through the descriptors of the very directories, never by
 		 * a name another user could have swapped meanwhile. */
-		struct loc src = { m->src_fd, ".", m->src_path, 0, false, false, false };
-		struct loc dst = { m->fd, ".", m->path, 0, false, false, false };
+		struct loc src = { m->src_fd, ".", m->src_path, 0, false, false, false, false };
+		struct loc dst = { m->fd, ".", m->path, 0, false, false, false, false };
 		mode_t mode = s->c.o->no_keep_mode ? 0777 : m->st.st_mode & 07777;
 		char proc[64];
 		if (!m->name || !m->path || !m->src_name || !m->src_path) {

@@ -157,6 +157,15 @@ struct spmove {
 				    * workers may still be copying, its
 				    * attributes not yet given (one at most) */
 	bool no_defer;             /* while that one is finished: none */
+	/* The new tree being made under a temporary name beside its own
+	 * (entry.c), while it is: the path it is shown under, the one it is
+	 * made under, and its directory. */
+	struct hidden_top {
+		const char *shown;
+		char real[PATH_MAX];
+		dev_t dev;
+		ino_t ino;
+	} hidden;
 };
 
 /* ---- personality.c ---- */
@@ -194,6 +203,8 @@ struct loc {
 	bool must_dir;     /* the operand ended in a slash: it must be a directory */
 	bool no_link;      /* with must_dir: a link there is refused (a move) */
 	bool seen_absent;  /* the command line's first look found no file there */
+	bool hidden;       /* dir is in a new tree made under a temporary name
+			    * (entry.c): its free names are written at once */
 };
 
 /* Room for an operand's directory part. */
@@ -223,7 +234,8 @@ size_t loc_dir_len(const struct loc *l);
 void loc_close(struct loc *l);
 
 /* The entry name of the directory dirfd, whose loc is parent: its path
- * joined into buf (size bytes).  Returns 0 or -ENAMETOOLONG. */
+ * joined into buf (size bytes), in a hidden tree when parent is.  Returns
+ * 0 or -ENAMETOOLONG. */
 int loc_child(const struct loc *parent, int dirfd, const char *name, char *buf, size_t size,
 	      struct loc *l);
 
@@ -395,6 +407,10 @@ int remove_source(const struct spmove *s, const struct loc *src, const struct st
 int copy_regular(struct copier *s, const struct loc *src, const struct stat *src_st, bool follow,
 		 const struct loc *dst, const struct stat *dst_st, bool dst_absent,
 		 bool dst_link);
+
+/* Make a directory with mode (cut as mkdir(2)'s) under a new temporary
+ * name in dirfd; the name goes to name.  Returns 0 or a negative errno. */
+int copy_temp_dir(int dirfd, mode_t mode, char *name, size_t size);
 
 /* What a step of a copy says: finished, with status 0 (STEP_DONE) or 1
  * after a report (STEP_FAILED) -- the values are the exit statuses -- or

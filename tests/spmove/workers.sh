@@ -91,9 +91,14 @@ check_eq "-v: the lines are cp -v's" "$(/usr/bin/cp -rv src ref-v | sort)" \
 # A copy that fails in a worker: reported in GNU's words, the rest copied,
 # no name for the failed file, nothing temporary left.  (strace counts the
 # calls of each thread: each may fail its Nth.)
+# A new tree's files are written under their names (the tree shown when
+# complete); linkat(2) names the unnamed files of a tree copied into a
+# directory that is there.
 for fault in "linkat:error=EIO:when=7" "copy_file_range:error=EIO:when=9"; do
 	rm -rf dst
-	run_cmd out err inject "$fault" "$SPMOVE" -r src dst
+	into=
+	case $fault in linkat*) mkdir dst && into=-T ;; esac
+	run_cmd out err inject "$fault" "$SPMOVE" -r $into src dst
 	check_eq "$fault: exit 1" 1 "$RC"
 	failed=$(wc -l <err)
 	ok "$fault: one message per failed copy (at most one per thread: $failed)" \
