@@ -7,7 +7,9 @@
 # destination or the new one, never a mix, and the source as it was;
 # (c) a copy over an existing tree on XFS, where the replaced files wait
 # for one syncfs(2) before their renames (src/spmove/batch.c), always
-# leaves each file old or new.
+# leaves each file old or new; (d) a copy of a tree to a new name, made
+# under a temporary name and shown by one rename, leaves nothing under
+# that name or the whole tree.
 # A temporary .spmove-* file may be left behind by a kill -9 (nothing can
 # remove it then) but only beside the files, never under a real name.
 # The checks are on the outcome of each kill, whatever the point was.
@@ -182,6 +184,46 @@ run_cmd out err "$bin" w/src w/dst
 check_eq "copy, not killed: exit 0" 0 "$RC"
 same_files "copy, not killed: the new file in place" new w/dst
 check_eq "copy, not killed: no temporary file" 0 "$(temps_in w)"
+
+# (d) A copy of a tree to a new name: made under a temporary name and
+# shown when complete, so that the name has nothing or the whole tree.
+mkdir n
+reset_new() { rm -rf n/new n/.spmove-*; }
+reset_new
+list=$(points ref "$bin" -r ref/tree n/new)
+total=0 bad=0 nones=0 wholes=0 temps=0
+while read -r name n last; do
+	while [ "$n" -le "$last" ]; do
+		reset_new
+		kill_at "$name" "$n" "$bin" -r ref/tree n/new
+		total=$((total + 1))
+		got=$(listing n/new)
+		if [ "$got" = - ]; then
+			nones=$((nones + 1))
+		elif [ "$got" = "$whole" ]; then
+			wholes=$((wholes + 1))
+		else
+			bad=$((bad + 1))
+			echo "# killed at $name #$n (exit $RC): n/new is there but not complete"
+		fi
+		[ "$(temps_in n)" = 0 ] || temps=$((temps + 1))
+		n=$(after "$n" "$last")
+	done
+done <<EOF
+$list
+EOF
+echo "# new tree: $total kill points, $nones left no tree, $wholes the whole one," \
+	"$temps left a temporary directory"
+ok "new tree: killed at many points (at least 10)" test "$total" -ge "$(at_least 10)"
+check_eq "new tree: every kill left no tree under the name or the whole one" 0 "$bad"
+ok "new tree: some kills came before it was shown" test "$nones" -gt 0
+ok "new tree: some kills came after" test "$wholes" -gt 0
+check_eq "new tree: the source intact" "$whole" "$(listing ref/tree)"
+reset_new
+run_cmd out err "$bin" -r ref/tree n/new
+check_eq "new tree, not killed: exit 0" 0 "$RC"
+check_eq "new tree, not killed: the whole tree there" "$whole" "$(listing n/new)"
+check_eq "new tree, not killed: no temporary directory" 0 "$(temps_in n)"
 
 # (c) A copy over an existing tree on XFS: its replaced files are made
 # durable together.
