@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* rawtree [-r] [-T] [-n] [-s] SRC DST [THREADS]: the raw ceiling for the
- * spmove -r benchmark -- the least work that copies every file of the tree
- * SRC into a new directory DST with spmove's guarantee that
- * no file shows under its name half-written: per file open, fstat, an
- * unnamed file (O_TMPFILE), copy_file_range to the end, linkat, two closes,
+/* rawtree [-r] [-T] [-n] [-u] [-s] SRC DST [THREADS]: the raw ceiling for
+ * the spmove -r benchmark -- the least work that copies every file of the
+ * tree SRC into a new directory DST with spmove's guarantee that no file
+ * shows under its name half-written: DST made under a temporary name
+ * beside it and renamed into place at the end, and per file open, fstat,
+ * a file created under its name, copy_file_range to the end, two closes,
  * spread over THREADS threads (default: one per online CPU, at most 8, as
- * spmove's workers).  With -n, without the guarantee: the file is created
- * under its name (O_CREAT | O_EXCL), as cp does, and there is no linkat.
+ * spmove's workers).  With -u, the way spmove made a new tree before: DST
+ * made under its name, and each file made without a name (O_TMPFILE) and
+ * linked in when complete.  With -n, without the guarantee: DST and each
+ * file are created under their names, as cp does.
  * With -T, DST exists and its files are replaced: each copy is made under a
  * temporary name and, once all are made, renamed over its file (with -s,
  * after one syncfs(2) of DST's file system, each copy's writeback started
@@ -23,6 +26,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -52,7 +56,7 @@ struct entry {
  * directories of what is listed open). */
 #define AHEAD (8 * CHUNK)
 
-static bool named, replace, barrier;
+static bool named, replace, barrier, unnamed;
 static struct entry *chunks[CHUNKS];
 /* The copiers take entries [next_entry, end_entry) from the front; once
  * the walk is done, the walker takes them from the back. */
@@ -112,10 +116,10 @@ static void copy_one(size_t i)
 			   st.st_mode & 07777)
 		  : replace ? openat(dst_fd, temp, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC,
 				     st.st_mode & 07777)
-		  : named ? openat(dst_fd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC,
-				   st.st_mode & 07777)
-			  : openat(dst_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC,
-				   st.st_mode & 07777);
+		  : unnamed ? openat(dst_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC,
+				     st.st_mode & 07777)
+			    : openat(dst_fd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC,
+				     st.st_mode & 07777);
 	if (out < 0)
 		die("create", name);
 	ssize_t n;
@@ -125,7 +129,7 @@ static void copy_one(size_t i)
 		die("copy_file_range", name);
 	if (replace && barrier && !named)
 		sync_file_range(out, 0, 0, SYNC_FILE_RANGE_WRITE);
-	if (!named && !replace)
+	if (unnamed && !named && !replace)
 		link_in(out, dst_fd, name);
 	close(out);
 	close(in);
@@ -247,10 +251,12 @@ int main(int argc, char **argv)
 				replace = true;
 			else if (*o == 's')
 				barrier = true;
+			else if (*o == 'u')
+				unnamed = true;
 			else if (*o != 'r')
 				argc = 0;
 	if (argc < 3 || argc > 4) {
-		fprintf(stderr, "usage: rawtree [-r] [-T] [-n] [-s] SRC DST [THREADS]\n");
+		fprintf(stderr, "usage: rawtree [-r] [-T] [-n] [-u] [-s] SRC DST [THREADS]\n");
 		return 2;
 	}
 	long threads = argc == 4 ? atol(argv[3]) : sysconf(_SC_NPROCESSORS_ONLN);
@@ -268,9 +274,16 @@ int main(int argc, char **argv)
 	top->src = open(argv[1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (top->src < 0)
 		die("open", argv[1]);
-	if (!replace && mkdir(argv[2], 0777) != 0)
-		die("mkdir", argv[2]);
-	top->dst = open(argv[2], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* The new tree's temporary name, beside it. */
+	bool hidden = !replace && !named && !unnamed;
+	char top_temp[PATH_MAX];
+	const char *slash = strrchr(argv[2], '/');
+	snprintf(top_temp, sizeof top_temp, "%.*s.rawtree-top", slash ? (int)(slash - argv[2] + 1) : 0,
+		 argv[2]);
+	const char *made = hidden ? top_temp : argv[2];
+	if (!replace && mkdir(made, 0777) != 0)
+		die("mkdir", made);
+	top->dst = open(made, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (top->dst < 0)
 		die("open", argv[2]);
 	int dst_fd = top->dst;
@@ -299,5 +312,7 @@ int main(int argc, char **argv)
 				die("renameat", entry_at(i)->name);
 		}
 	}
+	if (hidden && renameat2(AT_FDCWD, top_temp, AT_FDCWD, argv[2], RENAME_NOREPLACE) != 0)
+		die("rename", argv[2]);
 	return 0;
 }

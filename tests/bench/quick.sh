@@ -52,11 +52,12 @@ mkdir -p "$T_DIR/tree/sub/deeper" "$T_DIR/tree/empty" &&
 		head -c $((i * 1000)) /dev/urandom > "$T_DIR/tree/f$i"
 		head -c $((i * 700)) /dev/urandom > "$T_DIR/tree/sub/g$i"
 	done && echo deep > "$T_DIR/tree/sub/deeper/h"
-for how in "" -n; do
-	ok "rawtree ${how:-without -n} copies every file of a tree, intact" sh -c \
+for how in "" -n -u; do
+	ok "rawtree ${how:-alone} copies every file of a tree, intact" sh -c \
 		'"$1/contrib/bench/rawtree" -r $3 "$2/tree" "$2/copy$3" 2 && diff -r "$2/tree" "$2/copy$3"' \
 		- "$top_builddir" "$T_DIR" "$how"
 done
+ok "rawtree leaves no temporary directory" test ! -e "$T_DIR/.rawtree-top"
 # Over an existing tree (-T): replaced through temporaries, with -s after
 # a syncfs, or written in place with -n; nothing else left there.
 for how in "" -s -n; do
