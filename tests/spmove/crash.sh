@@ -83,6 +83,26 @@ after() {
 # at_least N: N kill points, or N/stride when sampling.
 at_least() { echo $(($1 / stride)); }
 
+# at_every_point LIST RESET CHECK CMD...: for each kill point of LIST
+# (points' lines; every stride-th of each kind), RESET, run CMD killed
+# there (kill_at: sets RC), then CHECK NAME N.  Counts them in total.
+at_every_point() {
+	local list=$1 reset=$2 check=$3 name n last
+	shift 3
+	total=0
+	while read -r name n last; do
+		while [ "$n" -le "$last" ]; do
+			"$reset"
+			kill_at "$name" "$n" "$@"
+			total=$((total + 1))
+			"$check" "$name" "$n"
+			n=$(after "$n" "$last")
+		done
+	done <<EOF
+$list
+EOF
+}
+
 mkdir a b
 mount -t tmpfs -o size=32m tmpfs a || skip "cannot mount tmpfs"
 at_exit "umount '$T_DIR/a'"
@@ -102,26 +122,20 @@ reset_move() {
 
 reset_move
 list=$(points a "$bin" --remove-source a/tree b/tree)
-total=0 bad=0 halfway=0 removing=0 finished=0 temps=0
-while read -r name n last; do
-	while [ "$n" -le "$last" ]; do
-		reset_move
-		kill_at "$name" "$n" "$bin" --remove-source a/tree b/tree
-		total=$((total + 1))
-		src=$(listing a/tree) dst=$(listing b/tree)
-		if [ "$src" != "$whole" ] && [ "$dst" != "$whole" ]; then
-			bad=$((bad + 1))
-			echo "# killed at $name #$n (exit $RC): neither a/tree nor b/tree is complete"
-		fi
-		[ "$src" = "$whole" ] && [ "$dst" != - ] && halfway=$((halfway + 1))
-		[ "$src" != "$whole" ] && [ "$src" != - ] && removing=$((removing + 1))
-		[ "$RC" = 0 ] && finished=$((finished + 1))
-		[ "$(temps_in b)" = 0 ] || temps=$((temps + 1))
-		n=$(after "$n" "$last")
-	done
-done <<EOF
-$list
-EOF
+bad=0 halfway=0 removing=0 finished=0 temps=0
+check_move() {
+	local src dst
+	src=$(listing a/tree) dst=$(listing b/tree)
+	if [ "$src" != "$whole" ] && [ "$dst" != "$whole" ]; then
+		bad=$((bad + 1))
+		echo "# killed at $1 #$2 (exit $RC): neither a/tree nor b/tree is complete"
+	fi
+	[ "$src" = "$whole" ] && [ "$dst" != - ] && halfway=$((halfway + 1))
+	[ "$src" != "$whole" ] && [ "$src" != - ] && removing=$((removing + 1))
+	[ "$RC" = 0 ] && finished=$((finished + 1))
+	[ "$(temps_in b)" = 0 ] || temps=$((temps + 1))
+}
+at_every_point "$list" reset_move check_move "$bin" --remove-source a/tree b/tree
 echo "# move: $total kill points, $halfway with the copy half made," \
 	"$removing while the source was being removed, $temps left a temporary file"
 ok "move: killed at many points (at least 20)" test "$total" -ge "$(at_least 20)"
@@ -149,30 +163,23 @@ names_ok() { [ "$(cd w && ls -A | grep -v '^\.spmove-' | tr '\n' ' ')" = "dst sr
 
 reset_copy
 list=$(points w "$bin" w/src w/dst)
-total=0 bad=0 olds=0 news=0 temps=0
-while read -r name n last; do
-	while [ "$n" -le "$last" ]; do
-		reset_copy
-		kill_at "$name" "$n" "$bin" w/src w/dst
-		total=$((total + 1))
-		if cmp -s old w/dst; then
-			olds=$((olds + 1))
-		elif cmp -s new w/dst; then
-			news=$((news + 1))
-		else
-			bad=$((bad + 1))
-			echo "# killed at $name #$n (exit $RC): w/dst is neither the old file nor the new one"
-		fi
-		if ! cmp -s new w/src || ! names_ok; then
-			bad=$((bad + 1))
-			echo "# killed at $name #$n (exit $RC): w/src changed or names other than dst, src and temporary files"
-		fi
-		[ "$(temps_in w)" = 0 ] || temps=$((temps + 1))
-		n=$(after "$n" "$last")
-	done
-done <<EOF
-$list
-EOF
+bad=0 olds=0 news=0 temps=0
+check_copy() {
+	if cmp -s old w/dst; then
+		olds=$((olds + 1))
+	elif cmp -s new w/dst; then
+		news=$((news + 1))
+	else
+		bad=$((bad + 1))
+		echo "# killed at $1 #$2 (exit $RC): w/dst is neither the old file nor the new one"
+	fi
+	if ! cmp -s new w/src || ! names_ok; then
+		bad=$((bad + 1))
+		echo "# killed at $1 #$2 (exit $RC): w/src changed or names other than dst, src and temporary files"
+	fi
+	[ "$(temps_in w)" = 0 ] || temps=$((temps + 1))
+}
+at_every_point "$list" reset_copy check_copy "$bin" w/src w/dst
 echo "# copy: $total kill points, $olds left the old file, $news the new one," \
 	"$temps left a temporary file"
 ok "copy: killed at many points (at least 5)" test "$total" -ge "$(at_least 5)"
@@ -191,27 +198,21 @@ mkdir n
 reset_new() { rm -rf n/new n/.spmove-*; }
 reset_new
 list=$(points ref "$bin" -r ref/tree n/new)
-total=0 bad=0 nones=0 wholes=0 temps=0
-while read -r name n last; do
-	while [ "$n" -le "$last" ]; do
-		reset_new
-		kill_at "$name" "$n" "$bin" -r ref/tree n/new
-		total=$((total + 1))
-		got=$(listing n/new)
-		if [ "$got" = - ]; then
-			nones=$((nones + 1))
-		elif [ "$got" = "$whole" ]; then
-			wholes=$((wholes + 1))
-		else
-			bad=$((bad + 1))
-			echo "# killed at $name #$n (exit $RC): n/new is there but not complete"
-		fi
-		[ "$(temps_in n)" = 0 ] || temps=$((temps + 1))
-		n=$(after "$n" "$last")
-	done
-done <<EOF
-$list
-EOF
+bad=0 nones=0 wholes=0 temps=0
+check_new() {
+	local got
+	got=$(listing n/new)
+	if [ "$got" = - ]; then
+		nones=$((nones + 1))
+	elif [ "$got" = "$whole" ]; then
+		wholes=$((wholes + 1))
+	else
+		bad=$((bad + 1))
+		echo "# killed at $1 #$2 (exit $RC): n/new is there but not complete"
+	fi
+	[ "$(temps_in n)" = 0 ] || temps=$((temps + 1))
+}
+at_every_point "$list" reset_new check_new "$bin" -r ref/tree n/new
 echo "# new tree: $total kill points, $nones left no tree, $wholes the whole one," \
 	"$temps left a temporary directory"
 ok "new tree: killed at many points (at least 10)" test "$total" -ge "$(at_least 10)"
@@ -251,25 +252,19 @@ if command -v mkfs.xfs >/dev/null && truncate -s 512M xfs.img &&
 	}
 	reset_tree
 	list=$(points tnew "$bin" -rT tnew x/tree)
-	total=0 bad=0 some_new=0 some_old=0 synced=0
-	while read -r name n last; do
-		[ "$name" = syncfs ] && synced=1
-		while [ "$n" -le "$last" ]; do
-			reset_tree
-			kill_at "$name" "$n" "$bin" -rT tnew x/tree
-			total=$((total + 1))
-			s=$(each_state)
-			case $s in
-			*mixed*) bad=$((bad + 1))
-				echo "# killed at $name #$n (exit $RC): a file neither old nor new:$s" ;;
-			esac
-			case $s in *new*) some_new=$((some_new + 1)) ;; esac
-			case $s in *old*) some_old=$((some_old + 1)) ;; esac
-			n=$(after "$n" "$last")
-		done
-	done <<EOF
-$list
-EOF
+	bad=0 some_new=0 some_old=0 synced=0
+	case " $(echo $list) " in *" syncfs "*) synced=1 ;; esac
+	check_tree() {
+		local s
+		s=$(each_state)
+		case $s in
+		*mixed*) bad=$((bad + 1))
+			echo "# killed at $1 #$2 (exit $RC): a file neither old nor new:$s" ;;
+		esac
+		case $s in *new*) some_new=$((some_new + 1)) ;; esac
+		case $s in *old*) some_old=$((some_old + 1)) ;; esac
+	}
+	at_every_point "$list" reset_tree check_tree "$bin" -rT tnew x/tree
 	echo "# tree on XFS: $total kill points, $some_old left an old file, $some_new a new one"
 	ok "tree on XFS: killed at many points (at least 20)" test "$total" -ge "$(at_least 20)"
 	ok "tree on XFS: the replaced files wait for syncfs" test "$synced" = 1
