@@ -11,10 +11,12 @@ export TMPDIR
 acct_sysctl() { flock -s /proc/sys/kernel/acct cat /proc/sys/kernel/acct; }
 sysctl_before=$(acct_sysctl)
 
-# wait_for PATTERN FILE: until FILE has a line matching PATTERN (10 s at most).
+# wait_for PATTERN FILE: until FILE has a line matching PATTERN (60 s at
+# most: under a loaded make check, making and mounting ext4 on a loop
+# device has taken more than 10 s).
 wait_for() {
 	n=0
-	while ! grep -q "$1" "$2" 2>/dev/null && [ $n -lt 100 ]; do
+	while ! grep -q "$1" "$2" 2>/dev/null && [ $n -lt 600 ]; do
 		sleep 0.1
 		n=$((n + 1))
 	done
