@@ -117,6 +117,11 @@ inject() {
 		"$STRACE" -qq -f -o /dev/null -e trace="${spec%%:*}" -e inject="$spec" "$@"
 }
 
+# traced ARGS...: strace ARGS..., without LeakSanitizer (it cannot work
+# under ptrace).  A test may define its own (race.sh, the spcat and sptee
+# ones), which stands.
+traced() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$STRACE" -qq "$@"; }
+
 # make_random FILE BYTES: BYTES of random data.
 make_random() { head -c "$2" /dev/urandom >"$1"; }
 

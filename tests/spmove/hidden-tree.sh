@@ -66,7 +66,7 @@ ok "copy: nothing temporary left" no_temp_left
 
 # The calls: a temporary directory, every file made under its name (no
 # unnamed file, no link), one rename that replaces nothing.
-run_cmd out err "$STRACE" -f -o trace -e trace=mkdirat,openat,linkat,renameat,renameat2 \
+run_cmd out err traced -f -o trace -e trace=mkdirat,openat,linkat,renameat,renameat2 \
 	"$SPMOVE" -r src dst2
 check_eq "calls: exit 0" 0 "$RC"
 check_eq "calls: the top made under a temporary name" 1 \
@@ -78,11 +78,11 @@ check_eq "calls: one rename, which replaces nothing" 1 \
 # Into a directory that is there, and with --fsync, the files are unnamed
 # until complete, as before.
 mkdir there
-run_cmd out err "$STRACE" -f -o trace -e trace=openat,renameat2 "$SPMOVE" -rT src there
+run_cmd out err traced -f -o trace -e trace=openat,renameat2 "$SPMOVE" -rT src there
 check_eq "into a directory that is there: exit 0" 0 "$RC"
 ok "into a directory that is there: unnamed files" grep -q O_TMPFILE trace
 check_eq "into a directory that is there: no rename" 0 "$(grep -c RENAME_NOREPLACE trace)"
-run_cmd out err "$STRACE" -f -o trace -e trace=openat,renameat2 "$SPMOVE" -r --fsync src synced
+run_cmd out err traced -f -o trace -e trace=openat,renameat2 "$SPMOVE" -r --fsync src synced
 check_eq "--fsync: exit 0" 0 "$RC"
 ok "--fsync: unnamed files" grep -q O_TMPFILE trace
 check_eq "--fsync: no rename" 0 "$(grep -c RENAME_NOREPLACE trace)"

@@ -176,10 +176,6 @@ check_eq "-a, 30 directories: each has the source's mode and time" \
 	"$(dirs_of times)" "$(dirs_of times-a)"
 ok "-a, 30 directories: the copy is cp -a's" same_trees times times-a
 
-# traced ARGS...: strace ARGS..., without LeakSanitizer (it cannot work
-# under ptrace).
-traced() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$STRACE" -qq "$@"; }
-
 # The unnamed file's fallbacks, on a single file.  linkat(2) by descriptor
 # refused (ENOENT, as without CAP_DAC_READ_SEARCH before Linux 6.10): the
 # link goes through /proc/self/fd.
