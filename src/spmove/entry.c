@@ -881,14 +881,16 @@ static bool dir_defer(struct spmove *s, struct dir_copy *c, const struct top *to
 /* Whether the new directory dst, the top of an operand's copy, is made
  * under a temporary name beside its own and shown once complete: in a
  * plain copy (a move and --fsync make each file durable under the name it
- * keeps), one tree at a time, and where the paths of its copies can be
- * told from the ones shown (hard links are made to the earlier copy's
- * path: hidden_path()). */
+ * keeps) that reads no stream (with --copy-contents the copy may wait for
+ * a FIFO's writer, who may be waiting to see the tree: coreutils'
+ * cp/parent-perm-race.sh), one tree at a time, and where the paths of its
+ * copies can be told from the ones shown (hard links are made to the
+ * earlier copy's path: hidden_path()). */
 static bool may_hide(const struct spmove *s, const struct loc *dst)
 {
 	const struct spmove_options *o = s->c.o;
 	size_t n = strlen(dst->path), k = strlen(dst->name);
-	return !o->move && !o->fsync && !s->hidden.shown && k && n >= k &&
+	return !o->move && !o->fsync && !o->copy_contents && !s->hidden.shown && k && n >= k &&
 	       !strcmp(dst->path + n - k, dst->name) && (n == k || dst->path[n - k - 1] == '/') &&
 	       n - k + sizeof(".spmove-12345678") <= sizeof(s->hidden.real);
 }
