@@ -105,20 +105,21 @@ static void temp_name(char *name, size_t size)
 }
 
 /*
- * Make a temporary name in t's directory: a symbolic link to link_target,
- * or with mode an empty regular file (S_IFREG and its permissions, which
- * the umask and a default ACL cut as open(2)'s), a FIFO, socket or device
- * (dev).  The name goes to name.  Returns the file's fd (0 for the others)
- * or a negative errno.
+ * Make a temporary name in the directory dirfd: a symbolic link to
+ * link_target, or with mode an empty regular file (S_IFREG and its
+ * permissions, which the umask and a default ACL cut as open(2)'s), a
+ * directory, a FIFO, socket or device (dev).  The name goes to name.
+ * Returns the file's fd (0 for the others) or a negative errno.
  */
-static int temp_create(const struct target *t, const char *link_target, mode_t mode, dev_t dev,
-		       char *name, size_t size)
+static int temp_create(int dirfd, const char *link_target, mode_t mode, dev_t dev, char *name,
+		       size_t size)
 {
 	for (int tries = 0; tries < 100; tries++) {
 		temp_name(name, size);
-		int fd = link_target ? symlinkat(link_target, t->dirfd, name)
-			 : !S_ISREG(mode) ? mknodat(t->dirfd, name, mode, dev)
-					  : openat(t->dirfd, name, O_RDWR | O_CREAT | O_EXCL |
+		int fd = link_target ? symlinkat(link_target, dirfd, name)
+			 : S_ISDIR(mode) ? mkdirat(dirfd, name, mode & 07777)
+			 : !S_ISREG(mode) ? mknodat(dirfd, name, mode, dev)
+					  : openat(dirfd, name, O_RDWR | O_CREAT | O_EXCL |
 						   O_NOFOLLOW | O_CLOEXEC, mode & 07777);
 		if (fd >= 0)
 			return fd;
@@ -130,14 +131,7 @@ static int temp_create(const struct target *t, const char *link_target, mode_t m
 
 int copy_temp_dir(int dirfd, mode_t mode, char *name, size_t size)
 {
-	for (int tries = 0; tries < 100; tries++) {
-		temp_name(name, size);
-		if (mkdirat(dirfd, name, mode) == 0)
-			return 0;
-		if (errno != EEXIST)
-			return -errno;
-	}
-	return -EEXIST;
+	return temp_create(dirfd, NULL, S_IFDIR | mode, 0, name, size);
 }
 
 /* Make the directory entries of a new file durable when asked. */
@@ -765,7 +759,7 @@ static int output_open(struct copier *s, const struct target *t, const struct st
 		r->no_tmpfile = t->dev != 0;
 		r->tmpfile_dev = t->dev;
 	}
-	out->fd = temp_create(t, NULL, S_IFREG | mode, 0, out->name, sizeof(out->name));
+	out->fd = temp_create(t->dirfd, NULL, S_IFREG | mode, 0, out->name, sizeof(out->name));
 	if (out->fd == -EACCES && dst_st && S_ISREG(dst_st->st_mode) && !s->o->move) {
 		/* A writable file in a directory that is not: written in
 		 * place, as cp always does (without the guarantee that a
@@ -951,12 +945,13 @@ static int output_finish(struct copier *s, const struct target *t, struct output
 	}
 	bool durable = s->o->fsync || s->o->move;
 	dev_t dev = t->old_fd >= 0 ? t->old.st_dev : dst_st ? dst_st->st_dev : 0;
-	bool flush = !durable && out->temp && !t->absent &&
-		     durable_before_replace(out->fd, dev, s->cloned > 0);
+	/* A temporary to be put over a name that is there. */
+	bool replacing = !durable && out->temp && !t->absent;
+	bool flush = replacing && durable_before_replace(out->fd, dev, s->cloned > 0);
 	/* In a tree, on XFS and btrfs, a replaced file is renamed by the
 	 * batch (batch.c), and its flush, if it needs one, is the batch's:
 	 * the writeback starts now, the rename waits for the barrier. */
-	bool batched = !durable && out->temp && !t->absent && s->batch && dev && !out->unnamed &&
+	bool batched = replacing && s->batch && dev && !out->unnamed &&
 		       t->own_dir < 0 && (t->old_fd < 0 || t->old_named) &&
 		       durable_batches(out->fd, dev);
 	bool barrier = batched && flush;
@@ -1264,7 +1259,7 @@ static int make_over(struct copier *s, const struct loc *src, const struct stat 
 	struct timespec since;
 	target_init(&t, dst);
 	loc_now(&since);
-	int r = temp_create(&t, link_target, mode, st->st_rdev, name, sizeof(name));
+	int r = temp_create(t.dirfd, link_target, mode, st->st_rdev, name, sizeof(name));
 	/* What was made is held by an O_PATH descriptor, checked to be it,
 	 * before the rename: its attributes then go through that descriptor
 	 * (its magic link), never through a name another user can swap. */
