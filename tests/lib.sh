@@ -122,6 +122,26 @@ inject() {
 # ones), which stands.
 traced() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$STRACE" -qq "$@"; }
 
+# held_pid JOB NR: the pid of the program that strace (with a delay_enter
+# injection) runs in the background job JOB (strace itself, or a shell
+# running it: traced), once a thread of it is held by the tracer on entry
+# to system call NR (as /proc/PID/task/*/syscall numbers it: 326 is
+# copy_file_range(2) on x86-64); nothing after 20 s without.
+held_pid() {
+	local n=0 p
+	while [ $n -lt 400 ]; do
+		for p in $(pgrep -P "$1") $(pgrep -P "$(pgrep -P "$1" | head -n 1)" 2>/dev/null); do
+			if grep -qs "^$2 " /proc/"$p"/task/*/syscall &&
+			   grep -qsx ptrace_stop /proc/"$p"/task/*/wchan; then
+				echo "$p"
+				return
+			fi
+		done
+		sleep 0.05
+		n=$((n + 1))
+	done
+}
+
 # make_random FILE BYTES: BYTES of random data.
 make_random() { head -c "$2" /dev/urandom >"$1"; }
 

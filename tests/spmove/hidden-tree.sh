@@ -36,23 +36,11 @@ complete_in() {
 # pid), checked to be held: a thread of it stopped on entry to its third
 # copy_file_range(2), for HIDDEN_HOLD seconds.
 hold() {
-	local n=0 p
-	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-		"$STRACE" -qq -f -o /dev/null -e trace=copy_file_range \
+	traced -f -o /dev/null -e trace=copy_file_range \
 		-e inject=copy_file_range:delay_enter=$((${HIDDEN_HOLD:-5} * 1000000)):when=3 \
 		"$SPMOVE" -r src "$1" >out 2>err &
 	tracer=$!
-	pid=
-	while [ $n -lt 400 ]; do
-		p=$(pgrep -P $tracer | head -n 1)
-		if [ -n "$p" ] && grep -qs '^326 ' /proc/"$p"/task/*/syscall &&
-		   grep -qsx ptrace_stop /proc/"$p"/task/*/wchan; then
-			pid=$p
-			break
-		fi
-		sleep 0.05
-		n=$((n + 1))
-	done
+	pid=$(held_pid $tracer 326)
 	ok "$2: held in a copy" test -n "$pid"
 }
 # finish LABEL STATUS: the held run's end, with that exit status (the

@@ -73,6 +73,38 @@ if taskset -c 0 true 2>/dev/null; then
 	check_eq "one CPU: no worker ran" 0 "$(json_field workers err)"
 fi
 
+# A worker is started on another CPU than the walker's, then let go: held
+# in a copy, every thread of the run may use the CPUs the process may (the
+# machine's real ones: no preloaded library).
+if [ "$(nproc)" -ge 2 ]; then
+	# free PID: each thread's CPUs are the main thread's.
+	free() {
+		local main t
+		main=$(grep Cpus_allowed_list /proc/"$1"/status) || return 1
+		for t in /proc/"$1"/task/*; do
+			[ "$(grep Cpus_allowed_list "$t"/status)" = "$main" ] || return 1
+		done
+	}
+	LD_PRELOAD= traced -f -o /dev/null -e trace=copy_file_range \
+		-e inject=copy_file_range:delay_enter=3000000:when=3 \
+		"$SPMOVE" -r src apart >out 2>err &
+	tracer=$!
+	pid=$(held_pid $tracer 326)
+	ok "started apart: held in a copy" test -n "$pid"
+	# A thread not yet run has not let go yet: some time for it.
+	n=0
+	until free "$pid" || [ $n -ge 40 ]; do
+		sleep 0.05
+		n=$((n + 1))
+	done
+	ok "started apart: a worker beside the walker" \
+		test "$(ls /proc/"$pid"/task 2>/dev/null | wc -l)" -ge 2
+	ok "started apart: every thread may run on each CPU of the process" free "$pid"
+	wait $tracer
+	check_eq "started apart: exit 0" 0 $?
+	ok "started apart: the copy is cp -r's" same_trees ref apart
+fi
+
 # -a keeps the hard link: that file goes back to the walker.
 /usr/bin/cp -a src ref-a
 run_cmd out err "$SPMOVE" -a src dst-a
