@@ -6,10 +6,11 @@
  * beside it and renamed into place at the end, and per file open, fstat,
  * a file created under its name, copy_file_range to the end, two closes,
  * spread over THREADS threads (default: one per online CPU, at most 8, as
- * spmove's workers).  With -u, the way spmove made a new tree before: DST
- * made under its name, and each file made without a name (O_TMPFILE) and
- * linked in when complete.  With -n, without the guarantee: DST and each
- * file are created under their names, as cp does.
+ * spmove's workers, each started on a CPU other than the walker's).  With
+ * -u, the way spmove made a new tree before: DST made under its name, and
+ * each file made without a name (O_TMPFILE) and linked in when complete.
+ * With -n, without the guarantee: DST and each file are created under
+ * their names, as cp does.
  * With -T, DST exists and its files are replaced: each copy is made under a
  * temporary name and, once all are made, renamed over its file (with -s,
  * after one syncfs(2) of DST's file system, each copy's writeback started
@@ -34,6 +35,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "thread.h"
 
 /* A pair of directories (source, destination) whose files are copied;
  * closed when its last file is copied and the walker is done with it. */
@@ -288,10 +291,11 @@ int main(int argc, char **argv)
 		die("open", argv[2]);
 	int dst_fd = top->dst;
 
-	/* The walker lists while the copiers copy; then it copies too. */
+	/* The walker lists while the copiers copy; then it copies too.  Each
+	 * copier starts on a CPU other than the walker's, as spmove's. */
 	pthread_t t[8];
 	for (long k = 1; k < threads; k++)
-		if (pthread_create(&t[k], NULL, copier, NULL) != 0)
+		if (cli_thread_start_apart(&t[k], copier, NULL, (unsigned)(k - 1)) != 0)
 			die("pthread_create", "");
 	walk(top);
 	pthread_mutex_lock(&lock);
