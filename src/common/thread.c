@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Helper threads that leave every signal to the main thread. */
+/* Helper threads that leave every signal to the main thread, started
+ * anywhere or apart from their creator (cli_thread_start_apart()). */
 #include "config.h"
 
-#include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
