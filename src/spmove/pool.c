@@ -40,6 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lazylib.h"
 #include "message.h"
 #include "quote.h"
 #include "stats.h"
@@ -288,6 +289,13 @@ static int pool_context(struct copier *w, const struct spmove_options *run,
 static void pool_start(struct spmove *s)
 {
 	unsigned want = pool_worker_count();
+	/* libattr reads /etc/xattr.conf on the first question of which
+	 * attributes to copy, into a list it keeps without a lock: two
+	 * threads asking first at once both add to it (LeakSanitizer saw
+	 * the nodes one of them lost).  The walker asks before any worker
+	 * starts. */
+	if (s->c.o->move || (s->c.o->keep & KEEP_XATTR))
+		lazy_attr_load_early();
 	struct pool *p = calloc(1, sizeof(*p));
 	if (!p) {
 		s->pool_failed = true;

@@ -105,6 +105,18 @@ if [ "$(nproc)" -ge 2 ]; then
 	ok "started apart: the copy is cp -r's" same_trees ref apart
 fi
 
+# libattr reads /etc/xattr.conf once, into a list it keeps without a lock:
+# with -a (extended attributes kept) the walker has it read before it
+# starts a worker.
+if [ -r /etc/xattr.conf ]; then
+	run_cmd out err traced -f -o trace -e trace=openat,clone,clone3 "$SPMOVE" -a src dst-conf
+	check_eq "-a, xattr.conf: exit 0" 0 "$RC"
+	conf=$(grep -n 'xattr\.conf' trace | head -n 1 | cut -d: -f1)
+	clone=$(grep -nE 'clone3?\(' trace | head -n 1 | cut -d: -f1)
+	ok "-a: libattr's configuration read before a worker starts" \
+		test -n "$conf" -a -n "$clone" -a "${conf:-0}" -lt "${clone:-0}"
+fi
+
 # -a keeps the hard link: that file goes back to the walker.
 /usr/bin/cp -a src ref-a
 run_cmd out err "$SPMOVE" -a src dst-a
