@@ -81,7 +81,7 @@ enum {
 
 /* What the options set, before they are put together. */
 struct raw_options {
-	const char *method, *pipe_size, *backup_control, *suffix;
+	const char *method, *pipe_size, *backup_control, *suffix, *parallel;
 	bool backup;
 	enum ask ask_copy, ask_move; /* -i/-n last; -f/-i/-n last */
 	int recursive, remove_source, in_place, fsync, verify, stats, json, splice_move, probe,
@@ -265,6 +265,21 @@ static bool few_descriptors(void)
 	return getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < 64;
 }
 
+/* --parallel=N: a count of threads, 1 or more (more than anyone could use
+ * counts as the most pool.c starts).  Returns whether arg is one. */
+static bool parse_threads(const char *arg, unsigned *threads)
+{
+	if (*arg < '0' || *arg > '9')
+		return false;
+	char *end;
+	errno = 0;
+	unsigned long n = strtoul(arg, &end, 10);
+	if (*end || n == 0)
+		return false;
+	*threads = errno == ERANGE || n > UINT_MAX ? UINT_MAX : (unsigned)n;
+	return true;
+}
+
 /* Check the arguments in raw and fill cfg from them.  Returns 0, or
  * CLI_EXIT_USAGE after reporting a bad one. */
 static int take_options(struct raw_options *raw, struct config *cfg)
@@ -277,6 +292,8 @@ static int take_options(struct raw_options *raw, struct config *cfg)
 		return CLI_EXIT_USAGE;
 	if (raw->pipe_size && pipe_size == 0)
 		return cli_usage_message("invalid pipe size: '%s'", raw->pipe_size);
+	if (raw->parallel && !parse_threads(raw->parallel, &o->parallel))
+		return cli_usage_message("invalid argument '%s' for '--parallel'", raw->parallel);
 	int rc = combine_options(raw, cfg);
 	if (rc)
 		return rc;
@@ -392,6 +409,9 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		{ "fsync", '\0', POPT_ARG_NONE, &raw.fsync, 0,
 		  "make each copy durable before it replaces DST", NULL },
 		{ "verify", '\0', POPT_ARG_NONE, &raw.verify, 0, "read the copy back and compare", NULL },
+		{ "parallel", '\0', POPT_ARG_STRING, &raw.parallel, 0,
+		  "copy a tree's files with N threads at most (default: one per CPU, "
+		  "once the tree is large enough)", "N" },
 		{ "progress", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_PROGRESS,
 		  "show progress on stderr: a bar (on a terminal; by default for large copies), "
 		  "or numbers (auto otherwise, or numeric)", "STYLE" },
@@ -473,6 +493,8 @@ static int parse_command_line(int argc, char **argv, struct config *cfg)
 		/* Not cp's: taken in full only (no abbreviation of cp's changes). */
 		{ "no-progress", '\0', POPT_ARG_NONE | POPT_ARGFLAG_DOC_HIDDEN, NULL,
 		  OPT_NO_PROGRESS, NULL, NULL },
+		{ "parallel", '\0', POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &raw.parallel, 0,
+		  NULL, NULL },
 		CLI_AUTOVERSION
 		POPT_TABLEEND
 	};
@@ -570,15 +592,18 @@ static void print_stats(const struct spmove *s, const struct sp_stats *stats,
 	 * copies files handed over too (pool.c). */
 	uint64_t handed = s->c.handed_copied + s->workers_copied;
 	len += (size_t)snprintf(extra + len, sizeof(extra) - len, ", %u copy workers (%u possible)",
-				s->workers_used, pool_worker_count());
+				s->workers_used, pool_worker_count(s->c.o));
 	if (s->workers_used)
 		len += (size_t)snprintf(extra + len, sizeof(extra) - len,
-					" and the walker, which copied %" PRIu64 " of the %" PRIu64
-					" files handed over", s->c.handed_copied, handed);
+					", started after %" PRIu64 " files, and the walker, which"
+					" copied %" PRIu64 " of the %" PRIu64 " files handed over",
+					s->copied_alone, s->c.handed_copied, handed);
 	rc |= JSON(cli_json_add_u64(more, "workers", s->workers_used));
-	rc |= JSON(cli_json_add_u64(more, "workers_possible", pool_worker_count()));
+	rc |= JSON(cli_json_add_u64(more, "workers_possible", pool_worker_count(s->c.o)));
 	rc |= JSON(cli_json_add_u64(more, "handed_over", handed));
 	rc |= JSON(cli_json_add_u64(more, "walker_copied", s->c.handed_copied));
+	rc |= JSON(s->workers_used ? cli_json_add_u64(more, "copied_alone", s->copied_alone)
+				   : cli_json_add(more, "copied_alone", NULL));
 	/* Replaced files made durable together (batch.c). */
 	uint64_t barriers, batched;
 	batch_counts(s->batch, &barriers, &batched);

@@ -84,6 +84,8 @@ struct spmove_options {
 	int progress_style;        /* enum cli_progress_style */
 	bool stats;
 	bool json;                 /* --stats as JSON */
+	unsigned parallel;         /* --parallel=N: threads copying files (0: as
+				    * many as CPUs, once the tree is big enough) */
 	/* Facts of the run, read once at start: */
 	mode_t umask;              /* the process's */
 	bool root;                 /* euid 0: may keep another user's ownership */
@@ -150,7 +152,15 @@ struct spmove {
 	struct batch *batch;       /* batch.c: the run's queue of replaced files
 				    * (NULL: none could be had) */
 	bool pool_failed;          /* none could start: the walker copies all */
+	struct tree_count {        /* the tree as far as it was read (pool.c) */
+		size_t regular;    /* regular files */
+		size_t top_regular; /* those of the first directory */
+		size_t pending;    /* directories not yet read */
+		size_t read;       /* directories read */
+		uint64_t bytes;    /* in the files the walker came to alone */
+	} tree_count;
 	unsigned workers_used;     /* workers started (for --stats) */
+	uint64_t copied_alone;     /* files the walker copied before they did */
 	uint64_t workers_copied;   /* files handed over that the workers
 				    * copied (pool_stop()) */
 	struct dir_copy *deferred; /* entry.c: the directory whose files the
@@ -514,10 +524,16 @@ void batch_counts(const struct batch *b, uint64_t *barriers, uint64_t *files);
 
 /* ---- pool.c ---- */
 
-/* The copy workers spmove -r starts on this machine: one per CPU it may
- * run on beyond the first (at most 7), so 0 on one CPU or under a limit of
- * fewer than 64 open files. */
-unsigned pool_worker_count(void);
+/* The copy workers spmove -r may start: one per CPU it may run on beyond
+ * the first (at most 7), or --parallel's count less one (at most 63); 0 on
+ * one CPU, with --parallel=1, or under a limit of fewer than 64 open files,
+ * and never more than a quarter of the descriptors left above 32. */
+unsigned pool_worker_count(const struct spmove_options *o);
+
+/* Before the files of a directory, which lists regular files and dirs
+ * directories: start the workers now when the tree, as far as it has been
+ * read, promises enough files to share (pool.c says how many). */
+void pool_expect(struct spmove *s, size_t regular, size_t dirs);
 
 /* Whether the copy of st's file, inside a tree, may go to a worker: a
  * regular file, with no hard link to keep, no -v, --progress, --debug,
@@ -540,7 +556,8 @@ enum listed pool_takes_listed(const struct spmove *s);
  * ancestor) to dst as copy_regular() does -- a free name, or with dst_st
  * a file (not a symbolic link) to replace, already checked as cp checks
  * it (listed: as copy_listed_regular(), src not looked at) -- in a worker
- * (starting them on first use), or here when all are busy.  STEP_DONE
+ * (starting them when the tree has shown enough work: pool.c), or here
+ * when all are busy or none runs yet.  STEP_DONE
  * when handed over (pool_wait() and pool_again() tell how it went), else
  * the copy's step: STEP_DONE, STEP_FAILED after a report, or STEP_GO_ON
  * (only for a listed one) when copy_entry() must take it. */

@@ -20,11 +20,12 @@
 
 /* The names in the directory fd (not . and ..), as one block of
  * NUL-terminated strings ending in an empty one, each after one byte: the
- * type the directory lists (d_type) plus 1.  fd (which may be O_PATH)
- * stays open.  Returns NULL
- * with errno set on failure. */
-static char *read_names(int fd)
+ * type the directory lists (d_type) plus 1, and in *regular and *dirs how
+ * many are listed as regular files (or not said) and as directories.  fd (which may be O_PATH) stays open.  Returns
+ * NULL with errno set on failure. */
+static char *read_names(int fd, size_t *regular, size_t *dirs)
 {
+	*regular = *dirs = 0;
 	int own = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = own < 0 ? NULL : fdopendir(own);
 	if (!d) {
@@ -50,6 +51,8 @@ static char *read_names(int fd)
 			}
 			names = bigger;
 		}
+		*regular += e->d_type == DT_REG || e->d_type == DT_UNKNOWN;
+		*dirs += e->d_type == DT_DIR;
 		names[used++] = (char)(e->d_type + 1);
 		memcpy(names + used, e->d_name, len);
 		used += len;
@@ -351,7 +354,8 @@ static int reopen_here(struct ancestor *here, const struct loc *src)
 int copy_children(struct spmove *s, const struct loc *src, const struct loc *dst,
 		  const struct top *top, struct ancestor *here, struct outcome *out, bool settle)
 {
-	char *names = read_names(here->src_fd);
+	size_t regular, dirs;
+	char *names = read_names(here->src_fd, &regular, &dirs);
 	if (!names) {
 		cli_error(errno, "cannot access %s", quoted(src->path));
 		return 1;
@@ -361,6 +365,7 @@ int copy_children(struct spmove *s, const struct loc *src, const struct loc *dst
 	/* Files listed as regular go straight to the copy workers, with no
 	 * lstat(2) here: in a directory the run made, to names known to be
 	 * free; in one that was there, the worker looks at the name. */
+	pool_expect(s, regular, dirs);
 	enum listed listed = pool_takes_listed(s);
 	/* The files a worker replaces here may be born with their mode. */
 	here->dst_plain = listed == LISTED_LOOK && here->dst_fd >= 0 && copy_dir_plain(here->dst_fd);
@@ -391,6 +396,10 @@ int copy_children(struct spmove *s, const struct loc *src, const struct loc *dst
 			continue;
 		}
 		child_dst.dir_dev = here->dst_st.st_dev;
+		/* Workers started by a file of this directory take the rest
+		 * of its files unlooked at where the names are free. */
+		if (!listed && s->pool && s->in_new_dir)
+			listed = pool_takes_listed(s) == LISTED_FREE ? LISTED_FREE : LISTED_NO;
 		enum step rc = listed && type == DT_REG
 			       ? pool_copy(s, &child_src, NULL, false, &child_dst, NULL, here, listed)
 			       : STEP_GO_ON;

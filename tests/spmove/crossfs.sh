@@ -45,7 +45,7 @@ if command -v jq >/dev/null && taskset -c 0 true 2>/dev/null; then
 	ok "tree within ext4: like cp" diff -r tmp/many ext/again
 	check_eq "tree within ext4: one copy_file_range a file (its size is its end)" \
 		20 "$(jq .calls.copy_file_range stats)"
-	"$SPMOVE" -r --stats --json ext/many tmp/back 2> stats; check_eq "tree ext4 -> tmpfs, with the workers: exit 0" 0 $?
+	"$SPMOVE" -r --parallel=3 --stats --json ext/many tmp/back 2> stats; check_eq "tree ext4 -> tmpfs, with the workers: exit 0" 0 $?
 	ok "tree ext4 -> tmpfs, with the workers: like cp" diff -r tmp/many tmp/back
 	ok "tree ext4 -> tmpfs, with the workers: copy_file_range asked once a mover at most" \
 		test "$(jq '.calls.copy_file_range <= .workers + 1' stats)" = true

@@ -19,9 +19,9 @@ for f in /sys/kernel/mm/transparent_hugepage/enabled /sys/devices/system/cpu/onl
 			expected "$name"
 	done
 	# The reader path (--remove-source would try to remove it; -r takes the
-	# walker and the copy workers).
+	# walker and, with --parallel, the copy workers).
 	mkdir -p "tree-$name"
-	"$SPMOVE" -r "$f" "tree-$name/"
+	"$SPMOVE" -r --parallel=2 "$f" "tree-$name/"
 	same_files "$f into a directory: what cat reads" expected "tree-$name/${f##*/}"
 done
 [ "$found" -gt 0 ] || skip "no readable pseudo-file here"

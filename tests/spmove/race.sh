@@ -55,10 +55,10 @@
 #   move-1fs      spmove --remove-source H/t O/t   H/t -> vault
 #   move-2fs      spmove --remove-source H/t M/    H/t/a -> secret, H/t/sub
 #                                                  -> vault, -> etc
-#   workers       spmove -r H/t O/t (2+ CPUs)      H/t/a -> secret, FIFO,
+#   workers       spmove -r --parallel=2 H/t O/t   H/t/a -> secret, FIFO,
 #                                                  H/t/sub -> vault
 #   walker        spmove -r -v H/t O/t             the same
-#   onto          spmove -r S/t H/ (H/t is there)  H/t/a -> passwd, H/t/conf
+#   onto          spmove -r --parallel=2 S/t H/    H/t/a -> passwd, H/t/conf
 #                                                  -> etc/conf, H/t/sub -> etc
 #
 # Tuning: RACE_POINTS (race points per target, default 5; 0: all),
@@ -498,7 +498,7 @@ run_mode() {
 			"$H/t/sub/secret $H/t/sub link $W/vault" \
 			"$H/t/sub $H/t/sub link $W/victim/etc" "$H/t $H/t rdir:late -" ;;
 	workers)
-		sp=("$SP" -r "$H/t" "$O/t"); gnu=("$GNU_CP" -r "$H/t" "$O/t")
+		sp=("$SP" -r --parallel=2 "$H/t" "$O/t"); gnu=("$GNU_CP" -r "$H/t" "$O/t")
 		set -- "$H/t/a $H/t/a link $W/vault/secret" "$H/t/a $H/t/a fifo -" \
 			"$H/t/sub/secret $H/t/sub link $W/vault" ;;
 	walker)
@@ -508,7 +508,7 @@ run_mode() {
 	onto)
 		# Onto nobody's tree: each name is looked at by a worker, through
 		# a descriptor, not by the walker.
-		sp=("$SP" -r "$S/t" "$H/"); gnu=("$GNU_CP" -r "$S/t" "$H/")
+		sp=("$SP" -r --parallel=2 "$S/t" "$H/"); gnu=("$GNU_CP" -r "$S/t" "$H/")
 		set -- "$H/t/a $H/t/a link $W/victim/passwd" \
 			"$H/t/conf $H/t/conf link $W/victim/etc/conf" \
 			"$H/t/sub $H/t/sub link $W/victim/etc" ;;
@@ -590,7 +590,6 @@ run_mode() {
 
 get() { eval "echo \${$1_${2//[^a-z0-9]/_}:-0}"; }
 
-[ "$(nproc)" -ge 2 ] || echo "# one CPU: the workers mode takes the walker's path"
 echo "# spmove: $SP"
 echo "# GNU: $GNU_CP ($("$GNU_CP" --version | head -1)), $GNU_MV ($("$GNU_MV" --version | head -1))"
 for mode in $RACE_MODES; do

@@ -60,7 +60,8 @@ case_ acl-setgid 'chown nobody:nogroup dst && chmod 2770 dst && setfacl -m u:dae
 	'nobody:nogroup 2770 group::rwx mask::rwx other::--- user::rwx user:daemon:r-- '
 
 # A tree copied over a tree: the files replaced by the worker threads
-# (spmove -r hands replacements to them) keep the same as one file does.
+# (spmove -r hands replacements to them; --parallel starts them at once
+# for a tree this small) keep the same as one file does.
 fresh tree
 mkdir s d
 for i in $(seq 1 60); do
@@ -71,7 +72,7 @@ for i in $(seq 1 60); do
 	setfacl -m u:daemon:r d/f$i
 done
 want=$(look d/f1)
-"$SPMOVE" -rT s d
+"$SPMOVE" -rT --parallel=3 s d
 ok "tree: copied" test $? = 0
 bad=0
 for i in $(seq 1 60); do
@@ -96,7 +97,7 @@ chgrp nogroup d/sgid
 chmod 2777 d/sgid
 chown nobody d/other
 chmod 1777 d/other
-"$SPMOVE" -rT s d
+"$SPMOVE" -rT --parallel=3 s d
 ok "tree, root's files: copied" test $? = 0
 for sub in own sgid other; do
 	check_eq "tree, root's files in $sub: new data, root:root 644" \

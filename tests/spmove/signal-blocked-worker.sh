@@ -26,7 +26,7 @@ done
 # What the kernel logged so far is read now: the copies then wait.
 timeout 2 cat /proc/kmsg >/dev/null
 
-"$SPMOVE_BIN" -r tree out &
+"$SPMOVE_BIN" -r --parallel=2 tree out &
 pid=$!
 # in_poll: how many of its threads wait in poll(2) (system call 7).
 in_poll() { cat /proc/$pid/task/*/syscall 2>/dev/null | grep -c '^7 '; }

@@ -52,6 +52,7 @@ json_field() { jq -r ".$1" "$2"; }
 /usr/bin/cp -r src ref
 run_cmd out err "$SPMOVE" -r --stats --json src dst
 check_eq "tree: exit 0" 0 "$RC"
+cp err stats-tree
 ok "tree: the copy is cp -r's (contents, types, modes)" same_trees ref dst
 ok "tree: no temporary file" no_temp_left dst
 check_eq "tree: --stats: workers possible" "$want" "$(json_field workers_possible err)"
@@ -72,6 +73,86 @@ if taskset -c 0 true 2>/dev/null; then
 	check_eq "one CPU: no worker possible" 0 "$(json_field workers_possible err)"
 	check_eq "one CPU: no worker ran" 0 "$(json_field workers err)"
 fi
+
+# When the workers start.  --parallel=N: N threads, at the first file,
+# whatever the CPU count.  Without it, one per CPU once the tree shows
+# enough to share -- 192 files still to copy, or 3 MiB in two files or
+# more -- and for a few small files none at all: starting one costs more
+# than it saves.  --stats says how many files the walker copied before
+# they started.
+mkdir few few/sub
+for i in 1 2 3 4 5 6; do printf 'few %s\n' $i >"few/f$i"; done
+printf 'deeper\n' >few/sub/g
+run_cmd out err env -u LD_PRELOAD "$SPMOVE" -r --parallel=3 --stats --json few few-3
+check_eq "--parallel=3, 7 files: exit 0" 0 "$RC"
+ok "--parallel=3, 7 files: copied" same_trees few few-3
+check_eq "--parallel=3: 2 workers possible, whatever the CPUs" 2 "$(json_field workers_possible err)"
+check_eq "--parallel=3: 2 workers ran" 2 "$(json_field workers err)"
+check_eq "--parallel=3: started at the first file" 0 "$(json_field copied_alone err)"
+run_cmd out err "$SPMOVE" -r --parallel=1 --stats --json src dst-1
+check_eq "--parallel=1, 300 files: exit 0" 0 "$RC"
+ok "--parallel=1: the copy is cp -r's" same_trees ref dst-1
+check_eq "--parallel=1: no worker possible" 0 "$(json_field workers_possible err)"
+check_eq "--parallel=1: no worker ran" 0 "$(json_field workers err)"
+if [ "$want" -gt 0 ]; then
+	run_cmd out err "$SPMOVE" -r --stats --json few few-auto
+	check_eq "7 small files: exit 0" 0 "$RC"
+	ok "7 small files: copied" same_trees few few-auto
+	check_eq "7 small files: no worker started" 0 "$(json_field workers err)"
+	check_eq "7 small files: all copied by the walker" 7 "$(json_field walker_copied err)"
+	check_eq "7 small files: the workers still possible" "$want" "$(json_field workers_possible err)"
+	check_eq "300 files in a directory: the workers started at the first" \
+		0 "$(jq -r .copied_alone stats-tree)"
+	# 60 directories of 4 files: once the first is read, the tree
+	# promises 59 more like it, 240 files: the workers start there.
+	d=0
+	while [ $d -lt 60 ]; do
+		mkdir -p "many/d$d"
+		for i in 1 2 3 4; do printf '%s\n' "$d.$i" >"many/d$d/f$i"; done
+		d=$((d + 1))
+	done
+	run_cmd out err "$SPMOVE" -r --stats --json many many-auto
+	check_eq "60 directories of 4 files: exit 0" 0 "$RC"
+	ok "60 directories of 4 files: copied" same_trees many many-auto
+	check_eq "60 directories of 4 files: the workers ran" "$want" "$(json_field workers err)"
+	check_eq "60 directories of 4 files: started at the first file" 0 "$(json_field copied_alone err)"
+	# Data: START_BYTES (3 MiB) still to copy, in two files or more,
+	# each counted at the average size of those the walker came to.
+	mkdir large
+	make_random large/big $((8 * 1024 * 1024))
+	run_cmd out err "$SPMOVE" -r --stats --json large large-auto
+	check_eq "one file of 8 MiB: exit 0" 0 "$RC"
+	ok "one file of 8 MiB: copied" same_trees large large-auto
+	check_eq "one file of 8 MiB: no worker to copy beside it" 0 "$(json_field workers err)"
+	for n in 4 12; do
+		mkdir "mid$n"
+		i=0
+		while [ $i -lt $n ]; do make_random "mid$n/m$i" $((400 * 1024)); i=$((i + 1)); done
+		run_cmd out err "$SPMOVE" -r --stats --json "mid$n" "mid$n-auto"
+		check_eq "$n files of 400 KiB: exit 0" 0 "$RC"
+		ok "$n files of 400 KiB: copied" same_trees "mid$n" "mid$n-auto"
+		cp err "stats-mid$n"
+	done
+	check_eq "4 files of 400 KiB (1.6 MiB): no worker" 0 "$(json_field workers stats-mid4)"
+	check_eq "12 files of 400 KiB (4.8 MiB): the workers started at the first" \
+		"$want/0" "$(json_field workers stats-mid12)/$(json_field copied_alone stats-mid12)"
+fi
+# --parallel takes a count of 1 or more; above what the descriptor limit
+# leaves room for (4 a worker, 32 kept), fewer; at most 64.
+for bad in 0 -2 x 3x '' ' 3'; do
+	run_cmd out err "$SPMOVE" -r --parallel="$bad" few few-bad
+	check_eq "--parallel='$bad': exit 1" 1 "$RC"
+	check_eq "--parallel='$bad': the message" \
+		"spmove: invalid argument '$bad' for '--parallel'
+Try 'spmove --help' for more information." "$(cat err)"
+	ok "--parallel='$bad': nothing made" test ! -e few-bad
+done
+run_cmd out err "$SPMOVE" -r --parallel=1000 --stats --json few few-1000
+check_eq "--parallel=1000: 63 workers possible" 63/0 "$(json_field workers_possible err)/$RC"
+run_cmd out err sh -c 'ulimit -n 100 && exec "$@"' sh "$SPMOVE" -r --parallel=64 --stats --json few few-100
+check_eq "--parallel=64 under ulimit -n 100: 17 workers possible" 17/0 \
+	"$(json_field workers_possible err)/$RC"
+ok "--parallel=64 under ulimit -n 100: copied" same_trees few few-100
 
 # A worker is started on another CPU than the walker's, then let go: held
 # in a copy, every thread of the run may use the CPUs the process may (the
@@ -186,7 +267,7 @@ if [ "$(id -u)" = 0 ] && nobody_runs "$SPMOVE"; then
 	chmod 000 nb/src/g7
 	chown -R nobody nb
 	as_nobody /usr/bin/cp -r nb/src nb/ref 2>nb/cp.err
-	run_cmd out err as_nobody "$SPMOVE" -r nb/src nb/dst
+	run_cmd out err as_nobody "$SPMOVE" -r --parallel=3 nb/src nb/dst
 	check_eq "unreadable file: exit 1" 1 "$RC"
 	check_eq "unreadable file: cp's message" "$(sed 's/^[^:]*cp:/spmove:/' nb/cp.err)" "$(cat err)"
 	check_eq "unreadable file: the others copied" 19 "$(find nb/dst -type f | wc -l)"
