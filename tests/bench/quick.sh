@@ -15,7 +15,7 @@ cd "$T_DIR/out" || exit 99
 
 check_eq "CSV header" "case,title,fs,tool,ours,runs,median_s,min_s,max_s,peak_rss_kib,speedup,mib_s,ws_resident_pct,ws_resident_min,ws_resident_max,files,us_per_file" \
 	"$(head -n 1 bench.csv)"
-cases="cat-splice cat-read cat-small cat-file cat-socket cat-n cat-A tee-files tee-null cat-start tee-start cp-start cp-big-tmpfs cp-tree20-tmpfs cp-tree50-tmpfs cp-files100-tmpfs cp-files1000-tmpfs cp-overwrite-tmpfs"
+cases="cat-splice cat-read cat-small cat-file cat-socket cat-n cat-A tee-files tee-null cat-start tee-start cp-start cp-r-start cp-big-tmpfs cp-tree20-tmpfs cp-tree50-tmpfs cp-files100-tmpfs cp-files1000-tmpfs cp-overwrite-tmpfs"
 check_eq "CSV cases, in order" "$(echo $cases)" \
 	"$(tail -n +2 bench.csv | cut -d, -f1 | uniq | tr '\n' ' ' | sed 's/ $//')"
 check_eq "JSON and CSV have the same rows" "$(($(wc -l <bench.csv) - 1))" \
