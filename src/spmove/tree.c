@@ -21,8 +21,9 @@
 /* The names in the directory fd (not . and ..), as one block of
  * NUL-terminated strings ending in an empty one, each after one byte: the
  * type the directory lists (d_type) plus 1, and in *regular and *dirs how
- * many are listed as regular files (or not said) and as directories.  fd (which may be O_PATH) stays open.  Returns
- * NULL with errno set on failure. */
+ * many are listed as regular files (or not said) and as directories.  fd
+ * (which may be O_PATH) stays open.  Returns NULL with errno set on
+ * failure. */
 static char *read_names(int fd, size_t *regular, size_t *dirs)
 {
 	*regular = *dirs = 0;
