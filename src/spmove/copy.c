@@ -23,6 +23,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -1038,6 +1039,125 @@ static void data_error(int err, enum sp_side side, const char *src, const char *
 		cli_error(err, "error copying %s to %s", quoted(src), quoted(dst));
 }
 
+/* The largest file a copy may find already in place (below): past it, a
+ * read of both files costs more than a new file, and a clone costs
+ * nothing. */
+#define UNCHANGED_MAX (256 * 1024)
+#define UNCHANGED_CHUNK (16 * 1024)
+/* The files looked at before their misses count (left_unchanged()), the
+ * misses to one file found that stop the looks, and how many files a look
+ * then samples. */
+#define UNCHANGED_TRIES 32
+#define UNCHANGED_MISSES 4
+#define UNCHANGED_SAMPLE 16
+
+/* Read want bytes of fd from off into buf (room for want + 1), never
+ * waiting for a disk when cached_only (RWF_NOWAIT: -EAGAIN when a page is
+ * not in memory).  Asks for one byte more than want, so that a file that
+ * grew past what was seen says so at no extra call.  Returns the bytes
+ * read (want + 1: longer than want; fewer: shorter) or a negative errno. */
+static ssize_t read_some(int fd, char *buf, size_t want, off_t off, bool cached_only)
+{
+	size_t got = 0;
+	while (got <= want) {
+		struct iovec v = { buf + got, want + 1 - got };
+		ssize_t n = preadv2(fd, &v, 1, off + (off_t)got, cached_only ? RWF_NOWAIT : 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0 || (got += (size_t)n) == want)
+			break;
+	}
+	return (ssize_t)got;
+}
+
+/* Whether the size bytes of in are the size bytes of old, and old ends
+ * there too; old read only from memory (in_memory: its file system's
+ * files are). */
+static bool same_bytes(int in, int old, off_t size, bool in_memory)
+{
+	char a[UNCHANGED_CHUNK + 1], b[UNCHANGED_CHUNK + 1];
+	for (off_t off = 0;;) {
+		size_t want = (size_t)(size - off < UNCHANGED_CHUNK ? size - off : UNCHANGED_CHUNK);
+		bool last = off + (off_t)want == size;
+		/* Only the last chunk looks past the end. */
+		ssize_t n = read_some(old, b, want, off, !in_memory);
+		if (n != (ssize_t)want && !(n == (ssize_t)want + 1 && !last))
+			return false;
+		n = read_some(in, a, want, off, false);
+		if (n != (ssize_t)want && !(n == (ssize_t)want + 1 && !last))
+			return false;
+		if (memcmp(a, b, want))
+			return false;
+		if (last)
+			return true;
+		off += (off_t)want;
+	}
+}
+
+/* Whether this run may leave an existing file that already holds its
+ * source's bytes as it is (below): a plain copy onto it, as cp makes with
+ * no option that asks more of it -- no attribute to give (-p, -a), no
+ * flush (--fsync), no way of writing (--reflink=always, --sparse,
+ * --method, -M, --nocache), no move, no report of how the bytes went
+ * (--debug, a --progress display counting them). */
+static bool may_leave_unchanged(const struct copier *s)
+{
+	const struct spmove_options *o = s->o;
+	return !o->move && !o->keep && !o->fsync && !o->remove_destination &&
+	       !o->attributes_only && !o->debug && !o->path && !s->progress &&
+	       o->reflink != REFLINK_ALWAYS && o->sparse == SPARSE_AUTO &&
+	       (!o->mover || (!o->mover->splice_flags && !(o->mover->flags & SP_NOCACHE)));
+}
+
+/* Whether the existing regular file t names, seen as old, already holds
+ * the bytes of in (st, its own fstat), and was therefore left as it is:
+ * only its modification time is set, as cp's write into it sets it.  Its
+ * old bytes and its new ones are the same, so whatever happens meanwhile
+ * the name holds the old file or the new one, and the file keeps its
+ * inode, links and attributes as cp keeps them -- without a new file, a
+ * rename and the old file's release.  Asked only of small files
+ * (UNCHANGED_MAX) of the same size, and old is read only where its pages
+ * are in memory: a file to be read from the disk is copied as usual.  It
+ * is opened without following a link and must be the file seen, with the
+ * ctime it had.  False, with nothing changed, on any doubt or error: the
+ * copy then goes its usual way. */
+static bool left_unchanged(struct copier *s, int in, const struct stat *st,
+			   const struct target *t, const struct stat *old)
+{
+	if (!old || !S_ISREG(old->st_mode) || !S_ISREG(st->st_mode) ||
+	    old->st_size != st->st_size || st->st_size > UNCHANGED_MAX ||
+	    !may_leave_unchanged(s) || std_stream(old))
+		return false;
+	/* Where files of the same size mostly differ (a tree of changed
+	 * records), the look costs more than it saves: after a first few,
+	 * only one in UNCHANGED_SAMPLE is looked at while misses are more
+	 * than UNCHANGED_MISSES times the files found unchanged. */
+	struct same_tally *n = &s->same;
+	if (n->missed >= UNCHANGED_TRIES && n->missed > UNCHANGED_MISSES * n->found &&
+	    ++n->passed % UNCHANGED_SAMPLE)
+		return false;
+	/* Reading it should not change it: no access time where we may ask
+	 * (its owner, or root). */
+	int noatime = s->o->root || old->st_uid == my_uid ? O_NOATIME : 0;
+	int fd = openat(t->dirfd, t->base,
+			O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | noatime);
+	if (fd < 0)
+		return false;
+	static const struct timespec now[2] = { { 0, UTIME_OMIT }, { 0, UTIME_NOW } };
+	struct stat seen;
+	bool same = fstat(fd, &seen) == 0 && unchanged(&seen, old) &&
+		    same_bytes(in, fd, st->st_size, durable_in_memory(fd, seen.st_dev)) &&
+		    futimens(fd, now) == 0;
+	close(fd);
+	if (same)
+		n->found++;
+	else
+		n->missed++;
+	return same;
+}
+
 /* Copy the data of in (st; st_is_fstat: in's own fstat, not a stand-in)
  * into the file t names (dst_st when it exists).  Returns 0 or 1 after a
  * report. */
@@ -1053,6 +1173,9 @@ static int copy_into(struct copier *s, const struct loc *src, int in, const stru
 		close(*s->spare_dir);
 		*s->spare_dir = SPARE_CLOSED;
 	}
+	if (st_is_fstat && out.replaces &&
+	    left_unchanged(s, in, st, t, t->old_fd >= 0 ? &t->old : dst_st))
+		return 0;
 	int err = output_open(s, t, dst_st, st->st_mode, &out);
 	if (err)
 		output_free_acl(&out);

@@ -99,25 +99,29 @@ struct fs_rules {
 	bool acl_is_mode;          /* an ACL naming no one is kept as the mode */
 	bool batches;              /* one syncfs for many before their renames */
 	bool clone_is_ordered;     /* a clone needs no flush before the rename */
+	bool in_memory;            /* its files' pages are memory: a read never
+				    * waits for a disk */
 };
 
 static struct fs_rules rules_of(int fd, dev_t dev)
 {
 	struct statfs fs;
 	if (fstatfs(fd, &fs) < 0)
-		return (struct fs_rules){ true, true, false, false, false };
+		return (struct fs_rules){ true, true, false, false, false, false };
 	switch (fs.f_type) {
 	case TMPFS_MAGIC:
 	case RAMFS_MAGIC:
-		return (struct fs_rules){ false, false, fs.f_type == TMPFS_MAGIC, false, false };
+		return (struct fs_rules){ false, false, fs.f_type == TMPFS_MAGIC, false, false,
+					  true };
 	case EXT4_SUPER_MAGIC: /* also ext2's and ext3's */
-		return (struct fs_rules){ !ext4_orders_rename(dev), false, true, false, false };
+		return (struct fs_rules){ !ext4_orders_rename(dev), false, true, false, false,
+					  false };
 	case XFS_SUPER_MAGIC:
-		return (struct fs_rules){ true, false, true, true, true };
+		return (struct fs_rules){ true, false, true, true, true, false };
 	case BTRFS_SUPER_MAGIC:
-		return (struct fs_rules){ true, true, true, true, false };
+		return (struct fs_rules){ true, true, true, true, false, false };
 	default: /* what was never measured */
-		return (struct fs_rules){ true, true, false, false, false };
+		return (struct fs_rules){ true, true, false, false, false, false };
 	}
 }
 
@@ -153,6 +157,11 @@ bool durable_batches(int fd, dev_t dev)
 bool durable_acl_is_mode(int fd, dev_t dev)
 {
 	return rules_for(fd, dev).acl_is_mode;
+}
+
+bool durable_in_memory(int fd, dev_t dev)
+{
+	return rules_for(fd, dev).in_memory;
 }
 
 bool durable_after_link(int fd)

@@ -613,6 +613,11 @@ static void print_stats(const struct spmove *s, const struct sp_stats *stats,
 					" syncfs", batched, barriers);
 	rc |= JSON(cli_json_add_u64(more, "batched_files", batched));
 	rc |= JSON(cli_json_add_u64(more, "batch_barriers", barriers));
+	/* Existing files that held their source's bytes already (copy.c). */
+	if (s->c.same.found)
+		len += (size_t)snprintf(extra + len, sizeof(extra) - len,
+					", %" PRIu64 " files found unchanged", s->c.same.found);
+	rc |= JSON(cli_json_add_u64(more, "unchanged", s->c.same.found));
 	struct stealfs_counts after;
 	stealfs_read(&after);
 	struct json_object *stealfs = NULL;

@@ -598,6 +598,7 @@ void pool_stop(struct spmove *s, struct sp_stats *total)
 		if (total && sp_get_stats(w->c.mover, &mine) == 0)
 			sp_stats_add(total, &mine);
 		s->c.methods_used |= w->c.methods_used;
+		s->c.same.found += w->c.same.found;
 		s->workers_copied += w->c.handed_copied;
 		sp_mover_free(w->c.mover);
 	}

@@ -119,6 +119,12 @@ struct copier {
 	struct cli_progress *progress; /* the walker's display (NULL without
 					* --progress, and in a worker) */
 	uint64_t handed_copied;    /* files handed over that this thread copied */
+	struct same_tally {        /* existing files of the source's size
+				    * (copy.c's left_unchanged()): */
+		uint64_t found;    /* holding its bytes: left as they were */
+		uint64_t missed;   /* looked at and found to differ */
+		uint64_t passed;   /* not looked at, while misses prevail */
+	} same;
 	const struct stat *dst_dir_st; /* the destination directory of the
 				    * handed-over copy under way (pool.c) */
 	bool dst_dir_plain;        /* and it has no default ACL (ancestor) */
@@ -479,6 +485,12 @@ bool durable_after_link(int fd);
  * file system may keep it as a plain attribute).  dev as for
  * durable_before_replace(). */
 bool durable_acl_is_mode(int fd, dev_t dev);
+
+/* Whether the files of fd's file system live in memory (tmpfs, ramfs), so
+ * that reading one never waits for a disk: where preadv2(2)'s RWF_NOWAIT,
+ * which says so of the pages of other file systems, is refused.  dev as
+ * for durable_before_replace(). */
+bool durable_in_memory(int fd, dev_t dev);
 
 /* Whether temporaries on fd's file system (dev as for
  * durable_before_replace()) may wait for one syncfs(2) of many instead of

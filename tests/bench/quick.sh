@@ -15,7 +15,7 @@ cd "$T_DIR/out" || exit 99
 
 check_eq "CSV header" "case,title,fs,tool,ours,runs,median_s,min_s,max_s,peak_rss_kib,speedup,mib_s,ws_resident_pct,ws_resident_min,ws_resident_max,files,us_per_file" \
 	"$(head -n 1 bench.csv)"
-cases="cat-splice cat-read cat-small cat-file cat-socket cat-n cat-A tee-files tee-null cat-start tee-start cp-start cp-r-start cp-big-tmpfs cp-tree20-tmpfs cp-tree50-tmpfs cp-files100-tmpfs cp-files1000-tmpfs cp-overwrite-tmpfs"
+cases="cat-splice cat-read cat-small cat-file cat-socket cat-n cat-A tee-files tee-null cat-start tee-start cp-start cp-r-start cp-big-tmpfs cp-tree20-tmpfs cp-tree50-tmpfs cp-files100-tmpfs cp-files1000-tmpfs cp-overwrite-tmpfs cp-overwrite-changed-tmpfs"
 check_eq "CSV cases, in order" "$(echo $cases)" \
 	"$(tail -n +2 bench.csv | cut -d, -f1 | uniq | tr '\n' ' ' | sed 's/ $//')"
 check_eq "JSON and CSV have the same rows" "$(($(wc -l <bench.csv) - 1))" \
@@ -43,7 +43,8 @@ ok "the ceilings run beside the tools: the raw splice loop in the three cases in
 		and [.results[] | select(.tool | startswith("raw tree copier")) | .case]
 			== ["cp-tree20-tmpfs", "cp-tree20-tmpfs", "cp-tree50-tmpfs", "cp-tree50-tmpfs",
 			    "cp-files100-tmpfs", "cp-files100-tmpfs", "cp-files1000-tmpfs",
-			    "cp-files1000-tmpfs", "cp-overwrite-tmpfs", "cp-overwrite-tmpfs"]' bench.json
+			    "cp-files1000-tmpfs", "cp-overwrite-tmpfs", "cp-overwrite-tmpfs",
+			    "cp-overwrite-changed-tmpfs", "cp-overwrite-changed-tmpfs"]' bench.json
 # The ceilings are yardsticks only if they do the whole job.
 # A tree: files at the top, in a subdirectory, two levels down, and an
 # empty directory.
@@ -101,7 +102,7 @@ check_eq "warmmem: nothing below its memory reserve" "0 memory" \
 # it), and nowhere else; each row keeps its command, which is replayed
 # here to see that it does the whole job.
 if command -v rsync >/dev/null; then
-	tree_cases='["cp-tree20-tmpfs","cp-tree50-tmpfs","cp-files100-tmpfs","cp-files1000-tmpfs","cp-overwrite-tmpfs"]'
+	tree_cases='["cp-tree20-tmpfs","cp-tree50-tmpfs","cp-files100-tmpfs","cp-files1000-tmpfs","cp-overwrite-tmpfs","cp-overwrite-changed-tmpfs"]'
 	ok "rsync runs in the tree, trees-by-size and overwrite cases, and only there" \
 		jq -e --argjson want "$tree_cases" '[.results[] | select(.tool == "rsync") | .case] == $want' bench.json
 	if rsync --help | grep -q -e --fsync; then

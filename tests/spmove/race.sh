@@ -60,6 +60,13 @@
 #   walker        spmove -r -v H/t O/t             the same
 #   onto          spmove -r --parallel=2 S/t H/    H/t/a -> passwd, H/t/conf
 #                                                  -> etc/conf, H/t/sub -> etc
+#   twins         spmove -rT S/t H/u               H/u/a -> passwd, H/u/conf
+#                                                  -> etc/conf, H/u/sub -> etc
+#                                                  (H/u: nobody's copy of S/t,
+#                                                  whose files are left as they
+#                                                  are: the walker alone)
+#   twins-par     spmove -rT --parallel=2 S/t H/u  the same, each looked at by
+#                                                  a worker
 #
 # Tuning: RACE_POINTS (race points per target, default 5; 0: all),
 # RACE_DELAY (the pause, microseconds, default 300000), RACE_LIMIT
@@ -97,7 +104,7 @@ GNU_MV=$(command -v mv)
 : "${RACE_POINTS:=5}" "${RACE_DELAY:=300000}" "${RACE_LIMIT:=5}" "${RACE_GNU:=yes}"
 : "${RACE_MODES:=copy dest-link into-dir -r -a -p move-1fs move-2fs workers walker onto slash-r
 slash-mv in-place parents attr-only attr-only-hl backup-num backup-posix bf link symlink
-special-a special-mv hardlinks acl}"
+special-a special-mv hardlinks acl twins twins-par}"
 command -v setfacl >/dev/null || RACE_MODES=${RACE_MODES/acl/}
 
 TPL=$T_DIR/tpl     # the scene as it starts, copied to W for each run
@@ -159,6 +166,8 @@ make_scene() {
 	cp "$t/src/conf" "$t/src/t/conf"
 	echo "c" >"$t/src/t/sub/c"
 	chmod 750 "$t/src/t"
+	# nobody's copy of root's tree, each file the same bytes.
+	cp -r "$t/src/t" "$t/home/u" && chown -R nobody:nogroup "$t/home/u" || return 1
 	chmod 755 "$t" "$t/victim" "$t/victim/etc" "$t/home" "$t/out" "$t/src" "$t/stage"
 }
 make_scene "$TPL" || exit 99
@@ -512,6 +521,15 @@ run_mode() {
 		set -- "$H/t/a $H/t/a link $W/victim/passwd" \
 			"$H/t/conf $H/t/conf link $W/victim/etc/conf" \
 			"$H/t/sub $H/t/sub link $W/victim/etc" ;;
+	twins | twins-par)
+		# Onto nobody's copy of the same tree: every file is found to
+		# hold its source's bytes and left as it is (copy.c's
+		# left_unchanged()), by the walker or by a worker.
+		local par=(); [ "$mode" = twins-par ] && par=(--parallel=2)
+		sp=("$SP" -rT "${par[@]}" "$S/t" "$H/u"); gnu=("$GNU_CP" -rT "$S/t" "$H/u")
+		set -- "$H/u/a $H/u/a link $W/victim/passwd" \
+			"$H/u/conf $H/u/conf link $W/victim/etc/conf" \
+			"$H/u/sub $H/u/sub link $W/victim/etc" ;;
 	slash-r)
 		sp=("$SP" -r "$S/t" "$H/backup/"); gnu=("$GNU_CP" -r "$S/t" "$H/backup/")
 		set -- "$H/backup $H/backup link:late $W/victim/etc" \

@@ -37,6 +37,7 @@ ok "spmove: no temporary file left" test "$(ls -A d)" = b
 # O_EXCL fails the creation (even through a dangling link); spmove takes
 # another name and never creates or writes the link's target.
 echo precious >precious
+echo old >d/b # to replace: a file that holds a's bytes is left as it is
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$STRACE" -qq -f -o trace \
 	-e trace=getrandom,openat -e inject=getrandom:error=ENOSYS \
 	sh -c 'name=$(printf ".spmove-%08x" $(($$ * 2654435761 & 4294967295)))

@@ -1,0 +1,187 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A copy onto an existing file that already holds the source's bytes
+# leaves that file as it is and only sets its modification time, as cp's
+# write into it would (src/spmove/copy.c, left_unchanged()): the same
+# inode, links, mode and access time as GNU cp leaves, measured beside it.
+# Any file that differs anywhere -- its last byte, one byte past the
+# source's end, one chunk in -- is copied, never left; so is a file whose
+# pages are not in memory, and every file of a run that asks more than a
+# plain copy (-p, --fsync, --sparse, a move...).  Where files of the same
+# size mostly differ, the looks stop but for a sample.
+. "$top_srcdir/tests/lib.sh"
+GNU_CP=$(gnu cp)
+
+json_field() { jq -r ".$1" "$2"; }
+# Seconds and nanoseconds of the modification, change and access times,
+# and the inode, links and mode.
+look() { stat -c '%i %h %a %U' "$1"; }
+old_times() { touch -d '2001-02-03 04:05:06' "$@"; }
+
+# One file of 4 KiB onto its twin, against GNU cp onto another twin.
+make_random a 4096
+for d in ours gnu; do cp a "$d"; old_times "$d"; done
+chmod 0640 ours gnu
+before=$(look ours)
+run_cmd out err "$SPMOVE" --stats --json a ours
+check_eq "twin: exit 0" 0 "$RC"
+check_eq "twin: found unchanged" 1 "$(json_field unchanged err)"
+check_eq "twin: no byte moved" 0 "$(json_field bytes err)"
+"$GNU_CP" a gnu
+check_eq "twin: the same inode, links, mode and owner, as GNU cp keeps them" \
+	"$before" "$(look ours)"
+check_eq "twin: GNU cp keeps them too" "$(look gnu | cut -d' ' -f2-)" "$(look ours | cut -d' ' -f2-)"
+check_eq "twin: the access time is left, as GNU cp leaves it" \
+	"$(stat -c %X gnu)" "$(stat -c %X ours)"
+ok "twin: the modification time is the copy's, as GNU cp's" \
+	test "$(stat -c %Y ours)" -gt 1000000000 -a "$(stat -c %Y ours)" -ge "$(stat -c %Y a)"
+same_files "twin: the data" a ours
+
+# Files of the source's size that differ in one byte: copied, whatever
+# the byte (the first, one in the second chunk, the last of a file of
+# several chunks), and a file one byte longer or shorter.
+make_random big 200000
+differs() { # NAME OFFSET: a copy of big with the byte at OFFSET changed
+	cp big "$1"
+	printf '\377' | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+	cmp -s big "$1" && printf '\376' | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+	old_times "$1"
+}
+for at in 0 20000 199999; do
+	differs "d$at" "$at"
+	run_cmd out err "$SPMOVE" --stats --json big "d$at"
+	check_eq "a byte differs at $at: exit 0" 0 "$RC"
+	same_files "a byte differs at $at: copied" big "d$at"
+	check_eq "a byte differs at $at: none found unchanged" 0 "$(json_field unchanged err)"
+done
+cp big longer && printf x >>longer
+head -c 199999 big >shorter
+for f in longer shorter; do
+	"$SPMOVE" big "$f"
+	same_files "$f by one byte: copied" big "$f"
+done
+cp big twin-big && old_times twin-big
+run_cmd out err "$SPMOVE" --stats --json big twin-big
+check_eq "200,000 bytes, the same: found unchanged" 1 "$(json_field unchanged err)"
+same_files "200,000 bytes, the same: the data" big twin-big
+
+# Past 256 KiB a file is copied, the same or not.
+make_random huge 300000
+cp huge twin-huge
+run_cmd out err "$SPMOVE" --stats --json huge twin-huge
+check_eq "300,000 bytes: copied, not looked at" 0 "$(json_field unchanged err)"
+same_files "300,000 bytes: the data" huge twin-huge
+
+# An empty file onto an empty one: its time set, as cp's truncation sets it.
+: >empty && : >twin-empty && old_times twin-empty
+run_cmd out err "$SPMOVE" --stats --json empty twin-empty
+check_eq "empty: found unchanged" 1 "$(json_field unchanged err)"
+ok "empty: its modification time set" test "$(stat -c %Y twin-empty)" -gt 1000000000
+
+# A file with a second name: both names keep the one file, as cp leaves
+# them.  A link to a twin: the link stays, its file keeps its inode.
+cp a linked && ln linked linked2 && old_times linked
+"$SPMOVE" a linked
+check_eq "hard link: both names, one file" "$(stat -c %i linked)" "$(stat -c %i linked2)"
+check_eq "hard link: two links" 2 "$(stat -c %h linked)"
+cp a target && ln -s target sym
+ino=$(stat -c %i target)
+run_cmd out err "$SPCP" a sym
+ok "a symbolic link to a twin: still a link" test -L sym
+check_eq "a symbolic link to a twin: its file kept" "$ino" "$(stat -c %i target)"
+
+# Options that ask more than a plain copy: the file is copied as usual.
+for opt in -p --preserve=timestamps --fsync --sparse=always --method=rw --splice-move --nocache; do
+	cp a "opt$opt" && old_times "opt$opt"
+	run_cmd out err "$SPMOVE" "$opt" --stats --json a "opt$opt"
+	check_eq "$opt: exit 0" 0 "$RC"
+	check_eq "$opt: copied, not left" 0 "$(json_field unchanged err)"
+done
+check_eq "-p: the source's time, as cp -p gives" "$(stat -c %Y a)" "$(stat -c %Y opt-p)"
+# --reflink=always asks for a clone: where there is none (tmpfs, ext4), the
+# copy fails as GNU cp's, twin or not; --reflink=never asks nothing more.
+cp a clone-ours && cp a clone-gnu
+"$GNU_CP" --reflink=always a clone-gnu 2>/dev/null
+gnu_rc=$?
+run_cmd out err "$SPCP" --reflink=always a clone-ours
+check_eq "--reflink=always onto a twin: GNU cp's exit status" "$gnu_rc" "$RC"
+cp a never && old_times never
+run_cmd out err "$SPMOVE" --reflink=never --stats --json a never
+check_eq "--reflink=never: found unchanged" 1 "$(json_field unchanged err)"
+
+# A tree copied twice: the second run leaves every file (with workers, and
+# the walker alone).
+mkdir -p tree/sub
+i=0
+while [ $i -lt 300 ]; do
+	printf 'file %s\n' $i >"tree/f$i"
+	printf 'below %s\n' $i >"tree/sub/g$i"
+	i=$((i + 1))
+done
+"$GNU_CP" -r tree tree-gnu
+for p in 1 3; do
+	"$SPMOVE" -r tree "tree-$p"
+	run_cmd out err "$SPMOVE" -rT --parallel=$p --stats --json tree "tree-$p"
+	check_eq "tree twice, --parallel=$p: exit 0" 0 "$RC"
+	check_eq "tree twice, --parallel=$p: every file found unchanged" 600 \
+		"$(json_field unchanged err)"
+	ok "tree twice, --parallel=$p: cp -r's tree" diff -r tree-gnu "tree-$p"
+done
+
+# Where files of the same size mostly differ, the looks stop: 100 files
+# that differ, then 40 that do not, in one run (the walker alone, in the
+# order of the operands).  The first 32 are looked at; after that one in
+# 16 while the misses are more than four times the files found.
+mkdir -p chg/a chg/b into/a into/b
+i=100
+while [ $i -lt 200 ]; do
+	printf 'new %s\n' $i >"chg/a/f$i"
+	printf 'old %s\n' $i >"into/a/f$i"
+	i=$((i + 1))
+done
+i=100
+while [ $i -lt 140 ]; do
+	printf 'same %s\n' $i >"chg/b/f$i"
+	cp "chg/b/f$i" "into/b/f$i"
+	i=$((i + 1))
+done
+run_cmd out err "$SPMOVE" -r --parallel=1 --stats --json chg/a chg/b into
+check_eq "100 changed, then 40 the same: exit 0" 0 "$RC"
+ok "100 changed, then 40 the same: the copy is whole" diff -r chg into
+found=$(json_field unchanged err)
+ok "100 changed, then 40 the same: the looks stopped but for a sample ($found found)" \
+	test "$found" -ge 1 -a "$found" -le 5
+
+# A file that cannot be set by its user (another's, writable by all):
+# copied, with cp's result.
+if [ "$(id -u)" = 0 ] && nobody_runs "$SPMOVE"; then
+	chmod a+x "$T_DIR"
+	mkdir nb && cp a nb/theirs && chmod 0666 nb/theirs && chmod 0777 nb
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$SPMOVE" --stats --json a nb/theirs 2>nb.err
+	check_eq "another user's twin: copied, not left" 0 "$(json_field unchanged nb.err)"
+	same_files "another user's twin: the data" a nb/theirs
+	check_eq "another user's twin: still root's, as cp leaves it" root \
+		"$(stat -c %U nb/theirs)"
+else
+	echo "# not root, or nobody cannot run the build: another user's file not tested"
+fi
+
+# A file whose pages are not in memory is copied, not read from the disk
+# (an ext4 on a loop device, its cache dropped).
+if [ "$(id -u)" = 0 ] && command -v mkfs.ext4 >/dev/null &&
+	truncate -s 64M img && mkfs.ext4 -q -F img >/dev/null 2>&1 && mkdir mnt &&
+	mount -o loop img mnt; then
+	at_exit "umount '$T_DIR/mnt'"
+	cp a mnt/cold && cp a mnt/warm && sync
+	dd if=mnt/cold iflag=nocache count=0 status=none
+	run_cmd out err "$SPMOVE" --stats --json a mnt/cold
+	check_eq "pages not in memory: copied, not left" 0 "$(json_field unchanged err)"
+	same_files "pages not in memory: the data" a mnt/cold
+	cat mnt/warm >/dev/null
+	run_cmd out err "$SPMOVE" --stats --json a mnt/warm
+	check_eq "pages in memory (ext4): found unchanged" 1 "$(json_field unchanged err)"
+else
+	echo "# not root, or no loop device: a file not in memory not tested"
+fi
+
+done_testing
