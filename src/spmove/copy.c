@@ -20,14 +20,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <sys/sysmacros.h>
+#include <sys/uio.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include <linux/fiemap.h>
+#include <linux/fs.h>
 
 #include "message.h"
 #include "path.h"
@@ -1096,6 +1099,77 @@ static bool same_bytes(int in, int old, off_t size, bool in_memory)
 	}
 }
 
+/* cachestat(2) (Linux 6.5): one number on every architecture but alpha's,
+ * not yet in every C library's or kernel's headers. */
+#if !defined(__NR_cachestat) && !defined(__alpha__)
+#define __NR_cachestat 451
+#endif
+
+/* Whether fd's file has no page waiting to be written or being written
+ * (cachestat(2)): then what FIEMAP reports of it is what it holds.  False
+ * where that cannot be told (an older kernel, a filter, a file the user
+ * could not write, as cachestat asks since Linux 6.15). */
+static bool all_written(int fd)
+{
+#ifdef __NR_cachestat
+	struct { uint64_t off, len; } range = { 0, 0 }; /* len 0: to the end */
+	struct { uint64_t cache, dirty, writeback, evicted, recently_evicted; } cs;
+	return syscall(__NR_cachestat, fd, &range, &cs, 0) == 0 && !cs.dirty && !cs.writeback;
+#else
+	(void)fd;
+	return false;
+#endif
+}
+
+/* The extents a file's comparison by FIEMAP takes (more: compared by
+ * reading, or copied). */
+#define SAME_EXTENTS 8
+
+union extents {
+	struct fiemap map;
+	char room[sizeof(struct fiemap) + SAME_EXTENTS * sizeof(struct fiemap_extent)];
+};
+
+/* The extents of fd into x: true when they are all there (the last one
+ * says so), and each is a plain range of blocks -- not waiting for its
+ * blocks, unwritten, inline, compressed or encrypted (a compressed
+ * extent is reported at its start whatever part of it a file uses). */
+static bool plain_extents(int fd, union extents *x)
+{
+	const uint32_t plain = FIEMAP_EXTENT_LAST | FIEMAP_EXTENT_SHARED;
+	x->map = (struct fiemap){ .fm_length = FIEMAP_MAX_OFFSET, .fm_extent_count = SAME_EXTENTS };
+	if (ioctl(fd, FS_IOC_FIEMAP, &x->map) < 0)
+		return false;
+	uint32_t n = x->map.fm_mapped_extents;
+	if (n == 0 || n > SAME_EXTENTS || !(x->map.fm_extents[n - 1].fe_flags & FIEMAP_EXTENT_LAST))
+		return false;
+	for (uint32_t i = 0; i < n; i++)
+		if (x->map.fm_extents[i].fe_flags & ~plain)
+			return false;
+	return true;
+}
+
+/* Whether in (st) and old (seen) are files of one XFS or btrfs whose
+ * blocks are the same, extent for extent -- a clone of the other, or of
+ * one file -- with nothing in memory yet to be written to either: then
+ * they hold the same bytes, without reading them (a clone's pages are
+ * not in memory until read). */
+static bool same_extents(int in, const struct stat *st, int old, const struct stat *seen)
+{
+	union extents a, b;
+	if (st->st_dev != seen->st_dev || !durable_shares_extents(old, seen->st_dev) ||
+	    !all_written(in) || !all_written(old) || !plain_extents(in, &a) ||
+	    !plain_extents(old, &b) || a.map.fm_mapped_extents != b.map.fm_mapped_extents)
+		return false;
+	for (uint32_t i = 0; i < a.map.fm_mapped_extents; i++) {
+		const struct fiemap_extent *x = &a.map.fm_extents[i], *y = &b.map.fm_extents[i];
+		if (x->fe_logical != y->fe_logical || x->fe_physical != y->fe_physical ||
+		    x->fe_length != y->fe_length || !(x->fe_flags & y->fe_flags & FIEMAP_EXTENT_SHARED))
+			return false;
+	}
+	return true;
+}
+
 /* Whether this run may leave an existing file that already holds its
  * source's bytes as it is (below): a plain copy onto it, as cp makes with
  * no option that asks more of it -- no attribute to give (-p, -a), no
@@ -1118,7 +1192,8 @@ static bool may_leave_unchanged(const struct copier *s)
  * the name holds the old file or the new one, and the file keeps its
  * inode, links and attributes as cp keeps them -- without a new file, a
  * rename and the old file's release.  Asked only of small files
- * (UNCHANGED_MAX) of the same size, and old is read only where its pages
+ * (UNCHANGED_MAX) of the same size, told the same by their blocks (a
+ * clone on XFS or btrfs) or by their bytes, old read only where its pages
  * are in memory: a file to be read from the disk is copied as usual.  It
  * is opened without following a link and must be the file seen, with the
  * ctime it had.  False, with nothing changed, on any doubt or error: the
@@ -1148,7 +1223,8 @@ static bool left_unchanged(struct copier *s, int in, const struct stat *st,
 	static const struct timespec now[2] = { { 0, UTIME_OMIT }, { 0, UTIME_NOW } };
 	struct stat seen;
 	bool same = fstat(fd, &seen) == 0 && unchanged(&seen, old) &&
-		    same_bytes(in, fd, st->st_size, durable_in_memory(fd, seen.st_dev)) &&
+		    (same_extents(in, st, fd, &seen) ||
+		     same_bytes(in, fd, st->st_size, durable_in_memory(fd, seen.st_dev))) &&
 		    futimens(fd, now) == 0;
 	close(fd);
 	if (same)

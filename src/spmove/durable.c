@@ -101,27 +101,29 @@ struct fs_rules {
 	bool clone_is_ordered;     /* a clone needs no flush before the rename */
 	bool in_memory;            /* its files' pages are memory: a read never
 				    * waits for a disk */
+	bool shares_extents;       /* a clone shares the blocks of its source,
+				    * as FIEMAP tells */
 };
 
 static struct fs_rules rules_of(int fd, dev_t dev)
 {
 	struct statfs fs;
 	if (fstatfs(fd, &fs) < 0)
-		return (struct fs_rules){ true, true, false, false, false, false };
+		return (struct fs_rules){ true, true, false, false, false, false, false };
 	switch (fs.f_type) {
 	case TMPFS_MAGIC:
 	case RAMFS_MAGIC:
 		return (struct fs_rules){ false, false, fs.f_type == TMPFS_MAGIC, false, false,
-					  true };
+					  true, false };
 	case EXT4_SUPER_MAGIC: /* also ext2's and ext3's */
 		return (struct fs_rules){ !ext4_orders_rename(dev), false, true, false, false,
-					  false };
+					  false, false };
 	case XFS_SUPER_MAGIC:
-		return (struct fs_rules){ true, false, true, true, true, false };
+		return (struct fs_rules){ true, false, true, true, true, false, true };
 	case BTRFS_SUPER_MAGIC:
-		return (struct fs_rules){ true, true, true, true, false, false };
+		return (struct fs_rules){ true, true, true, true, false, false, true };
 	default: /* what was never measured */
-		return (struct fs_rules){ true, true, false, false, false, false };
+		return (struct fs_rules){ true, true, false, false, false, false, false };
 	}
 }
 
@@ -162,6 +164,11 @@ bool durable_acl_is_mode(int fd, dev_t dev)
 bool durable_in_memory(int fd, dev_t dev)
 {
 	return rules_for(fd, dev).in_memory;
+}
+
+bool durable_shares_extents(int fd, dev_t dev)
+{
+	return rules_for(fd, dev).shares_extents;
 }
 
 bool durable_after_link(int fd)

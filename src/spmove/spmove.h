@@ -492,6 +492,12 @@ bool durable_acl_is_mode(int fd, dev_t dev);
  * for durable_before_replace(). */
 bool durable_in_memory(int fd, dev_t dev);
 
+/* Whether fd's file system shares the blocks of a file and its clones
+ * (XFS, btrfs), so that two files whose extents FIEMAP reports at the
+ * same places hold the same bytes there.  dev as for
+ * durable_before_replace(). */
+bool durable_shares_extents(int fd, dev_t dev);
+
 /* Whether temporaries on fd's file system (dev as for
  * durable_before_replace()) may wait for one syncfs(2) of many instead of
  * an fdatasync(2) each (batch.c): true where that was proven by replay

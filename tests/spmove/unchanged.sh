@@ -167,7 +167,7 @@ else
 fi
 
 # A file whose pages are not in memory is copied, not read from the disk
-# (an ext4 on a loop device, its cache dropped).
+# (an ext4 on a loop device, its cache dropped; ext4 has no clones).
 if [ "$(id -u)" = 0 ] && command -v mkfs.ext4 >/dev/null &&
 	truncate -s 64M img && mkfs.ext4 -q -F img >/dev/null 2>&1 && mkdir mnt &&
 	mount -o loop img mnt; then
@@ -182,6 +182,78 @@ if [ "$(id -u)" = 0 ] && command -v mkfs.ext4 >/dev/null &&
 	check_eq "pages in memory (ext4): found unchanged" 1 "$(json_field unchanged err)"
 else
 	echo "# not root, or no loop device: a file not in memory not tested"
+fi
+
+# On XFS and btrfs a clone's pages are not in memory, but its blocks are
+# its source's: a file whose extents are the source's, at the same places,
+# with nothing of either waiting to be written (cachestat(2), Linux 6.5),
+# holds the same bytes.  A source changed since the clone -- still in
+# memory, or written back -- is copied; so is a file that uses another
+# part of one compressed extent (btrfs reports such extents at their
+# start, whatever part a file uses).
+fs_mount() { # FS DIR [OPTIONS]: a scratch FS from a loop device at DIR
+	command -v "mkfs.$1" >/dev/null || return 1
+	truncate -s 320M "$2.img" && "mkfs.$1" -q -f "$2.img" >/dev/null 2>&1 &&
+		mkdir "$2" && mount -o "loop${3:+,$3}" "$2.img" "$2" || return 1
+	at_exit "umount '$T_DIR/$2'"
+}
+cachestat=no
+[ "$(printf '%s\n' 6.5 "$(uname -r | cut -d- -f1)" | sort -V | head -n1)" = 6.5 ] && cachestat=yes
+for fs in xfs btrfs; do
+	if [ "$(id -u)" != 0 ] || ! fs_mount "$fs" "$fs"; then
+		echo "# not root, or no $fs: clones not tested there"
+		continue
+	fi
+	make_random "$fs/a" 40000
+	sync
+	for f in twin dirty written; do cp --reflink=always "$fs/a" "$fs/$f" || break; done
+	sync
+	ino=$(stat -c %i "$fs/twin")
+	dd if="$fs/twin" iflag=nocache count=0 status=none
+	run_cmd out err "$SPMOVE" --stats --json "$fs/a" "$fs/twin"
+	if [ $cachestat = yes ]; then
+		check_eq "$fs: a clone, not in memory: found unchanged" 1 "$(json_field unchanged err)"
+		check_eq "$fs: ... the same inode" "$ino" "$(stat -c %i "$fs/twin")"
+	else
+		echo "# $fs: no cachestat(2) before Linux 6.5: the clone is copied"
+	fi
+	same_files "$fs: a clone: the data" "$fs/a" "$fs/twin"
+	# The source changed after the clones: its new byte still in memory.
+	printf 'Z' | dd of="$fs/a" bs=1 seek=30000 conv=notrunc status=none
+	cmp -s "$fs/a" "$fs/dirty" || dd if="$fs/dirty" iflag=nocache count=0 status=none
+	run_cmd out err "$SPMOVE" --stats --json "$fs/a" "$fs/dirty"
+	check_eq "$fs: the source changed since the clone, not written back: copied" 0 \
+		"$(json_field unchanged err)"
+	same_files "$fs: ... the data" "$fs/a" "$fs/dirty"
+	sync
+	dd if="$fs/written" iflag=nocache count=0 status=none
+	run_cmd out err "$SPMOVE" --stats --json "$fs/a" "$fs/written"
+	check_eq "$fs: the source changed since the clone, written back: copied" 0 \
+		"$(json_field unchanged err)"
+	same_files "$fs: ... the data" "$fs/a" "$fs/written"
+	# Two clones of two other files of one size: shared blocks, not the same.
+	make_random "$fs/x" 40000
+	make_random "$fs/y" 40000
+	cp --reflink=always "$fs/x" "$fs/x2" && cp --reflink=always "$fs/y" "$fs/y2"
+	sync
+	dd if="$fs/y2" iflag=nocache count=0 status=none
+	run_cmd out err "$SPMOVE" --stats --json "$fs/x2" "$fs/y2"
+	check_eq "$fs: a clone onto a clone of another file: copied" 0 "$(json_field unchanged err)"
+	same_files "$fs: ... the data" "$fs/x" "$fs/y2"
+done
+if [ "$(id -u)" = 0 ] && command -v xfs_io >/dev/null && fs_mount btrfs zbtrfs compress-force=zstd; then
+	# One compressed extent of two halves; each file takes one of them.
+	{ head -c 4096 /dev/zero | tr '\0' a; head -c 4096 /dev/zero | tr '\0' b; } >zbtrfs/halves
+	sync
+	touch zbtrfs/first zbtrfs/second
+	xfs_io -c "reflink $T_DIR/zbtrfs/halves 0 0 4096" zbtrfs/first >/dev/null &&
+		xfs_io -c "reflink $T_DIR/zbtrfs/halves 4096 0 4096" zbtrfs/second >/dev/null
+	sync
+	run_cmd out err "$SPMOVE" --stats --json zbtrfs/first zbtrfs/second
+	check_eq "btrfs, compressed: another part of one extent: copied" 0 "$(json_field unchanged err)"
+	same_files "btrfs, compressed: ... the data" zbtrfs/first zbtrfs/second
+else
+	echo "# not root, or no btrfs or xfs_io: compressed extents not tested"
 fi
 
 done_testing
