@@ -1156,10 +1156,21 @@ static bool plain_extents(int fd, union extents *x)
  * not in memory until read). */
 static bool same_extents(int in, const struct stat *st, int old, const struct stat *seen)
 {
+	/* XFS takes the allocation group's lock to tell a shared extent,
+	 * and sleeps on it when two threads ask at once: one asks at a time
+	 * (measured: 1000 clones in 7.3 ms instead of 22-32 ms, with one
+	 * worker; on btrfs, where they do not meet, 15 ms instead of 9). */
+	static pthread_mutex_t one_at_a_time = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP;
 	union extents a, b;
-	if (st->st_dev != seen->st_dev || !durable_shares_extents(old, seen->st_dev) ||
-	    !all_written(in) || !all_written(old) || !plain_extents(in, &a) ||
-	    !plain_extents(old, &b) || a.map.fm_mapped_extents != b.map.fm_mapped_extents)
+	enum shared_extents shares = durable_shares_extents(old, seen->st_dev);
+	if (st->st_dev != seen->st_dev || !shares || !all_written(in) || !all_written(old))
+		return false;
+	if (shares == EXTENTS_ASKED_ALONE)
+		pthread_mutex_lock(&one_at_a_time);
+	bool got = plain_extents(in, &a) && plain_extents(old, &b);
+	if (shares == EXTENTS_ASKED_ALONE)
+		pthread_mutex_unlock(&one_at_a_time);
+	if (!got || a.map.fm_mapped_extents != b.map.fm_mapped_extents)
 		return false;
 	for (uint32_t i = 0; i < a.map.fm_mapped_extents; i++) {
 		const struct fiemap_extent *x = &a.map.fm_extents[i], *y = &b.map.fm_extents[i];

@@ -101,29 +101,30 @@ struct fs_rules {
 	bool clone_is_ordered;     /* a clone needs no flush before the rename */
 	bool in_memory;            /* its files' pages are memory: a read never
 				    * waits for a disk */
-	bool shares_extents;       /* a clone shares the blocks of its source,
-				    * as FIEMAP tells */
+	/* A clone shares the blocks of its source, as FIEMAP tells: */
+	enum shared_extents shares_extents;
 };
 
 static struct fs_rules rules_of(int fd, dev_t dev)
 {
 	struct statfs fs;
 	if (fstatfs(fd, &fs) < 0)
-		return (struct fs_rules){ true, true, false, false, false, false, false };
+		return (struct fs_rules){ true, true, false, false, false, false, EXTENTS_NOT_SHARED };
 	switch (fs.f_type) {
 	case TMPFS_MAGIC:
 	case RAMFS_MAGIC:
 		return (struct fs_rules){ false, false, fs.f_type == TMPFS_MAGIC, false, false,
-					  true, false };
+					  true, EXTENTS_NOT_SHARED };
 	case EXT4_SUPER_MAGIC: /* also ext2's and ext3's */
 		return (struct fs_rules){ !ext4_orders_rename(dev), false, true, false, false,
-					  false, false };
+					  false, EXTENTS_NOT_SHARED };
 	case XFS_SUPER_MAGIC:
-		return (struct fs_rules){ true, false, true, true, true, false, true };
+		return (struct fs_rules){ true, false, true, true, true, false,
+					  EXTENTS_ASKED_ALONE };
 	case BTRFS_SUPER_MAGIC:
-		return (struct fs_rules){ true, true, true, true, false, false, true };
+		return (struct fs_rules){ true, true, true, true, false, false, EXTENTS_SHARED };
 	default: /* what was never measured */
-		return (struct fs_rules){ true, true, false, false, false, false, false };
+		return (struct fs_rules){ true, true, false, false, false, false, EXTENTS_NOT_SHARED };
 	}
 }
 
@@ -166,7 +167,7 @@ bool durable_in_memory(int fd, dev_t dev)
 	return rules_for(fd, dev).in_memory;
 }
 
-bool durable_shares_extents(int fd, dev_t dev)
+enum shared_extents durable_shares_extents(int fd, dev_t dev)
 {
 	return rules_for(fd, dev).shares_extents;
 }

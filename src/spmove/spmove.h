@@ -494,9 +494,11 @@ bool durable_in_memory(int fd, dev_t dev);
 
 /* Whether fd's file system shares the blocks of a file and its clones
  * (XFS, btrfs), so that two files whose extents FIEMAP reports at the
- * same places hold the same bytes there.  dev as for
+ * same places hold the same bytes there, and whether its FIEMAP is best
+ * asked by one thread at a time (XFS).  dev as for
  * durable_before_replace(). */
-bool durable_shares_extents(int fd, dev_t dev);
+enum shared_extents { EXTENTS_NOT_SHARED, EXTENTS_SHARED, EXTENTS_ASKED_ALONE };
+enum shared_extents durable_shares_extents(int fd, dev_t dev);
 
 /* Whether temporaries on fd's file system (dev as for
  * durable_before_replace()) may wait for one syncfs(2) of many instead of
