@@ -1050,9 +1050,9 @@ static void data_error(int err, enum sp_side side, const char *src, const char *
 /* The files looked at before their misses count (left_unchanged()), the
  * misses to one file found that stop the looks, and how many files a look
  * then samples. */
-#define UNCHANGED_TRIES 32
+#define UNCHANGED_TRIES 16
 #define UNCHANGED_MISSES 4
-#define UNCHANGED_SAMPLE 16
+#define UNCHANGED_SAMPLE 32
 
 /* Read want bytes of fd from off into buf (room for want + 1), never
  * waiting for a disk when cached_only (RWF_NOWAIT: -EAGAIN when a page is
@@ -1214,15 +1214,18 @@ static bool left_unchanged(struct copier *s, int in, const struct stat *st,
 {
 	if (!old || !S_ISREG(old->st_mode) || !S_ISREG(st->st_mode) ||
 	    old->st_size != st->st_size || st->st_size > UNCHANGED_MAX ||
-	    !may_leave_unchanged(s) || std_stream(old))
+	    !s->same || !may_leave_unchanged(s) || std_stream(old))
 		return false;
 	/* Where files of the same size mostly differ (a tree of changed
 	 * records), the look costs more than it saves: after a first few,
 	 * only one in UNCHANGED_SAMPLE is looked at while misses are more
-	 * than UNCHANGED_MISSES times the files found unchanged. */
-	struct same_tally *n = &s->same;
-	if (n->missed >= UNCHANGED_TRIES && n->missed > UNCHANGED_MISSES * n->found &&
-	    ++n->passed % UNCHANGED_SAMPLE)
+	 * than UNCHANGED_MISSES times the files found unchanged, in all the
+	 * run's threads together. */
+	struct same_tally *n = s->same;
+	uint64_t missed = atomic_load_explicit(&n->missed, memory_order_relaxed);
+	if (missed >= UNCHANGED_TRIES &&
+	    missed > UNCHANGED_MISSES * atomic_load_explicit(&n->found, memory_order_relaxed) &&
+	    (atomic_fetch_add_explicit(&n->passed, 1, memory_order_relaxed) + 1) % UNCHANGED_SAMPLE)
 		return false;
 	/* Reading it should not change it: no access time where we may ask
 	 * (its owner, or root). */
@@ -1238,10 +1241,7 @@ static bool left_unchanged(struct copier *s, int in, const struct stat *st,
 		     same_bytes(in, fd, st->st_size, durable_in_memory(fd, seen.st_dev))) &&
 		    futimens(fd, now) == 0;
 	close(fd);
-	if (same)
-		n->found++;
-	else
-		n->missed++;
+	atomic_fetch_add_explicit(same ? &n->found : &n->missed, 1, memory_order_relaxed);
 	return same;
 }
 

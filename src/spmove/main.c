@@ -614,10 +614,10 @@ static void print_stats(const struct spmove *s, const struct sp_stats *stats,
 	rc |= JSON(cli_json_add_u64(more, "batched_files", batched));
 	rc |= JSON(cli_json_add_u64(more, "batch_barriers", barriers));
 	/* Existing files that held their source's bytes already (copy.c). */
-	if (s->c.same.found)
+	if (atomic_load(&s->same.found))
 		len += (size_t)snprintf(extra + len, sizeof(extra) - len,
-					", %" PRIu64 " files found unchanged", s->c.same.found);
-	rc |= JSON(cli_json_add_u64(more, "unchanged", s->c.same.found));
+					", %" PRIu64 " files found unchanged", atomic_load(&s->same.found));
+	rc |= JSON(cli_json_add_u64(more, "unchanged", atomic_load(&s->same.found)));
 	struct stealfs_counts after;
 	stealfs_read(&after);
 	struct json_object *stealfs = NULL;
@@ -705,6 +705,7 @@ static int copy_or_move(struct config *cfg)
 	cfg->o.mover = &cfg->mover;
 	struct spmove s = { .c = { .o = &cfg->o }, .sources = seen_new(), .created = seen_new(),
 			    .copies = seen_new(), .moved_dirs = seen_new(), .batch = batch_new() };
+	s.c.same = &s.same;
 	start_progress(&s, cfg);
 	/* Under a low descriptor limit, the libraries that keep ACLs and
 	 * extended attributes are loaded before the run holds its

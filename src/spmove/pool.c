@@ -306,14 +306,15 @@ static void pool_free(struct pool *p)
 	free(p);
 }
 
-/* A worker's own copier: the run's description, its own mover and the
- * run's batch of replaced files; the walker's state (the sets, the
- * progress display, the pool) is not in a copier at all.  Returns 0 or a
+/* A worker's own copier: the run's description, its own mover, the
+ * run's batch of replaced files and its tally of files found unchanged;
+ * the walker's state (the sets, the progress display, the pool) is not in
+ * a copier at all.  Returns 0 or a
  * negative errno. */
 static int pool_context(struct copier *w, const struct spmove_options *run,
-			struct batch *batch)
+			struct batch *batch, struct same_tally *same)
 {
-	*w = (struct copier){ .o = run, .batch = batch };
+	*w = (struct copier){ .o = run, .batch = batch, .same = same };
 	return sp_mover_new(&w->mover, run->mover);
 }
 
@@ -340,7 +341,7 @@ static void pool_start(struct spmove *s)
 	for (unsigned i = 0; i < want; i++) {
 		struct worker *w = &p->worker[p->workers];
 		w->pool = p;
-		if (pool_context(&w->c, s->c.o, s->batch) < 0)
+		if (pool_context(&w->c, s->c.o, s->batch, &s->same) < 0)
 			break;
 		if (cli_thread_start_apart(&w->thread, work, w, i)) {
 			sp_mover_free(w->c.mover);
@@ -598,7 +599,6 @@ void pool_stop(struct spmove *s, struct sp_stats *total)
 		if (total && sp_get_stats(w->c.mover, &mine) == 0)
 			sp_stats_add(total, &mine);
 		s->c.methods_used |= w->c.methods_used;
-		s->c.same.found += w->c.same.found;
 		s->workers_copied += w->c.handed_copied;
 		sp_mover_free(w->c.mover);
 	}

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -119,12 +120,7 @@ struct copier {
 	struct cli_progress *progress; /* the walker's display (NULL without
 					* --progress, and in a worker) */
 	uint64_t handed_copied;    /* files handed over that this thread copied */
-	struct same_tally {        /* existing files of the source's size
-				    * (copy.c's left_unchanged()): */
-		uint64_t found;    /* holding its bytes: left as they were */
-		uint64_t missed;   /* looked at and found to differ */
-		uint64_t passed;   /* not looked at, while misses prevail */
-	} same;
+	struct same_tally *same;   /* the run's (struct spmove's) */
 	const struct stat *dst_dir_st; /* the destination directory of the
 				    * handed-over copy under way (pool.c) */
 	bool dst_dir_plain;        /* and it has no default ACL (ancestor) */
@@ -137,6 +133,15 @@ struct copier {
 				    * a file's source is open and before its
 				    * copy is made; the walker opens it again
 				    * (tree.c) */
+};
+
+/* The existing files of their source's size that the run's threads came
+ * to (copy.c's left_unchanged()), counted together: whether looking at
+ * them pays is a matter of the tree, not of a thread. */
+struct same_tally {
+	_Atomic uint64_t found;    /* holding its bytes: left as they were */
+	_Atomic uint64_t missed;   /* looked at and found to differ */
+	_Atomic uint64_t passed;   /* not looked at, while misses prevail */
 };
 
 /* copier.spare_dir once closed: below 0 like every closed descriptor. */
@@ -155,6 +160,7 @@ struct spmove {
 	bool in_new_dir;           /* copy_children() fills a directory it made:
 				    * its names are free, not looked up */
 	struct pool *pool;         /* pool.c: the copy workers, once started */
+	struct same_tally same;    /* every copier's same points here */
 	struct batch *batch;       /* batch.c: the run's queue of replaced files
 				    * (NULL: none could be had) */
 	bool pool_failed;          /* none could start: the walker copies all */

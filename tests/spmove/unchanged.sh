@@ -129,8 +129,8 @@ done
 
 # Where files of the same size mostly differ, the looks stop: 100 files
 # that differ, then 40 that do not, in one run (the walker alone, in the
-# order of the operands).  The first 32 are looked at; after that one in
-# 16 while the misses are more than four times the files found.
+# order of the operands).  The first 16 are looked at; after that one in
+# 32 while the misses are more than four times the files found.
 mkdir -p chg/a chg/b into/a into/b
 i=100
 while [ $i -lt 200 ]; do
