@@ -9,7 +9,9 @@
 # for one syncfs(2) before their renames (src/spmove/batch.c), always
 # leaves each file old or new; (d) a copy of a tree to a new name, made
 # under a temporary name and shown by one rename, leaves nothing under
-# that name or the whole tree.
+# that name or the whole tree; (e) a copy over a tree in which half the
+# files already hold their sources' bytes (left as they are) leaves each
+# file old or new, and those left with their inodes.
 # A temporary .spmove-* file may be left behind by a kill -9 (nothing can
 # remove it then) but only beside the files, never under a real name.
 # The checks are on the outcome of each kill, whatever the point was.
@@ -191,6 +193,58 @@ run_cmd out err "$bin" w/src w/dst
 check_eq "copy, not killed: exit 0" 0 "$RC"
 same_files "copy, not killed: the new file in place" new w/dst
 check_eq "copy, not killed: no temporary file" 0 "$(temps_in w)"
+
+# (e) A copy over a tree (on tmpfs) in which half the files already hold
+# their sources' bytes -- left as they are, only their times set
+# (copy.c's left_unchanged()) -- and the others differ in their last
+# byte: each file is its old self or the new one, and each file left
+# keeps its inode, wherever the copy is killed.
+mkdir -p ref/twins
+i=0
+while [ $i -lt 12 ]; do make_random "ref/twins/f$i" 5000; i=$((i + 1)); done
+cp -r ref/twins a/twsrc
+cp -r ref/twins ref/twold
+for i in 1 3 5 7 9 11; do
+	printf '\377' | dd of="ref/twold/f$i" bs=1 seek=4999 conv=notrunc status=none
+	cmp -s "ref/twins/f$i" "ref/twold/f$i" &&
+		printf '\376' | dd of="ref/twold/f$i" bs=1 seek=4999 conv=notrunc status=none
+done
+reset_twins() {
+	rm -rf a/tw && cp -r ref/twold a/tw
+	twin_inodes=$(stat -c %i a/tw/f0 a/tw/f2 a/tw/f4 a/tw/f6 a/tw/f8 a/tw/f10)
+}
+reset_twins
+list=$(points twsrc "$bin" -rT a/twsrc a/tw)
+bad=0 news=0 temps=0
+check_twins() {
+	local f state
+	for f in ref/twins/*; do
+		f=${f##*/}
+		if cmp -s "ref/twins/$f" "a/tw/$f"; then state=new
+		elif cmp -s "ref/twold/$f" "a/tw/$f"; then state=old
+		else
+			bad=$((bad + 1))
+			echo "# killed at $1 #$2 (exit $RC): a/tw/$f is neither old nor new"
+			continue
+		fi
+		case $f in f1|f3|f5|f7|f9|f11) [ $state = new ] && news=$((news + 1)) ;; esac
+	done
+	if [ "$(stat -c %i a/tw/f0 a/tw/f2 a/tw/f4 a/tw/f6 a/tw/f8 a/tw/f10)" != "$twin_inodes" ]; then
+		bad=$((bad + 1))
+		echo "# killed at $1 #$2 (exit $RC): a file left as it was has another inode"
+	fi
+	[ "$(temps_in a/tw)" = 0 ] || temps=$((temps + 1))
+}
+at_every_point "$list" reset_twins check_twins "$bin" -rT a/twsrc a/tw
+echo "# twins: $total kill points, $news changed files replaced in all," \
+	"$temps left a temporary file"
+ok "twins: killed at many points (at least 20)" test "$total" -ge "$(at_least 20)"
+check_eq "twins: every kill left each file old or new, the files left with their inodes" 0 "$bad"
+reset_twins
+run_cmd out err "$bin" -rT --stats --json a/twsrc a/tw
+check_eq "twins, not killed: exit 0" 0 "$RC"
+ok "twins, not killed: the tree is the source's" diff -r a/twsrc a/tw
+check_eq "twins, not killed: six files left as they were" 6 "$(jq -r .unchanged err)"
 
 # (d) A copy of a tree to a new name: made under a temporary name and
 # shown when complete, so that the name has nothing or the whole tree.
