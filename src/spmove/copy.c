@@ -1151,9 +1151,9 @@ static bool plain_extents(int fd, union extents *x)
 
 /* Whether in (st) and old (seen) are files of one XFS or btrfs whose
  * blocks are the same, extent for extent -- a clone of the other, or of
- * one file -- with nothing in memory yet to be written to either: then
- * they hold the same bytes, without reading them (a clone's pages are
- * not in memory until read). */
+ * one file -- with nothing in memory yet to be written to either (old's
+ * asked by the caller): then they hold the same bytes, without reading
+ * them (a clone's pages are not in memory until read). */
 static bool same_extents(int in, const struct stat *st, int old, const struct stat *seen)
 {
 	/* XFS takes the allocation group's lock to tell a shared extent,
@@ -1163,7 +1163,7 @@ static bool same_extents(int in, const struct stat *st, int old, const struct st
 	static pthread_mutex_t one_at_a_time = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP;
 	union extents a, b;
 	enum shared_extents shares = durable_shares_extents(old, seen->st_dev);
-	if (st->st_dev != seen->st_dev || !shares || !all_written(in) || !all_written(old))
+	if (st->st_dev != seen->st_dev || !shares || !all_written(in))
 		return false;
 	if (shares == EXTENTS_ASKED_ALONE)
 		pthread_mutex_lock(&one_at_a_time);
@@ -1207,7 +1207,8 @@ static bool may_leave_unchanged(const struct copier *s)
  * clone on XFS or btrfs) or by their bytes, old read only where its pages
  * are in memory: a file to be read from the disk is copied as usual.  It
  * is opened without following a link and must be the file seen, with the
- * ctime it had.  False, with nothing changed, on any doubt or error: the
+ * ctime it had; on a disk, none of its data may be waiting to be written
+ * (where cachestat(2) cannot tell, it is replaced as usual).  False, with nothing changed, on any doubt or error: the
  * copy then goes its usual way. */
 static bool left_unchanged(struct copier *s, int in, const struct stat *st,
 			   const struct target *t, const struct stat *old)
@@ -1235,11 +1236,15 @@ static bool left_unchanged(struct copier *s, int in, const struct stat *st,
 	if (fd < 0)
 		return false;
 	static const struct timespec now[2] = { { 0, UTIME_OMIT }, { 0, UTIME_NOW } };
+	/* On a disk, a file whose data is still to be written is not left
+	 * to its own writer's flush: replaced, it is made durable as any
+	 * other (durable.c). */
 	struct stat seen;
-	bool same = fstat(fd, &seen) == 0 && unchanged(&seen, old) &&
-		    (same_extents(in, st, fd, &seen) ||
-		     same_bytes(in, fd, st->st_size, durable_in_memory(fd, seen.st_dev))) &&
-		    futimens(fd, now) == 0;
+	bool same = fstat(fd, &seen) == 0 && unchanged(&seen, old);
+	bool in_memory = same && durable_in_memory(fd, seen.st_dev);
+	same = same && (in_memory || all_written(fd)) &&
+	       (same_extents(in, st, fd, &seen) || same_bytes(in, fd, st->st_size, in_memory)) &&
+	       futimens(fd, now) == 0;
 	close(fd);
 	atomic_fetch_add_explicit(same ? &n->found : &n->missed, 1, memory_order_relaxed);
 	return same;

@@ -60,12 +60,12 @@
 #   walker        spmove -r -v H/t O/t             the same
 #   onto          spmove -r --parallel=2 S/t H/    H/t/a -> passwd, H/t/conf
 #                                                  -> etc/conf, H/t/sub -> etc
-#   twins         spmove -rT S/t H/u               H/u/a -> passwd, H/u/conf
-#                                                  -> etc/conf, H/u/sub -> etc
-#                                                  (H/u: nobody's copy of S/t,
+#   twins         spmove -rT S/t M/u               M/u/a -> passwd, M/u/conf
+#                                                  -> etc/conf, M/u/sub -> etc
+#                                                  (M/u: nobody's copy of S/t,
 #                                                  whose files are left as they
 #                                                  are: the walker alone)
-#   twins-par     spmove -rT --parallel=2 S/t H/u  the same, each looked at by
+#   twins-par     spmove -rT --parallel=2 S/t M/u  the same, each looked at by
 #                                                  a worker
 #
 # Tuning: RACE_POINTS (race points per target, default 5; 0: all),
@@ -179,7 +179,7 @@ ALLOWED=$(cd "$TPL" && find home src -type f -exec sha1sum {} + | cut -d' ' -f1 
 reset_scene() {
 	rm -rf "$W" && cp -a "$TPL" "$W" && chmod 755 "$W" &&
 		find "$M" -mindepth 1 -delete &&
-		cp -a "$W/src/fifo" "$W/src/null" "$W/src/sock" "$M/" || return 1
+		cp -a "$W/src/fifo" "$W/src/null" "$W/src/sock" "$W/home/u" "$M/" || return 1
 	RD_INO=$(stat -c %i "$W/home/rd")
 }
 
@@ -522,14 +522,15 @@ run_mode() {
 			"$H/t/conf $H/t/conf link $W/victim/etc/conf" \
 			"$H/t/sub $H/t/sub link $W/victim/etc" ;;
 	twins | twins-par)
-		# Onto nobody's copy of the same tree: every file is found to
-		# hold its source's bytes and left as it is (copy.c's
+		# Onto nobody's copy of the same tree, on the tmpfs (in memory:
+		# on a disk, files just written are replaced): every file is
+		# found to hold its source's bytes and left as it is (copy.c's
 		# left_unchanged()), by the walker or by a worker.
 		local par=(); [ "$mode" = twins-par ] && par=(--parallel=2)
-		sp=("$SP" -rT "${par[@]}" "$S/t" "$H/u"); gnu=("$GNU_CP" -rT "$S/t" "$H/u")
-		set -- "$H/u/a $H/u/a link $W/victim/passwd" \
-			"$H/u/conf $H/u/conf link $W/victim/etc/conf" \
-			"$H/u/sub $H/u/sub link $W/victim/etc" ;;
+		sp=("$SP" -rT "${par[@]}" "$S/t" "$M/u"); gnu=("$GNU_CP" -rT "$S/t" "$M/u")
+		set -- "$M/u/a $M/u/a link $W/victim/passwd" \
+			"$M/u/conf $M/u/conf link $W/victim/etc/conf" \
+			"$M/u/sub $M/u/sub link $W/victim/etc" ;;
 	slash-r)
 		sp=("$SP" -r "$S/t" "$H/backup/"); gnu=("$GNU_CP" -r "$S/t" "$H/backup/")
 		set -- "$H/backup $H/backup link:late $W/victim/etc" \
