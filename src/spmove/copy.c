@@ -1207,8 +1207,9 @@ static bool may_leave_unchanged(const struct copier *s)
  * clone on XFS or btrfs) or by their bytes, old read only where its pages
  * are in memory: a file to be read from the disk is copied as usual.  It
  * is opened without following a link and must be the file seen, with the
- * ctime it had; on a disk, none of its data may be waiting to be written
- * (where cachestat(2) cannot tell, it is replaced as usual).  False, with nothing changed, on any doubt or error: the
+ * ctime it had, on a local file system measured here (durable_local());
+ * on a disk, none of its data may be waiting to be written (where
+ * cachestat(2) cannot tell, it is replaced as usual).  False, with nothing changed, on any doubt or error: the
  * copy then goes its usual way. */
 static bool left_unchanged(struct copier *s, int in, const struct stat *st,
 			   const struct target *t, const struct stat *old)
@@ -1240,7 +1241,8 @@ static bool left_unchanged(struct copier *s, int in, const struct stat *st,
 	 * to its own writer's flush: replaced, it is made durable as any
 	 * other (durable.c). */
 	struct stat seen;
-	bool same = fstat(fd, &seen) == 0 && unchanged(&seen, old);
+	bool same = fstat(fd, &seen) == 0 && unchanged(&seen, old) &&
+		    durable_local(fd, seen.st_dev);
 	bool in_memory = same && durable_in_memory(fd, seen.st_dev);
 	same = same && (in_memory || all_written(fd)) &&
 	       (same_extents(in, st, fd, &seen) || same_bytes(in, fd, st->st_size, in_memory)) &&

@@ -101,6 +101,8 @@ struct fs_rules {
 	bool clone_is_ordered;     /* a clone needs no flush before the rename */
 	bool in_memory;            /* its files' pages are memory: a read never
 				    * waits for a disk */
+	bool local;                /* a file's pages in memory are the file
+				    * (no other machine writes it) */
 	/* A clone shares the blocks of its source, as FIEMAP tells: */
 	enum shared_extents shares_extents;
 };
@@ -109,22 +111,25 @@ static struct fs_rules rules_of(int fd, dev_t dev)
 {
 	struct statfs fs;
 	if (fstatfs(fd, &fs) < 0)
-		return (struct fs_rules){ true, true, false, false, false, false, EXTENTS_NOT_SHARED };
+		return (struct fs_rules){ true, true, false, false, false, false, false,
+					  EXTENTS_NOT_SHARED };
 	switch (fs.f_type) {
 	case TMPFS_MAGIC:
 	case RAMFS_MAGIC:
 		return (struct fs_rules){ false, false, fs.f_type == TMPFS_MAGIC, false, false,
-					  true, EXTENTS_NOT_SHARED };
+					  true, true, EXTENTS_NOT_SHARED };
 	case EXT4_SUPER_MAGIC: /* also ext2's and ext3's */
 		return (struct fs_rules){ !ext4_orders_rename(dev), false, true, false, false,
-					  false, EXTENTS_NOT_SHARED };
+					  false, true, EXTENTS_NOT_SHARED };
 	case XFS_SUPER_MAGIC:
-		return (struct fs_rules){ true, false, true, true, true, false,
+		return (struct fs_rules){ true, false, true, true, true, false, true,
 					  EXTENTS_ASKED_ALONE };
 	case BTRFS_SUPER_MAGIC:
-		return (struct fs_rules){ true, true, true, true, false, false, EXTENTS_SHARED };
+		return (struct fs_rules){ true, true, true, true, false, false, true,
+					  EXTENTS_SHARED };
 	default: /* what was never measured */
-		return (struct fs_rules){ true, true, false, false, false, false, EXTENTS_NOT_SHARED };
+		return (struct fs_rules){ true, true, false, false, false, false, false,
+					  EXTENTS_NOT_SHARED };
 	}
 }
 
@@ -165,6 +170,11 @@ bool durable_acl_is_mode(int fd, dev_t dev)
 bool durable_in_memory(int fd, dev_t dev)
 {
 	return rules_for(fd, dev).in_memory;
+}
+
+bool durable_local(int fd, dev_t dev)
+{
+	return rules_for(fd, dev).local;
 }
 
 enum shared_extents durable_shares_extents(int fd, dev_t dev)

@@ -498,6 +498,13 @@ bool durable_acl_is_mode(int fd, dev_t dev);
  * for durable_before_replace(). */
 bool durable_in_memory(int fd, dev_t dev);
 
+/* Whether what fd's file system keeps of a file in memory is the file:
+ * a local file system measured here (tmpfs, ramfs, ext2/3/4, XFS,
+ * btrfs), which no other machine writes behind the page cache's back as
+ * a network file system's server or a FUSE daemon may.  dev as for
+ * durable_before_replace(). */
+bool durable_local(int fd, dev_t dev);
+
 /* Whether fd's file system shares the blocks of a file and its clones
  * (XFS, btrfs), so that two files whose extents FIEMAP reports at the
  * same places hold the same bytes there, and whether its FIEMAP is best
