@@ -1209,8 +1209,9 @@ static bool may_leave_unchanged(const struct copier *s)
  * is opened without following a link and must be the file seen, with the
  * ctime it had, on a local file system measured here (durable_local());
  * on a disk, none of its data may be waiting to be written (where
- * cachestat(2) cannot tell, it is replaced as usual).  False, with nothing changed, on any doubt or error: the
- * copy then goes its usual way. */
+ * cachestat(2) cannot tell, it is replaced as usual).  False, with
+ * nothing changed, on any doubt or error: the copy then goes its usual
+ * way. */
 static bool left_unchanged(struct copier *s, int in, const struct stat *st,
 			   const struct target *t, const struct stat *old)
 {
