@@ -901,9 +901,12 @@ static int copy_replaced_mode(const char *old, const struct stat *was, bool chow
 static int keep_replaced(const struct copier *s, const struct target *t,
 			 const struct output *out, const struct stat *old)
 {
+	/* The owner is the replaced file's, as cp's write keeps it, unless
+	 * the source's is kept (--preserve=ownership): attrs_copy() gave it. */
+	bool chown = s->o->root && !(s->o->keep & KEEP_OWNER);
 	if (out->acl_read)
-		return give_replaced_mode(out->acl, out->acl_len, old,
-					  s->o->root && !born_as(s, old), out->fd);
+		return give_replaced_mode(out->acl, out->acl_len, old, chown && !born_as(s, old),
+					  out->fd);
 	char path[64];
 	struct stat st;
 	int fd = t->old_fd >= 0 ? t->old_fd
@@ -912,8 +915,8 @@ static int keep_replaced(const struct copier *s, const struct target *t,
 	if (!err && !unchanged(&st, t->old_fd >= 0 ? &t->old : old))
 		err = -ESTALE;
 	if (!err)
-		err = copy_replaced_mode(loc_proc_path(fd, NULL, path, sizeof(path)), &st,
-					 s->o->root, out->fd);
+		err = copy_replaced_mode(loc_proc_path(fd, NULL, path, sizeof(path)), &st, chown,
+					 out->fd);
 	if (fd >= 0 && fd != t->old_fd)
 		close(fd);
 	return err;

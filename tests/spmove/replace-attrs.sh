@@ -18,22 +18,24 @@ look() {
 		"$(getfacl -cp "$1" 2>/dev/null | grep . | LC_ALL=C sort | tr '\n' ' ')"
 }
 
-# case NAME SETUP EXPECT: in a fresh directory NAME, SETUP (shell code)
-# makes dst; new is copied over it by spmove and, in a twin directory, by
-# GNU cp.  Both results must be EXPECT (a pattern for look's line), the
-# data must be new's, and no temporary may be left.
+# case NAME SETUP EXPECT [OPTIONS]: in a fresh directory NAME, SETUP (shell
+# code) makes dst; new is copied over it by spmove and, in a twin
+# directory, by GNU cp, both given OPTIONS.  Both results must be EXPECT
+# (a pattern for look's line), the data must be new's, and no temporary
+# may be left.
 case_() {
-	local name=$1 setup=$2 expect=$3 tool dir
+	local name=$1 setup=$2 expect=$3 opts=${4:-} tool dir
 	for tool in spmove gnu; do
 		dir=$name-$tool
 		fresh "$dir"
 		echo new >new
 		echo old old old >dst
 		eval "$setup" || { ok "$name: set-up" false; return; }
+		# shellcheck disable=SC2086 # the options are words
 		if [ $tool = spmove ]; then
-			"$SPMOVE" new dst
+			"$SPMOVE" $opts new dst
 		else
-			"$CP" new dst
+			"$CP" $opts new dst
 		fi
 		ok "$name: $tool copied" test $? = 0
 		same_files "$name: $tool's data" new dst
@@ -58,6 +60,12 @@ case_ owner 'chown nobody:nogroup dst && chmod 4755 dst' \
 	'nobody:nogroup 4755 group::r-x other::r-x user::rwx '
 case_ acl-setgid 'chown nobody:nogroup dst && chmod 2770 dst && setfacl -m u:daemon:r dst' \
 	'nobody:nogroup 2770 group::rwx mask::rwx other::--- user::rwx user:daemon:r-- '
+# The source's owner kept (--preserve=ownership): the old file's mode
+# stays, its owner goes; with -p the source's mode comes too.
+case_ keep-owner 'chown nobody:nogroup dst && chmod 640 dst' \
+	'root:root 640 group::r-- other::--- user::rw- ' --preserve=ownership
+case_ keep-owner-mode 'chown nobody:nogroup dst && chmod 640 dst' \
+	'root:root 644 group::r-- other::r-- user::rw- ' -p
 
 # A tree copied over a tree: the files replaced by the worker threads
 # (spmove -r hands replacements to them; --parallel starts them at once
