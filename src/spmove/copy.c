@@ -1185,23 +1185,42 @@ static bool same_extents(int in, const struct stat *st, int old, const struct st
 }
 
 /* Whether this run may leave an existing file that already holds its
- * source's bytes as it is (below): a plain copy onto it, as cp makes with
- * no option that asks more of it -- no attribute to give (-p, -a), no
- * flush (--fsync), no way of writing (--reflink=always, --sparse,
- * --method, -M, --nocache), no move, no report of how the bytes went
- * (--debug, a --progress display counting them). */
+ * source's bytes as it is (below): a copy onto it that asks nothing of
+ * it but the bytes and the attributes keeps_already() checks -- no flush
+ * (--fsync), no way of writing (--reflink=always, --sparse, --method, -M,
+ * --nocache), no move, no SELinux context, no report of how the bytes
+ * went (--debug, a --progress display counting them). */
 static bool may_leave_unchanged(const struct copier *s)
 {
 	const struct spmove_options *o = s->o;
-	return !o->move && !o->keep && !o->fsync && !o->remove_destination &&
+	return !o->move && !(o->keep & KEEP_CONTEXT) && !o->fsync && !o->remove_destination &&
 	       !o->attributes_only && !o->debug && !o->path && !s->progress &&
 	       o->reflink != REFLINK_ALWAYS && o->sparse == SPARSE_AUTO &&
 	       (!o->mover || (!o->mover->splice_flags && !(o->mover->flags & SP_NOCACHE)));
 }
 
+/* Whether the file left (seen, open as fd) has already the attributes
+ * that -p, -a or --preserve would give it from in (st), so that leaving
+ * it gives cp's result: the same mode and owner where they are kept, and
+ * no extended attribute or ACL on either file where they or the mode
+ * are (files with some are not compared further: they are copied).  The
+ * times kept are set after.  (The links -a keeps are the walker's: a
+ * file's other names are linked to its copy, left or not, after it.) */
+static bool keeps_already(const struct copier *s, int in, const struct stat *st, int fd,
+			  const struct stat *seen)
+{
+	unsigned keep = s->o->keep;
+	if ((keep & KEEP_MODE) && (st->st_mode & 07777) != (seen->st_mode & 07777))
+		return false;
+	if ((keep & KEEP_OWNER) && (st->st_uid != seen->st_uid || st->st_gid != seen->st_gid))
+		return false;
+	return !(keep & (KEEP_MODE | KEEP_XATTR)) ||
+	       (flistxattr(in, NULL, 0) == 0 && flistxattr(fd, NULL, 0) == 0);
+}
+
 /* Whether the existing regular file t names, seen as old, already holds
  * the bytes of in (st, its own fstat), and was therefore left as it is:
- * only its modification time is set, as cp's write into it sets it.  Its
+ * only its times are set, as cp's write into it (and -p) sets them.  Its
  * old bytes and its new ones are the same, so whatever happens meanwhile
  * the name holds the old file or the new one, and the file keeps its
  * inode, links and attributes as cp keeps them -- without a new file, a
@@ -1240,17 +1259,23 @@ static bool left_unchanged(struct copier *s, int in, const struct stat *st,
 			O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | noatime);
 	if (fd < 0)
 		return false;
-	static const struct timespec now[2] = { { 0, UTIME_OMIT }, { 0, UTIME_NOW } };
+	/* Its modification time is the copy's, as cp's write sets it; with
+	 * -p, both times are the source's, as cp -p gives them. */
+	struct timespec times[2] = { { 0, UTIME_OMIT }, { 0, UTIME_NOW } };
+	if (s->o->keep & KEEP_TIMES) {
+		times[0] = st->st_atim;
+		times[1] = st->st_mtim;
+	}
 	/* On a disk, a file whose data is still to be written is not left
 	 * to its own writer's flush: replaced, it is made durable as any
 	 * other (durable.c). */
 	struct stat seen;
 	bool same = fstat(fd, &seen) == 0 && unchanged(&seen, old) &&
-		    durable_local(fd, seen.st_dev);
+		    durable_local(fd, seen.st_dev) && keeps_already(s, in, st, fd, &seen);
 	bool in_memory = same && durable_in_memory(fd, seen.st_dev);
 	same = same && (in_memory || all_written(fd)) &&
 	       (same_extents(in, st, fd, &seen) || same_bytes(in, fd, st->st_size, in_memory)) &&
-	       futimens(fd, now) == 0;
+	       futimens(fd, times) == 0;
 	close(fd);
 	atomic_fetch_add_explicit(same ? &n->found : &n->missed, 1, memory_order_relaxed);
 	return same;
