@@ -465,6 +465,21 @@ int copy_special(struct copier *s, const struct loc *src, const struct loc *dst,
 /* Copy standard input's data into dst ("spmove - DST").  Returns 0 or 1. */
 int copy_stdin(struct copier *s, const struct loc *dst);
 
+/* ---- same.c ---- */
+
+/* Whether the existing regular file old (seen; open for reading) holds
+ * the st->st_size bytes of in (st: in's fstat) and ends there: its blocks
+ * are in's (on XFS and btrfs, a clone, with nothing of in waiting to be
+ * written; old's the caller asked), or its bytes, read only from memory
+ * unless in_memory (its file system is memory).  False on any doubt. */
+bool same_content(int in, const struct stat *st, int old, const struct stat *seen,
+		  bool in_memory);
+
+/* Whether none of fd's file's pages waits to be written or is being
+ * written (cachestat(2), Linux 6.5): then what is on the disk is the
+ * file.  False where that cannot be told. */
+bool same_all_written(int fd);
+
 /* ---- durable.c ---- */
 
 /* Whether fd's data must be made durable (fdatasync) before fd, a complete

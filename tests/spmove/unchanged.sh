@@ -14,6 +14,16 @@
 GNU_CP=$(gnu cp)
 
 json_field() { jq -r ".$1" "$2"; }
+# files PREFIX FROM TO FORMAT: files PREFIX<i> for i from FROM to TO - 1,
+# each holding FORMAT's printf of i.
+files() {
+	local i=$2
+	while [ "$i" -lt "$3" ]; do
+		# shellcheck disable=SC2059 # the format is the caller's
+		printf "$4" "$i" >"$1$i"
+		i=$((i + 1))
+	done
+}
 
 # Most files live in memory, where every kernel tells that a file is
 # whole (tmpfs: root mounts one, others take /dev/shm); T_DIR may be on a
@@ -158,12 +168,8 @@ check_eq "--reflink=never: found unchanged" 1 "$(json_field unchanged err)"
 # A tree copied twice: the second run leaves every file (with workers, and
 # the walker alone).
 mkdir -p tree/sub
-i=0
-while [ $i -lt 300 ]; do
-	printf 'file %s\n' $i >"tree/f$i"
-	printf 'below %s\n' $i >"tree/sub/g$i"
-	i=$((i + 1))
-done
+files tree/f 0 300 'file %s\n'
+files tree/sub/g 0 300 'below %s\n'
 "$GNU_CP" -r tree tree-gnu
 for p in 1 3; do
 	"$SPMOVE" -r tree "tree-$p"
@@ -193,18 +199,10 @@ check_eq "-a twice: the two names still one file" "$(stat -c %i tree-a/f0)" \
 # order of the operands).  The first 16 are looked at; after that one in
 # 32 while the misses are more than four times the files found.
 mkdir -p chg/a chg/b into/a into/b
-i=100
-while [ $i -lt 200 ]; do
-	printf 'new %s\n' $i >"chg/a/f$i"
-	printf 'old %s\n' $i >"into/a/f$i"
-	i=$((i + 1))
-done
-i=100
-while [ $i -lt 140 ]; do
-	printf 'same %s\n' $i >"chg/b/f$i"
-	cp "chg/b/f$i" "into/b/f$i"
-	i=$((i + 1))
-done
+files chg/a/f 100 200 'new %s\n'
+files into/a/f 100 200 'old %s\n'
+files chg/b/f 100 140 'same %s\n'
+files into/b/f 100 140 'same %s\n'
 run_cmd out err "$SPMOVE" -r --parallel=1 --stats --json chg/a chg/b into
 check_eq "100 changed, then 40 the same: exit 0" 0 "$RC"
 ok "100 changed, then 40 the same: the copy is whole" diff -r chg into
