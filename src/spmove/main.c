@@ -614,10 +614,11 @@ static void print_stats(const struct spmove *s, const struct sp_stats *stats,
 	rc |= JSON(cli_json_add_u64(more, "batched_files", batched));
 	rc |= JSON(cli_json_add_u64(more, "batch_barriers", barriers));
 	/* Existing files that held their source's bytes already (copy.c). */
-	if (atomic_load(&s->same.found))
+	uint64_t unchanged = atomic_load(&s->same.found);
+	if (unchanged)
 		len += (size_t)snprintf(extra + len, sizeof(extra) - len,
-					", %" PRIu64 " files found unchanged", atomic_load(&s->same.found));
-	rc |= JSON(cli_json_add_u64(more, "unchanged", atomic_load(&s->same.found)));
+					", %" PRIu64 " files found unchanged", unchanged);
+	rc |= JSON(cli_json_add_u64(more, "unchanged", unchanged));
 	struct stealfs_counts after;
 	stealfs_read(&after);
 	struct json_object *stealfs = NULL;

@@ -309,8 +309,7 @@ static void pool_free(struct pool *p)
 /* A worker's own copier: the run's description, its own mover, the
  * run's batch of replaced files and its tally of files found unchanged;
  * the walker's state (the sets, the progress display, the pool) is not in
- * a copier at all.  Returns 0 or a
- * negative errno. */
+ * a copier at all.  Returns 0 or a negative errno. */
 static int pool_context(struct copier *w, const struct spmove_options *run,
 			struct batch *batch, struct same_tally *same)
 {

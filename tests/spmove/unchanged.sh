@@ -54,7 +54,8 @@ check_eq "twin: no byte moved" 0 "$(json_field bytes err)"
 "$GNU_CP" a gnu
 check_eq "twin: the same inode, links, mode and owner, as GNU cp keeps them" \
 	"$before" "$(look ours)"
-check_eq "twin: GNU cp keeps them too" "$(look gnu | cut -d' ' -f2-)" "$(look ours | cut -d' ' -f2-)"
+check_eq "twin: GNU cp keeps them too" "$(look gnu | cut -d' ' -f2-)" \
+	"$(look ours | cut -d' ' -f2-)"
 check_eq "twin: the access time is left, as GNU cp leaves it" \
 	"$(stat -c %X gnu)" "$(stat -c %X ours)"
 ok "twin: the modification time is the copy's, as GNU cp's" \
@@ -317,7 +318,8 @@ for fs in xfs btrfs; do
 	check_eq "$fs: a clone onto a clone of another file: copied" 0 "$(json_field unchanged err)"
 	same_files "$fs: ... the data" "$fs/x" "$fs/y2"
 done
-if [ "$(id -u)" = 0 ] && command -v xfs_io >/dev/null && fs_mount btrfs zbtrfs compress-force=zstd; then
+if [ "$(id -u)" = 0 ] && command -v xfs_io >/dev/null &&
+	fs_mount btrfs zbtrfs compress-force=zstd; then
 	# One compressed extent of two halves; each file takes one of them.
 	{ head -c 4096 /dev/zero | tr '\0' a; head -c 4096 /dev/zero | tr '\0' b; } >zbtrfs/halves
 	sync
