@@ -97,17 +97,25 @@
 #define SPIN_US 200
 
 /* One file to copy: its names relative to the directories of the walker
- * (held open until the job is done: pool_wait() comes first). */
+ * (held open until the job is done: pool_wait() comes first).  Kept small
+ * (about 150 bytes): it is written into the queue by one thread and read
+ * out by another, a file at a time; the two looks, when taken, travel in
+ * the block with the names. */
 struct job {
 	struct loc src, dst;
-	struct stat st;         /* the source as looked at (not when listed) */
-	struct stat dst_st;     /* the file dst names, when replaces */
-	bool replaces;          /* dst names a file (not a link) to replace */
-	struct ancestor *up;    /* the directory's, for a copy given back */
-	char *paths;            /* src.path and dst.path, one block */
-	enum listed listed;     /* not looked at: copy_listed_regular() */
-	bool follow;            /* st is what a symbolic link names (-L) */
-	struct job *next;       /* on the list of those given back */
+	const struct stat *st;     /* the source as looked at (NULL when listed) */
+	const struct stat *dst_st; /* the file dst names, when it replaces one */
+	struct ancestor *up;       /* the directory's, for a copy given back */
+	void *block;               /* st, dst_st, src.path and dst.path, in one */
+	enum listed listed;        /* not looked at: copy_listed_regular() */
+	bool follow;               /* st is what a symbolic link names (-L) */
+	struct job *next;          /* on the list of those given back */
+};
+
+/* A job's block: the looks it carries, then the two paths. */
+struct job_block {
+	struct stat st, dst_st;
+	char paths[];
 };
 
 struct worker {
@@ -200,7 +208,7 @@ static bool spin_more(struct spin *sp)
 
 static void job_free(struct job *j)
 {
-	free(j->paths);
+	free(j->block);
 }
 
 /* Copy as s says; STEP_GO_ON only for a listed job. */
@@ -214,8 +222,8 @@ static enum step job_run(struct copier *s, const struct job *j)
 	s->dst_dir_plain = j->up && j->up->dst_plain;
 	enum step rc = j->listed ? copy_listed_regular(s, &j->src, &j->dst,
 						       j->listed == LISTED_LOOK)
-		       : copy_regular(s, &j->src, &j->st, j->follow, &j->dst,
-				      j->replaces ? &j->dst_st : NULL, !j->replaces, false)
+		       : copy_regular(s, &j->src, j->st, j->follow, &j->dst, j->dst_st,
+				      !j->dst_st, false)
 		       ? STEP_FAILED : STEP_DONE;
 	s->dst_dir_st = NULL;
 	s->dst_dir_plain = false;
@@ -451,20 +459,29 @@ static int job_make(struct job *j, const struct loc *src, const struct stat *st,
 		    enum listed listed)
 {
 	size_t src_len = strlen(src->path) + 1, dst_len = strlen(dst->path) + 1;
+	size_t looks = st || dst_st ? sizeof(struct job_block) : 0;
+	char *block = malloc(looks + src_len + dst_len);
 	*j = (struct job){ .src = *src, .dst = *dst, .up = up, .listed = listed,
-			   .follow = follow, .replaces = dst_st != NULL,
-			   .paths = malloc(src_len + dst_len) };
-	if (!j->paths)
+			   .follow = follow, .block = block };
+	if (!block)
 		return -ENOMEM;
-	if (st)
-		j->st = *st;
-	if (dst_st)
-		j->dst_st = *dst_st;
-	memcpy(j->paths, src->path, src_len);
-	memcpy(j->paths + src_len, dst->path, dst_len);
-	j->src.path = j->paths;
-	j->src.name = j->paths + src_len - 1 - strlen(src->name);
-	j->dst.path = j->paths + src_len;
+	char *paths = block + looks;
+	if (looks) {
+		struct job_block *b = (struct job_block *)block;
+		if (st) {
+			b->st = *st;
+			j->st = &b->st;
+		}
+		if (dst_st) {
+			b->dst_st = *dst_st;
+			j->dst_st = &b->dst_st;
+		}
+	}
+	memcpy(paths, src->path, src_len);
+	memcpy(paths + src_len, dst->path, dst_len);
+	j->src.path = paths;
+	j->src.name = paths + src_len - 1 - strlen(src->name);
+	j->dst.path = paths + src_len;
 	j->dst.name = j->dst.path + dst_len - 1 - strlen(dst->name);
 	return 0;
 }
@@ -496,12 +513,8 @@ enum step pool_copy(struct spmove *s, const struct loc *src, const struct stat *
 	if (queued)
 		return STEP_DONE;
 	/* Every worker has work (or none runs): the walker's copy. */
-	struct job here = { .src = *src, .dst = *dst, .up = up, .listed = listed,
-			    .follow = follow, .replaces = dst_st != NULL };
-	if (st)
-		here.st = *st;
-	if (dst_st)
-		here.dst_st = *dst_st;
+	struct job here = { .src = *src, .dst = *dst, .st = st, .dst_st = dst_st, .up = up,
+			    .listed = listed, .follow = follow };
 	return job_run(&s->c, &here);
 }
 
