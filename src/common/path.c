@@ -39,7 +39,16 @@ int path_split(const char *path, char *buf, size_t size, const char **dir, const
 
 int path_join(char *buf, size_t size, const char *dir, const char *name)
 {
-	size_t len = strlen(dir);
-	int n = snprintf(buf, size, "%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", name);
-	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+	size_t len = strlen(dir), name_len = strlen(name);
+	size_t slash = len && dir[len - 1] == '/' ? 0 : 1;
+	if (len + slash + name_len >= size) {
+		/* What fits, for the message that names it. */
+		snprintf(buf, size, "%s%s%s", dir, slash ? "/" : "", name);
+		return -ENAMETOOLONG;
+	}
+	/* Twice for each file of a tree, in the walker: no printf. */
+	memcpy(buf, dir, len);
+	buf[len] = '/';
+	memcpy(buf + len + slash, name, name_len + 1);
+	return 0;
 }

@@ -78,11 +78,26 @@ START_TEST(join_puts_a_slash_between)
 }
 END_TEST
 
+START_TEST(join_keeps_one_slash)
+{
+	char buf[16];
+	ck_assert_int_eq(path_join(buf, sizeof(buf), "dir/", "name"), 0);
+	ck_assert_str_eq(buf, "dir/name");
+	ck_assert_int_eq(path_join(buf, sizeof(buf), "/", "etc"), 0);
+	ck_assert_str_eq(buf, "/etc");
+}
+END_TEST
+
 START_TEST(join_refuses_what_does_not_fit)
 {
 	char buf[8];
 	ck_assert_int_eq(path_join(buf, sizeof(buf), "dir", "name"), -ENAMETOOLONG);
+	/* What fits is left, for the message. */
+	ck_assert_str_eq(buf, "dir/nam");
+	ck_assert_int_eq(path_join(buf, sizeof(buf), "dir/", "name"), -ENAMETOOLONG);
 	ck_assert_int_eq(path_join(buf, sizeof(buf), "dir", "abc"), 0);
+	ck_assert_str_eq(buf, "dir/abc");
+	ck_assert_int_eq(path_join(buf, sizeof(buf), "dir/", "abc"), 0);
 	ck_assert_str_eq(buf, "dir/abc");
 }
 END_TEST
@@ -93,6 +108,7 @@ static Suite *path_suite(void)
 	TCase *tc = tcase_create("path");
 	tcase_add_test(tc, split_dir_and_name);
 	tcase_add_test(tc, split_ignores_trailing_slashes);
+	tcase_add_test(tc, join_keeps_one_slash);
 	tcase_add_test(tc, split_name_alone_is_in_dot);
 	tcase_add_test(tc, split_root);
 	tcase_add_test(tc, split_base_without_dir);
