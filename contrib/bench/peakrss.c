@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* peakrss FILE COMMAND [ARG]...: run COMMAND with this process's standard
- * input and output and write its peak resident set size in KiB to FILE.
+ * input and output and write to FILE its peak resident set size in KiB and
+ * the nanoseconds from just before its fork to its reaping: the command's
+ * own wall time, as a shell's `time` or perf stat counts it, without the
+ * time the benchmark takes to start this helper.
  * The benchmark starts the tools through it: a child of the benchmark
  * itself would report the benchmark's own size (the kernel keeps the
  * largest size the process had, also before its exec), a child of this
@@ -11,6 +14,7 @@
 #include <stdio.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 int main(int argc, char **argv)
@@ -19,6 +23,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: peakrss FILE COMMAND [ARG]...\n");
 		return 2;
 	}
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	pid_t pid = fork();
 	if (pid < 0) {
 		perror("peakrss: fork");
@@ -35,8 +41,10 @@ int main(int argc, char **argv)
 		perror("peakrss: wait4");
 		return 127;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	long long ns = (t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);
 	FILE *f = fopen(argv[1], "w");
-	if (!f || fprintf(f, "%ld\n", usage.ru_maxrss) < 0 || fclose(f) != 0) {
+	if (!f || fprintf(f, "%ld %lld\n", usage.ru_maxrss, ns) < 0 || fclose(f) != 0) {
 		perror(argv[1]);
 		return 127;
 	}
