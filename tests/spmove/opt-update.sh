@@ -158,4 +158,28 @@ check_eq "copy -ru: the older file replaced" new "$(content dd/s/t/f)"
 check_eq "copy -ru: the newer file kept" newer "$(content dd/s/t/g)"
 check_eq "copy -ru: the other file kept" keep "$(content dd/s/t/h)"
 
+# -ru with copy workers: the walker decides which files to replace and
+# hands them over with its look at each; a rewritten file keeps its mode,
+# as GNU cp 9.11's write into it keeps it (mode 600 here, not the
+# source's 644).
+fresh tree-workers
+mkdir s d
+i=0
+while [ $i -lt 300 ]; do
+	i=$((i + 1))
+	echo "new $i" >s/f$i
+	echo old >d/f$i
+	chmod 600 d/f$i
+done
+touch -d $NEW s/f*
+touch -d $OLD d/f*
+touch -d 2030-01-01 d/f7
+expect "copy -ru --parallel=2 onto older files" 0 "" "" -ru --parallel=2 s/. d
+check_eq "copy -ru --parallel=2: the older files replaced" \
+	"new 5 new 300" "$(content d/f5) $(content d/f300)"
+check_eq "copy -ru --parallel=2: the newer file kept" old "$(content d/f7)"
+check_eq "copy -ru --parallel=2: every mode kept, as cp's" 600 \
+	"$(stat -c %a d/f* | sort -u | tr '\n' ' ' | sed 's/ $//')"
+no_temp_left "copy -ru --parallel=2" d
+
 done_testing
