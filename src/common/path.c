@@ -48,7 +48,8 @@ int path_join(char *buf, size_t size, const char *dir, const char *name)
 	}
 	/* Twice for each file of a tree, in the walker: no printf. */
 	memcpy(buf, dir, len);
-	buf[len] = '/';
+	if (slash)
+		buf[len] = '/';
 	memcpy(buf + len + slash, name, name_len + 1);
 	return 0;
 }
