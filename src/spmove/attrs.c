@@ -49,8 +49,8 @@ struct reporter {
 	bool quiet_unsupported;
 	bool silent;
 	bool reported;
-	/* The names the libraries are given ("/proc/self/fd/N/NAME") and the
-	 * ones messages quote. */
+	/* The names the libraries are given ("/proc/thread-self/fd/N/NAME")
+	 * and the ones messages quote. */
 	const char *src_given, *src_path, *dst_given, *dst_path;
 };
 
@@ -87,9 +87,9 @@ static int copy_this_xattr(const char *name, struct error_context *ctx)
 
 /* Whether fd was opened with O_PATH: a FIFO, socket, device or symbolic
  * link spmove made, a directory it may only search.  Such a descriptor
- * takes fchownat(AT_EMPTY_PATH), fstat and the /proc/self/fd/N magic
- * link, which the kernel resolves to that very object (never following it
- * further), for everything else. */
+ * takes fchownat(AT_EMPTY_PATH), fstat and the /proc/thread-self/fd/N
+ * magic link, which the kernel resolves to that very object (never
+ * following it further), for everything else. */
 static bool path_fd(int fd)
 {
 	int flags = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
@@ -124,7 +124,7 @@ static int change_times(int fd, bool opath, const struct loc *dst, const struct 
 }
 
 /* Copy the extended attributes of the object from to the object to (both
- * /proc/self/fd/N magic links, followed to the objects themselves), as
+ * /proc/thread-self/fd/N magic links, followed to the objects themselves), as
  * attr_copy_file() would, which takes names and never follows the last
  * one.  Returns 0 or -1 after a report through r. */
 static int copy_xattrs_by_path(const char *from, const char *to, struct error_context *ctx)

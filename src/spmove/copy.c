@@ -166,7 +166,7 @@ static int link_unnamed(const struct target *t, int fd, const char *name)
 		by_fd_refused = true;
 	}
 	char proc[64];
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	snprintf(proc, sizeof(proc), "/proc/thread-self/fd/%d", fd);
 	return linkat(AT_FDCWD, proc, t->dirfd, name, AT_SYMLINK_FOLLOW) == 0 ? 0 : -errno;
 }
 
@@ -274,7 +274,7 @@ static int resolve_output(const struct copier *s, const struct loc *dst,
 	if (!err && !same_inode(&t->old, dst_st))
 		err = -ESTALE;
 	if (!err) {
-		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+		snprintf(proc, sizeof(proc), "/proc/thread-self/fd/%d", fd);
 		n = readlink(proc, real, sizeof(real) - 1);
 		err = n < 0 ? -errno : n == sizeof(real) - 1 ? -ENAMETOOLONG : 0;
 	}
@@ -455,8 +455,8 @@ static ssize_t try_listxattrat(int dirfd, const char *name, int flags, char *lis
 
 /* The names of the extended attributes of name in the directory dirfd,
  * never following it, into list (size bytes), as llistxattr(2) on path
- * (/proc/self/fd/DIRFD/NAME) -- by listxattrat(2) where the kernel has it,
- * which looks name up in dirfd at about half the cost of resolving the
+ * (/proc/thread-self/fd/DIRFD/NAME) -- by listxattrat(2) where the kernel
+ * has it, which looks name up in dirfd at about half the cost of resolving the
  * /proc path (measured: 10 us against 22 us a call on the development
  * VM).  Returns the size of the list, or -1 with errno set. */
 static ssize_t list_xattrs_at(int dirfd, const char *name, const char *path, char *list,
@@ -466,31 +466,32 @@ static ssize_t list_xattrs_at(int dirfd, const char *name, const char *path, cha
 	return n >= 0 || errno != ENOSYS ? n : llistxattr(path, list, size);
 }
 
-/* A descriptor of the directory /proc/self/fd, opened once, or -1. */
+/* This thread's descriptor of the directory /proc/thread-self/fd (its
+ * own table: a copy worker may have one, fdtable.c), opened once, or -1;
+ * copy_thread_end() closes it. */
+static _Thread_local int proc_fds = -2;
+
 static int proc_fd_dir(void)
 {
-	static _Atomic int dir = -2;
-	int fd = dir;
-	if (fd != -2)
-		return fd;
-	int mine = open("/proc/self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	fd = -2;
-	if (!atomic_compare_exchange_strong(&dir, &fd, mine < 0 ? -1 : mine)) {
-		if (mine >= 0)
-			close(mine); /* another thread's came first */
-		return fd;
-	}
-	return mine < 0 ? -1 : mine;
+	if (proc_fds == -2)
+		proc_fds = open("/proc/thread-self/fd", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return proc_fds;
+}
+
+void copy_thread_end(void)
+{
+	if (proc_fds >= 0)
+		close(proc_fds);
+	proc_fds = -2;
 }
 
 /* The names of the extended attributes of the file of descriptor fd, an
  * O_PATH one (which flistxattr(2) refuses, and listxattrat(2) with
  * AT_EMPTY_PATH too), into list (size bytes), as listxattr(2) on path,
- * its /proc/self/fd/N link, which it follows to that very file -- by
- * listxattrat(2) of the link N in /proc/self/fd where the kernel has it:
+ * its /proc/thread-self/fd/N link, which it follows to that very file --
+ * by listxattrat(2) of the link N in that directory where the kernel has it:
  * one lookup instead of three (measured on 6.18: 2.2-2.7 us a call
  * against 2.8-3.9 us, a tenth of what replacing a small file costs).
- * The program never forks, so that directory is always its own table.
  * Returns the size of the list, or -1 with errno set. */
 static ssize_t list_xattrs_fd(int fd, const char *path, char *list, size_t size)
 {
@@ -514,9 +515,9 @@ static bool has_xattr(const char *list, ssize_t n, const char *name)
 	return false;
 }
 
-/* Read the access ACL of the file whose descriptor's /proc/self/fd/N link
- * is path (getxattr() follows it to that very file) into out (acl_len < 0:
- * none).  Returns 0 or a negative errno. */
+/* Read the access ACL of the file whose descriptor's link
+ * /proc/thread-self/fd/N is path (getxattr() follows it to that very file)
+ * into out (acl_len < 0: none).  Returns 0 or a negative errno. */
 static int read_replaced_acl(const char *path, struct output *out)
 {
 	out->acl = out->acl_small;
@@ -860,8 +861,8 @@ static int give_replaced_mode(const char *acl, ssize_t n, const struct stat *was
 }
 
 /* Give the copy out the owner (with chown) and permissions of the file it
- * replaces, reached through old, the /proc/self/fd/N link of a descriptor
- * of it (getxattr() follows it to that very file), whose owner and mode
+ * replaces, reached through old, the /proc/thread-self/fd/N link of a
+ * descriptor of it (getxattr() follows it to that very file), whose owner and mode
  * are in was: the same result as libacl's perm_copy_file() in two to four
  * calls, none of them a lookup of the copy's name.  Returns 0 or a
  * negative errno. */
@@ -917,6 +918,18 @@ static int keep_replaced(const struct copier *s, const struct target *t,
 	return err;
 }
 
+/* The walker's descriptor for t's directory, through which the batch
+ * renames a file it queues: in a worker with a table of its own
+ * (fdtable.c), the number the walker has for the job's destination
+ * directory; -1 where there is none (the file is then made durable and
+ * renamed here). */
+static int walker_dir(const struct copier *s, const struct target *t)
+{
+	if (!s->own_table)
+		return t->dirfd;
+	return t->dirfd == s->dst_dir_own ? s->dst_dir_walker : -1;
+}
+
 /* Make the output complete: attributes, durability, the check of
  * --verify, and the rename into place.  Returns 0, or 1 after a report. */
 static int output_finish(struct copier *s, const struct target *t, struct output *out,
@@ -953,7 +966,8 @@ static int output_finish(struct copier *s, const struct target *t, struct output
 	/* In a tree, on XFS and btrfs, a replaced file is renamed by the
 	 * batch (batch.c), and its flush, if it needs one, is the batch's:
 	 * the writeback starts now, the rename waits for the barrier. */
-	bool batched = replacing && s->batch && dev && !out->unnamed &&
+	int batch_dir = walker_dir(s, t);
+	bool batched = replacing && s->batch && dev && !out->unnamed && batch_dir != -1 &&
 		       t->own_dir < 0 && (t->old_fd < 0 || t->old_named) &&
 		       durable_batches(out->fd, dev);
 	bool barrier = batched && flush;
@@ -993,7 +1007,7 @@ static int output_finish(struct copier *s, const struct target *t, struct output
 	}
 	if (!cancelled(&err) && out->temp && batched) {
 		out->temp = false; /* the batch's now, reported there */
-		return batch_add(s->batch, t->dirfd, dev, out->name, t->base, t->path,
+		return batch_add(s->batch, batch_dir, dev, out->name, t->base, t->path,
 				 (uint64_t)st->st_size, barrier) || !kept;
 	}
 	if (!cancelled(&err) && out->temp) {

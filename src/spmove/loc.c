@@ -190,9 +190,9 @@ const char *loc_proc_path(int fd, const char *name, char *buf, size_t size)
 	if (fd == AT_FDCWD)
 		snprintf(buf, size, "%s", name ? name : ".");
 	else if (name)
-		snprintf(buf, size, "/proc/self/fd/%d/%s", fd, name);
+		snprintf(buf, size, "/proc/thread-self/fd/%d/%s", fd, name);
 	else
-		snprintf(buf, size, "/proc/self/fd/%d", fd);
+		snprintf(buf, size, "/proc/thread-self/fd/%d", fd);
 	return buf;
 }
 

@@ -107,6 +107,7 @@ struct job {
 	const struct stat *dst_st; /* the file dst names, when it replaces one */
 	struct ancestor *up;       /* the directory's, for a copy given back */
 	void *block;               /* st, dst_st, src.path and dst.path, in one */
+	uint64_t serial;           /* its directory's (up's pool_serial) */
 	enum listed listed;        /* not looked at: copy_listed_regular() */
 	bool follow;               /* st is what a symbolic link names (-L) */
 	struct job *next;          /* on the list of those given back */
@@ -121,7 +122,9 @@ struct job_block {
 struct worker {
 	pthread_t thread;
 	struct pool *pool;
-	struct copier c;   /* its own: pool_context() */
+	struct copier c;         /* its own: pool_context() */
+	struct fdtable dirs;     /* with a table of its own (c.own_table) */
+	struct sp_stats stats;   /* its mover's, once it has ended */
 };
 
 struct pool {
@@ -139,6 +142,8 @@ struct pool {
 	unsigned idle;          /* workers waiting for a job */
 	int status;             /* 1 once a handed-over copy failed */
 	struct job *again;      /* given back for copy_entry() (malloc'd) */
+	int pidfd;              /* fdtable_walker_pidfd(), or -1 */
+	uint64_t serials;       /* the directories given a serial */
 	unsigned workers;
 	struct worker worker[]; /* pool_worker_count() */
 };
@@ -232,10 +237,27 @@ static enum step job_run(struct copier *s, const struct job *j)
 	return rc;
 }
 
-/* Take the first queued job (newest: the last) and copy it as s (a
- * worker's, or the walker's).  Called with the lock held, which it lets
- * go meanwhile. */
-static void run_next(struct pool *p, struct copier *s, bool newest)
+/* Copy j as worker w does, through its own descriptors for j's
+ * directories when it has a table of its own.  A job whose directories it
+ * cannot take (descriptors running out) is given back (STEP_GO_ON). */
+static enum step worker_run(struct worker *w, const struct job *j)
+{
+	if (!w->c.own_table)
+		return job_run(&w->c, j);
+	struct job mine = *j;
+	if (fdtable_dirs(&w->dirs, w->pool->pidfd, j->serial, &mine.src.dir, &mine.dst.dir) < 0)
+		return STEP_GO_ON;
+	w->c.dst_dir_own = mine.dst.dir;
+	w->c.dst_dir_walker = j->dst.dir;
+	enum step rc = job_run(&w->c, &mine);
+	fdtable_done(j->serial, mine.src.dir, mine.dst.dir);
+	return rc;
+}
+
+/* Take the first queued job (newest: the last) and copy it as worker w,
+ * or with w NULL as the walker (s).  Called with the lock held, which it
+ * lets go meanwhile. */
+static void run_next(struct pool *p, struct worker *w, struct copier *s, bool newest)
 {
 	struct job j;
 	if (newest) {
@@ -247,7 +269,7 @@ static void run_next(struct pool *p, struct copier *s, bool newest)
 	p->count--;
 	p->busy++;
 	pthread_mutex_unlock(&p->lock);
-	enum step rc = job_run(s, &j);
+	enum step rc = w ? worker_run(w, &j) : job_run(s, &j);
 	struct job *back = NULL;
 	if (rc == STEP_GO_ON && !(back = malloc(sizeof(*back)))) {
 		cli_error(ENOMEM, "cannot copy %s", quoted(j.src.path));
@@ -283,6 +305,8 @@ static void *work(void *arg)
 	sigaddset(&own, SIGPIPE);
 	sigaddset(&own, SIGNAL_WAKE);
 	pthread_sigmask(SIG_UNBLOCK, &own, NULL);
+	fdtable_init(&w->dirs);
+	w->c.own_table = p->pidfd >= 0 && fdtable_own(p->pidfd);
 	pthread_mutex_lock(&p->lock);
 	for (bool started = false;; started = true) {
 		if (started && !p->count && !p->stopping) {
@@ -298,9 +322,16 @@ static void *work(void *arg)
 		}
 		if (!p->count)
 			break;
-		run_next(p, &w->c, false);
+		run_next(p, w, &w->c, false);
 	}
 	pthread_mutex_unlock(&p->lock);
+	/* Its mover's pipes are in this thread's table. */
+	w->stats = (struct sp_stats){ .size = sizeof(w->stats) };
+	sp_get_stats(w->c.mover, &w->stats);
+	sp_mover_free(w->c.mover);
+	w->c.mover = NULL;
+	fdtable_close(&w->dirs);
+	copy_thread_end();
 	cli_quote_release();
 	return NULL;
 }
@@ -308,6 +339,8 @@ static void *work(void *arg)
 /* Free p, whose workers have ended (or never started). */
 static void pool_free(struct pool *p)
 {
+	if (p->pidfd >= 0)
+		close(p->pidfd);
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->queued);
 	pthread_cond_destroy(&p->done);
@@ -345,6 +378,7 @@ static void pool_start(struct spmove *s)
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->queued, NULL);
 	pthread_cond_init(&p->done, NULL);
+	p->pidfd = fdtable_walker_pidfd();
 	for (unsigned i = 0; i < want; i++) {
 		struct worker *w = &p->worker[p->workers];
 		w->pool = p;
@@ -430,7 +464,7 @@ bool pool_may_defer(const struct spmove *s)
 bool pool_takes(const struct spmove *s, const struct stat *st)
 {
 	const struct spmove_options *o = s->c.o;
-	return S_ISREG(st->st_mode) && pool_allowed(s) &&
+	return S_ISREG(st->st_mode) && !s->given_back && pool_allowed(s) &&
 	       !((o->keep & KEEP_LINKS) && (st->st_nlink > 1 || o->deref == DEREF_ALWAYS));
 }
 
@@ -498,6 +532,11 @@ enum step pool_copy(struct spmove *s, const struct loc *src, const struct stat *
 	if (p && job_make(&j, src, st, follow, dst, dst_st, up, listed) == 0) {
 		pthread_mutex_lock(&p->lock);
 		queued = p->count < POOL_QUEUE;
+		if (queued && up) {
+			if (!up->pool_serial)
+				up->pool_serial = ++p->serials;
+			j.serial = up->pool_serial;
+		}
 		if (queued) {
 			p->queue[(p->head + p->count) % POOL_QUEUE] = j;
 			p->count++;
@@ -528,7 +567,7 @@ static int wait_for(struct spmove *s, _Atomic unsigned *left, bool all)
 	pthread_mutex_lock(&p->lock);
 	/* The walker copies alongside the workers. */
 	while (p->count && (all || *left))
-		run_next(p, &s->c, true);
+		run_next(p, NULL, &s->c, true);
 	if (*left) {
 		pthread_mutex_unlock(&p->lock);
 		for (struct spin sp = spin_begin(); *left && !spmove_cancel && spin_more(&sp);)
@@ -607,12 +646,10 @@ void pool_stop(struct spmove *s, struct sp_stats *total)
 	for (unsigned i = 0; i < p->workers; i++) {
 		struct worker *w = &p->worker[i];
 		pthread_join(w->thread, NULL);
-		struct sp_stats mine = { .size = sizeof(mine) };
-		if (total && sp_get_stats(w->c.mover, &mine) == 0)
-			sp_stats_add(total, &mine);
+		if (total)
+			sp_stats_add(total, &w->stats);
 		s->c.methods_used |= w->c.methods_used;
 		s->workers_copied += w->c.handed_copied;
-		sp_mover_free(w->c.mover);
 	}
 	for (struct job *j = p->again, *next; j; j = next) {
 		next = j->next;

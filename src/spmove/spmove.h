@@ -127,6 +127,11 @@ struct copier {
 	struct batch *batch;       /* inside a tree: replaced files wait here for
 				    * one durability barrier (batch.c); NULL:
 				    * each is made durable alone */
+	/* A worker with its own descriptor table (fdtable.c), and its number
+	 * for the destination directory of the job under way and the
+	 * walker's, through which the batch renames what it queues. */
+	bool own_table;
+	int dst_dir_own, dst_dir_walker;
 	int *spare_dir;            /* under a very low descriptor limit: the
 				    * source directory, closed (set to
 				    * SPARE_CLOSED) once
@@ -164,6 +169,8 @@ struct spmove {
 	struct batch *batch;       /* batch.c: the run's queue of replaced files
 				    * (NULL: none could be had) */
 	bool pool_failed;          /* none could start: the walker copies all */
+	bool given_back;           /* copy_entry() runs for a file a worker gave
+				    * back (tree_settle()): the walker's own */
 	struct tree_count {        /* the tree as far as it was read (pool.c) */
 		size_t regular;    /* regular files */
 		size_t top_regular; /* those of the first directory */
@@ -282,8 +289,9 @@ void loc_replaced(const struct loc *l);
 int loc_sync_dir(int dirfd);
 
 /* A name for fd (or the entry name of the directory fd) that the kernel
- * resolves to that very file: "/proc/self/fd/N[/NAME]", for the libraries
- * that take only names (libacl, libattr).  Returns buf. */
+ * resolves to that very file: "/proc/thread-self/fd/N[/NAME]" (this
+ * thread's table: a copy worker may have its own), for the libraries that
+ * take only names (libacl, libattr).  Returns buf. */
 const char *loc_proc_path(int fd, const char *name, char *buf, size_t size);
 
 /* Open the directory path (relative to dirfd) as O_PATH without following
@@ -322,6 +330,9 @@ struct ancestor {
 	 * with the pool's lock held, read without it by a spinning walker:
 	 * pool_wait_dir()). */
 	_Atomic unsigned jobs;
+	/* Given by the pool when it queues the first of them, 0 before: a
+	 * worker with its own table knows a directory it took by it. */
+	uint64_t pool_serial;
 };
 
 /* What one copy_entry() call reports back to its caller. */
@@ -465,6 +476,9 @@ int copy_special(struct copier *s, const struct loc *src, const struct loc *dst,
 /* Copy standard input's data into dst ("spmove - DST").  Returns 0 or 1. */
 int copy_stdin(struct copier *s, const struct loc *dst);
 
+/* In a worker about to end: let go of what copy.c keeps for a thread. */
+void copy_thread_end(void);
+
 /* ---- same.c ---- */
 
 /* Whether the existing regular file old (seen; open for reading) holds
@@ -585,7 +599,7 @@ void pool_expect(struct spmove *s, size_t regular, size_t dirs);
 
 /* Whether the copy of st's file, inside a tree, may go to a worker: a
  * regular file, with no hard link to keep, no -v, --progress, --debug,
- * --in-place or move, and workers to be had. */
+ * --in-place or move, and workers to be had; not one a worker gave back. */
 bool pool_takes(const struct spmove *s, const struct stat *st);
 
 /* How the files a source directory lists as regular go to the workers
@@ -639,6 +653,44 @@ void pool_job_free(struct job *j);
 /* Stop the workers (after pool_wait()); add their statistics to *total
  * (when not NULL) and their paths to s->methods_used. */
 void pool_stop(struct spmove *s, struct sp_stats *total);
+
+/* ---- fdtable.c ---- */
+
+/* A worker's own descriptors for the walker's directories: the last few
+ * pairs (source, destination) it took, known by the walker's numbers and
+ * the serial the pool gave their directory. */
+#define FDTABLE_DIRS 4
+struct fdtable_dirs {
+	uint64_t serial;         /* 0: an empty slot */
+	int walker_src, walker_dst;
+	int own_src, own_dst;
+};
+struct fdtable {
+	struct fdtable_dirs dirs[FDTABLE_DIRS];
+	unsigned next;           /* the slot to fill next */
+};
+
+/* A pidfd of this process through which its workers take the walker's
+ * directories, opened in the walker (the main thread) when the kernel
+ * lets a thread do so; -1 when not: the workers then share its table. */
+int fdtable_walker_pidfd(void);
+
+/* In a worker: give this thread a descriptor table of its own, holding
+ * only the standard descriptors and pidfd.  False (nothing changed) where
+ * the kernel cannot. */
+bool fdtable_own(int pidfd);
+
+void fdtable_init(struct fdtable *t);
+void fdtable_close(struct fdtable *t);
+
+/* In a worker with its own table: the walker's directories *src and *dst,
+ * whose jobs the pool gave serial, replaced by its own descriptors for
+ * them -- kept from before, or taken now through pidfd (with serial 0,
+ * for this job only: fdtable_done() lets them go).  A descriptor below 0
+ * (AT_FDCWD) stays as it is.  Returns 0 or a negative errno (*src and *dst
+ * unchanged). */
+int fdtable_dirs(struct fdtable *t, int pidfd, uint64_t serial, int *src, int *dst);
+void fdtable_done(uint64_t serial, int src, int dst);
 
 /* ---- attrs.c ---- */
 

@@ -105,8 +105,10 @@ int tree_settle(struct spmove *s, struct ancestor *dir, const struct top *top,
 		/* As in the directory that listed it, which may be above this
 		 * one: whether its names are known to be free. */
 		s->in_new_dir = made;
+		s->given_back = true;
 		if (!spmove_cancel && !out->into_self)
 			status |= copy_entry(s, &src, &dst, top, up, out, NULL);
+		s->given_back = false;
 		s->in_new_dir = here_made;
 		pool_job_free(j);
 		again = true;

@@ -92,6 +92,19 @@ for fs in xfs btrfs; do
 	fi
 	grep -v '^spmove: [0-9]* bytes' "$fs/err" | sed 's/^/# /'
 
+	# (1b) The same with copy workers, each with a descriptor table of its
+	# own (src/spmove/fdtable.c): the batch renames the files they made
+	# through the walker's descriptors of their directories.
+	reset
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		"$STRACE" -qq -f -o "$fs/trace-w" -e trace=openat,syncfs,renameat,renameat2 \
+		"$SPMOVE" -a -rT --parallel=3 new "$d" >"$fs/out" 2>"$fs/err"
+	check_eq "$fs: workers: exit 0" 0 "$?"
+	check_eq "$fs: workers: no message" "" "$(cat "$fs/err")"
+	check_eq "$fs: workers: every file new" "$(all new)" "$(state "$d")"
+	check_eq "$fs: workers: no temporary left" 0 "$(temps_in "$d")"
+	check_eq "$fs: workers: no rename before the barrier" "" "$(barrier_first "$fs/trace-w")"
+
 	# (2) The barrier fails: every file of the batch keeps its old data
 	# and is named; the later batches go on.
 	reset

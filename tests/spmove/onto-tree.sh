@@ -145,7 +145,7 @@ check_eq "traced: each new name looked at once, O_PATH" 10 \
 # acldir, acl (its ACL) and the ten targets of lnk* (written through by
 # the walker) -- are made private (0600) and given their permissions.
 check_eq "traced: one look for a default ACL per directory that was there" 2 \
-	"$(grep -c 'getxattr("/proc/self/fd/[0-9]*", "system.posix_acl_default"' trace)"
+	"$(grep -c 'getxattr("/proc/thread-self/fd/[0-9]*", "system.posix_acl_default"' trace)"
 check_eq "traced: permissions set for those 14 files only" 14 \
 	"$(grep -cE '^[0-9]+ +(fsetxattr|fchmod)\(' trace)"
 check_eq "traced: only those 14 (and the 100 f* of mode 0600) made 0600" 114 \

@@ -412,7 +412,7 @@ race_target() {
 		KIND=$kind
 		# Swapped and back: held again at the next race point, when the
 		# name gets its own file back -- what runs in between (calls on
-		# other names, such as /proc/self/fd/N/NAME) sees the other file.
+		# other names, such as /proc/thread-self/fd/N/NAME) sees the other file.
 		local inject=("-e" "inject=$sc:delay_enter=$RACE_DELAY:when=$n") next
 		if [ "$kind" = aclfile ]; then
 			next=$(awk -v pt="$sc $n" 'found { print; exit } $0 == pt { found = 1 }' \

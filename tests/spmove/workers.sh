@@ -303,14 +303,14 @@ ok "-a, 30 directories: the copy is cp -a's" same_trees times times-a
 
 # The unnamed file's fallbacks, on a single file.  linkat(2) by descriptor
 # refused (ENOENT, as without CAP_DAC_READ_SEARCH before Linux 6.10): the
-# link goes through /proc/self/fd.
+# link goes through /proc/thread-self/fd.
 make_random one 50000
 mkdir to
 run_cmd out err traced -o trace -e trace=linkat -e inject=linkat:error=ENOENT:when=1 \
 	"$SPMOVE" one to/one
 check_eq "linkat by fd refused: exit 0" 0 "$RC"
 same_files "linkat by fd refused: copied" one to/one
-ok "linkat by fd refused: linked through /proc" grep -q '"/proc/self/fd/[0-9]*"' trace
+ok "linkat by fd refused: linked through /proc" grep -q '"/proc/thread-self/fd/[0-9]*"' trace
 # The name taken meanwhile (EEXIST): linked to a temporary name and
 # renamed over it, as a copy onto an existing file is.
 run_cmd out err traced -f -o trace -e trace=linkat,renameat,renameat2 \
