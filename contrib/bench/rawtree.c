@@ -20,9 +20,11 @@
  * regular files of each directory for the copiers as it goes -- and, once
  * the walk is done (or when it runs far ahead of them), copies too: the
  * files listed last, while the copiers take the first, so that each
- * thread works in a directory of its own, as spmove's walker does.  No
- * checks beyond stopping at the first error: it is a yardstick, not a
- * tool. */
+ * thread works in a directory of its own, as spmove's walker does.  As
+ * spmove's workers, each copier has a descriptor table of its own and
+ * takes the directories into it by pidfd_getfd(2), once a directory,
+ * where the kernel lets it (else it shares the walker's).  No checks
+ * beyond stopping at the first error: it is a yardstick, not a tool. */
 #include "config.h"
 
 #include <dirent.h>
@@ -34,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "thread.h"
@@ -44,6 +47,8 @@ struct dirs {
 	int src, dst;
 	unsigned refs;  /* its files not yet copied, and the walker's */
 	unsigned files; /* its files listed */
+	unsigned long serial; /* a copier's own descriptors know it by it */
+	struct dirs *next;    /* on the list of those to close */
 };
 
 /* One regular file to copy: its name in d. */
@@ -68,6 +73,20 @@ static bool walked;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t listed = PTHREAD_COND_INITIALIZER;
 
+/* The process's pidfd when the copiers have tables of their own, or -1;
+ * the directories given a serial; those whose last file a copier with a
+ * table of its own copied, for the walker to close (under lock). */
+static int pidfd = -1;
+static unsigned long serials;
+static struct dirs *spent;
+/* A copier with a table of its own: its descriptors for the directories
+ * of the serial it copies in. */
+static _Thread_local bool own_table;
+static _Thread_local struct {
+	unsigned long serial;
+	int src, dst;
+} mine = { 0, -1, -1 };
+
 static struct entry *entry_at(size_t i)
 {
 	return &chunks[i / CHUNK][i % CHUNK];
@@ -85,9 +104,55 @@ static void put_dirs(struct dirs *d)
 		return;
 	if (replace && d->files)
 		return; /* -T renames in the end: its directories stay open */
+	if (own_table) {
+		/* Its descriptors are in the walker's table. */
+		pthread_mutex_lock(&lock);
+		d->next = spent;
+		spent = d;
+		pthread_mutex_unlock(&lock);
+		return;
+	}
 	close(d->src);
 	close(d->dst);
 	free(d);
+}
+
+/* In the walker: close the directories the copiers finished. */
+static void close_spent(void)
+{
+	pthread_mutex_lock(&lock);
+	struct dirs *d = spent;
+	spent = NULL;
+	pthread_mutex_unlock(&lock);
+	for (struct dirs *next; d; d = next) {
+		next = d->next;
+		close(d->src);
+		close(d->dst);
+		free(d);
+	}
+}
+
+/* The descriptors this thread uses for d's directories: the walker's, or
+ * with a table of its own, its own, taken once for each directory. */
+static void dirs_for(const struct dirs *d, int *src, int *dst)
+{
+	*src = d->src;
+	*dst = d->dst;
+	if (!own_table)
+		return;
+	if (mine.serial != d->serial) {
+		if (mine.src >= 0)
+			close(mine.src);
+		if (mine.dst >= 0)
+			close(mine.dst);
+		mine.src = (int)syscall(SYS_pidfd_getfd, pidfd, d->src, 0);
+		mine.dst = (int)syscall(SYS_pidfd_getfd, pidfd, d->dst, 0);
+		if (mine.src < 0 || mine.dst < 0)
+			die("pidfd_getfd", "");
+		mine.serial = d->serial;
+	}
+	*src = mine.src;
+	*dst = mine.dst;
 }
 
 /* Links the unnamed file fd into dst_fd as name: AT_EMPTY_PATH needs
@@ -98,7 +163,7 @@ static void link_in(int fd, int dst_fd, const char *name)
 
 	if (linkat(fd, "", dst_fd, name, AT_EMPTY_PATH) == 0)
 		return;
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	snprintf(path, sizeof path, "/proc/thread-self/fd/%d", fd);
 	if (linkat(AT_FDCWD, path, dst_fd, name, AT_SYMLINK_FOLLOW) != 0)
 		die("linkat", name);
 }
@@ -106,7 +171,8 @@ static void link_in(int fd, int dst_fd, const char *name)
 static void copy_one(size_t i)
 {
 	const struct entry *e = entry_at(i);
-	int src_fd = e->d->src, dst_fd = e->d->dst;
+	int src_fd, dst_fd;
+	dirs_for(e->d, &src_fd, &dst_fd);
 	const char *name = e->name;
 	struct stat st;
 	int in = openat(src_fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -177,6 +243,13 @@ static bool copy_last(void)
 static void *copier(void *unused)
 {
 	(void)unused;
+	/* Its own table: 0-2 and the pidfd kept, the rest closed. */
+	if (pidfd >= 0 &&
+	    syscall(SYS_close_range, pidfd + 1, ~0U, 2U /* CLOSE_RANGE_UNSHARE */) == 0) {
+		if (pidfd > 3)
+			syscall(SYS_close_range, 3, pidfd - 1, 0);
+		own_table = true;
+	}
 	while (copy_next(true))
 		;
 	return NULL;
@@ -214,6 +287,7 @@ static void walk(struct dirs *d)
 		__atomic_add_fetch(&d->refs, 1, __ATOMIC_RELAXED);
 	}
 	closedir(dir);
+	close_spent();
 	pthread_mutex_lock(&lock);
 	end_entry = count;
 	pthread_cond_broadcast(&listed);
@@ -229,7 +303,7 @@ static void walk(struct dirs *d)
 		struct dirs *sub = malloc(sizeof(*sub));
 		if (!sub)
 			die("malloc", "dirs");
-		*sub = (struct dirs){ .refs = 1 };
+		*sub = (struct dirs){ .refs = 1, .serial = ++serials };
 		if (!replace && mkdirat(d->dst, subdirs[k], 0777) != 0)
 			die("mkdir", subdirs[k]);
 		sub->src = openat(d->src, subdirs[k], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -273,7 +347,7 @@ int main(int argc, char **argv)
 	static struct dirs *top;
 	if (!(top = malloc(sizeof(*top))))
 		die("malloc", "dirs");
-	*top = (struct dirs){ .refs = 2 };
+	*top = (struct dirs){ .refs = 2, .serial = ++serials };
 	top->src = open(argv[1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (top->src < 0)
 		die("open", argv[1]);
@@ -294,6 +368,16 @@ int main(int argc, char **argv)
 	/* The walker lists while the copiers copy; then it copies too.  Each
 	 * copier starts on a CPU other than the walker's, as spmove's. */
 	pthread_t t[8];
+	if (threads > 1) {
+		pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+		int probe = pidfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pidfd, pidfd, 0);
+		if (probe >= 0) {
+			close(probe);
+		} else if (pidfd >= 0) {
+			close(pidfd);
+			pidfd = -1;
+		}
+	}
 	for (long k = 1; k < threads; k++)
 		if (cli_thread_start_apart(&t[k], copier, NULL, (unsigned)(k - 1)) != 0)
 			die("pthread_create", "");
@@ -306,6 +390,7 @@ int main(int argc, char **argv)
 		;
 	for (long k = 1; k < threads; k++)
 		pthread_join(t[k], NULL);
+	close_spent();
 	if (replace && !named) {
 		if (barrier && syncfs(dst_fd) != 0)
 			die("syncfs", argv[2]);
