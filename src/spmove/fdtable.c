@@ -85,8 +85,9 @@ bool fdtable_own(int pidfd)
 #ifdef __NR_close_range
 	/* One call unshares the table and closes in the copy all that the
 	 * walker held but the standard descriptors and pidfd: a worker
-	 * holds nothing of the walker's but what it takes. */
-	if (syscall(__NR_close_range, pidfd + 1, ~0U, CLOSE_RANGE_UNSHARE) < 0)
+	 * holds nothing of the walker's but what it takes.  (The standard
+	 * descriptors are held open from the start, so pidfd is above.) */
+	if (pidfd < 3 || syscall(__NR_close_range, pidfd + 1, ~0U, CLOSE_RANGE_UNSHARE) < 0)
 		return false;
 	if (pidfd > 3)
 		syscall(__NR_close_range, 3, pidfd - 1, 0);
