@@ -20,8 +20,9 @@ check_eq "CSV cases, in order" "$(echo $cases)" \
 	"$(tail -n +2 bench.csv | cut -d, -f1 | uniq | tr '\n' ' ' | sed 's/ $//')"
 check_eq "JSON and CSV have the same rows" "$(($(wc -l <bench.csv) - 1))" \
 	"$(jq '.results | length' bench.json)"
-ok "JSON header: kernel, CPUs, pipe-max-size, every tool's version" \
+ok "JSON header: kernel, CPUs, pipe-max-size, Meltdown's mitigation, every tool's version" \
 	jq -e '.machine | (.kernel | length > 0) and .cpus >= 1 and (.pipe_max_size | type == "number")
+		and (.meltdown | length > 0)
 		and (.tools.spcat | length > 0) and (.tools.sptee | length > 0)
 		and (.tools.spmove | length > 0)' bench.json
 ok "JSON rows: median within the spread, a peak RSS, runs" \
